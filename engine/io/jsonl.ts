@@ -1,0 +1,128 @@
+// Streaming JSONL input with errors that name file, line and field, and `--on-error skip` support.
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { InputError, type OnError } from './errors.js';
+import type { RejectsSink } from './rejects.js';
+
+export interface JsonlRecord<T> {
+  /** 1-based line number in the file. */
+  line: number;
+  value: T;
+}
+
+export interface ReadJsonlOptions {
+  onError?: OnError;
+  /** Where skipped lines go when onError is 'skip' (required then). */
+  rejects?: RejectsSink;
+}
+
+/**
+ * Reads a JSONL file line by line (blank lines are ignored). `parse` turns the decoded JSON into a
+ * typed record or throws an InputError (use `fieldError` to build one); with onError 'skip', bad
+ * lines are counted and written to the rejects sink instead of stopping the read.
+ */
+export async function* readJsonl<T>(
+  file: string,
+  parse: (json: unknown, at: { file: string; line: number }) => T,
+  options: ReadJsonlOptions = {},
+): AsyncGenerator<JsonlRecord<T>> {
+  const onError = options.onError ?? 'fail';
+  if (onError === 'skip' && !options.rejects) throw new Error('readJsonl: onError "skip" needs a rejects sink');
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    line += 1;
+    if (text.trim() === '') continue;
+    let value: T;
+    try {
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (err) {
+        throw new InputError({ file, line }, `invalid JSON: ${(err as Error).message}`);
+      }
+      value = parse(json, { file, line });
+    } catch (err) {
+      if (!(err instanceof InputError) || onError === 'fail') throw err;
+      await options.rejects!.reject(err, text);
+      continue;
+    }
+    yield { line, value };
+  }
+}
+
+/** Helpers for writing `parse` functions: each throws an InputError naming the field. */
+export class FieldReader {
+  constructor(
+    private readonly json: unknown,
+    private readonly at: { file: string; line: number },
+  ) {
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+      throw new InputError(at, 'expected a JSON object');
+    }
+  }
+
+  private get obj(): Record<string, unknown> {
+    return this.json as Record<string, unknown>;
+  }
+
+  error(field: string, reason: string): InputError {
+    return new InputError({ ...this.at, field }, reason);
+  }
+
+  has(field: string): boolean {
+    return this.obj[field] !== undefined && this.obj[field] !== null;
+  }
+
+  raw(field: string): unknown {
+    return this.obj[field];
+  }
+
+  string(field: string, { allowEmpty = false } = {}): string {
+    const v = this.obj[field];
+    if (typeof v !== 'string') throw this.error(field, v === undefined ? 'missing' : `expected a string, got ${describe(v)}`);
+    if (!allowEmpty && v.trim() === '') throw this.error(field, 'must not be empty');
+    return v;
+  }
+
+  /** A string or a number, returned as a string (ids are often numeric in user files). */
+  id(field: string): string {
+    const v = this.obj[field];
+    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+    return this.string(field);
+  }
+
+  number(field: string, { min, max }: { min?: number; max?: number } = {}): number {
+    const v = this.obj[field];
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw this.error(field, v === undefined ? 'missing' : `expected a finite number, got ${describe(v)}`);
+    }
+    if (min !== undefined && v < min) throw this.error(field, `must be ≥ ${min}, got ${v}`);
+    if (max !== undefined && v > max) throw this.error(field, `must be ≤ ${max}, got ${v}`);
+    return v;
+  }
+
+  stringArray(field: string): string[] {
+    const v = this.obj[field];
+    if (!Array.isArray(v)) throw this.error(field, v === undefined ? 'missing' : `expected an array, got ${describe(v)}`);
+    return v.map((item, i) => {
+      if (typeof item !== 'string') throw this.error(`${field}[${i}]`, `expected a string, got ${describe(item)}`);
+      return item;
+    });
+  }
+
+  object(field: string): Record<string, unknown> {
+    const v = this.obj[field];
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      throw this.error(field, v === undefined ? 'missing' : `expected an object, got ${describe(v)}`);
+    }
+    return v as Record<string, unknown>;
+  }
+}
+
+export function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
+}

@@ -1,0 +1,75 @@
+// Progress reporting: a cli-progress bar on a terminal; on a pipe or in CI, a line every few seconds.
+import cliProgress from 'cli-progress';
+
+export interface Progress {
+  /** Advances by `n` units; `extra` fills the bar's {rate2} style fields. */
+  increment(n?: number, extra?: Record<string, string | number>): void;
+  setTotal(total: number): void;
+  stop(): void;
+}
+
+export interface ProgressOptions {
+  label: string;
+  total?: number;
+  unit?: string;
+  /** Set false (or INTENTSIM_QUIET=1) to report nothing, e.g. inside tests. */
+  enabled?: boolean;
+}
+
+export function createProgress({ label, total = 0, unit = 'items', enabled }: ProgressOptions): Progress {
+  const on = enabled ?? (process.env.INTENTSIM_QUIET !== '1' && !process.env.VITEST);
+  if (!on) return { increment() {}, setTotal() {}, stop() {} };
+  const started = Date.now();
+  let done = 0;
+  let knownTotal = total;
+  if (process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      {
+        format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {speed} ${unit}/s | ETA {eta_formatted}`,
+        stream: process.stderr,
+        hideCursor: true,
+        etaBuffer: 50,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(total, 0, { speed: '0' });
+    return {
+      increment(n = 1, extra = {}) {
+        done += n;
+        const secs = (Date.now() - started) / 1000;
+        bar.increment(n, { speed: secs > 0 ? Math.round(done / secs).toString() : '0', ...extra });
+      },
+      setTotal(t) {
+        knownTotal = t;
+        bar.setTotal(t);
+      },
+      stop() {
+        bar.stop();
+      },
+    };
+  }
+  let lastPrint = started;
+  const line = () => {
+    const secs = (Date.now() - started) / 1000;
+    const rate = secs > 0 ? done / secs : 0;
+    const eta = knownTotal > 0 && rate > 0 ? ` ETA ${Math.max(0, Math.round((knownTotal - done) / rate))}s` : '';
+    const of = knownTotal > 0 ? `/${knownTotal}` : '';
+    process.stderr.write(`${label}: ${done}${of} ${unit} (${Math.round(rate)} ${unit}/s)${eta}\n`);
+  };
+  return {
+    increment(n = 1) {
+      done += n;
+      const now = Date.now();
+      if (now - lastPrint >= 5000) {
+        lastPrint = now;
+        line();
+      }
+    },
+    setTotal(t) {
+      knownTotal = t;
+    },
+    stop() {
+      line();
+    },
+  };
+}

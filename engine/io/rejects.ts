@@ -1,0 +1,40 @@
+// With `--on-error skip`, bad records are counted and written to a rejects JSONL file (never dropped silently).
+import { openAtomicWriter, type AtomicWriter } from './atomic.js';
+import type { InputError } from './errors.js';
+
+export interface RejectRecord {
+  file: string;
+  line?: number;
+  field?: string;
+  reason: string;
+  /** The offending input, as text. */
+  input: string;
+}
+
+export class RejectsSink {
+  private writer: AtomicWriter | undefined;
+  private opening: Promise<AtomicWriter> | undefined;
+  count = 0;
+  readonly byReason = new Map<string, number>();
+
+  /** @param path where the rejects file appears (created only if something is rejected). */
+  constructor(readonly path: string) {}
+
+  async reject(err: InputError, input: string): Promise<void> {
+    this.count += 1;
+    this.byReason.set(err.reason, (this.byReason.get(err.reason) ?? 0) + 1);
+    this.opening ??= openAtomicWriter(this.path);
+    this.writer = await this.opening;
+    const record: RejectRecord = { ...err.location, reason: err.reason, input };
+    await this.writer.write(JSON.stringify(record) + '\n');
+  }
+
+  /** Publishes the rejects file (if anything was rejected). */
+  async close(): Promise<void> {
+    if (this.opening) await (await this.opening).commit();
+  }
+
+  summary(): string {
+    return this.count === 0 ? 'no rejects' : `${this.count} rejected (see ${this.path})`;
+  }
+}
