@@ -1,0 +1,28 @@
+// What the rest of the engine needs from an embedding model, and how vectors are passed around.
+
+/** Options of `encode`, after sentence-transformers' `encode(sentences, batch_size, normalize_embeddings)`. */
+export interface EncodeOptions {
+  /** Sentences per model call (default 64). */
+  batchSize?: number;
+  /** L2-normalise each output row (default true: all-MiniLM-L6-v2 semantics). */
+  normalize?: boolean;
+}
+
+/** Turns sentences into fixed-size vectors. */
+export interface SentenceEncoder {
+  /** Model id or folder, or the name of an offline stand-in (never presented as a real model). */
+  readonly name: string;
+  readonly dim: number;
+  /** Execution provider that actually ran: 'cpu', 'cuda', 'webgpu', or 'none' for non-ONNX encoders. */
+  readonly provider: string;
+  /** Row-major float32 matrix, sentences.length × dim, rows in input order. */
+  encode(sentences: readonly string[], options?: EncodeOptions): Promise<Float32Array>;
+  close(): Promise<void>;
+}
+
+/** A set of labelled vectors: row i of `data` (length ids.length × dim, row-major) belongs to ids[i]. */
+export interface VectorSet {
+  ids: string[];
+  dim: number;
+  data: Float32Array;
+}
