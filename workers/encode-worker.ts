@@ -1,0 +1,27 @@
+// Piscina worker: owns one ONNX Sentence-BERT session (opened once, on the first task) and encodes
+// chunks of sentences. The result crosses back to the main thread as a transferred Float32Array.
+import { move, workerData } from 'piscina';
+import { OnnxSentenceEncoder, type EncoderInfo, type OnnxEncoderOptions } from '../embeddings/onnx-encoder.js';
+
+export type EncodeTask =
+  | { kind: 'info' }
+  | { kind: 'encode'; sentences: string[]; batchSize?: number; normalize?: boolean };
+
+export interface EncodeWorkerInfo {
+  info: EncoderInfo;
+  paddingWasted: number;
+}
+
+let opening: Promise<OnnxSentenceEncoder> | undefined;
+
+function encoder(): Promise<OnnxSentenceEncoder> {
+  opening ??= OnnxSentenceEncoder.open(workerData as OnnxEncoderOptions);
+  return opening;
+}
+
+export default async function run(task: EncodeTask): Promise<Float32Array | EncodeWorkerInfo> {
+  const enc = await encoder();
+  if (task.kind === 'info') return { info: enc.info, paddingWasted: enc.paddingWasted };
+  const vectors = await enc.encode(task.sentences, { batchSize: task.batchSize, normalize: task.normalize });
+  return move(vectors) as Float32Array;
+}

@@ -1,0 +1,85 @@
+// A SentenceEncoder that spreads encode() over a Piscina pool of workers, each with its own ONNX
+// session and `threadsPerWorker` intra-op threads. Rows come back in input order.
+// With workers = 1 it still moves inference off the main thread, which keeps the pipeline's other
+// stages (graph reads, window sampling) running while the model computes.
+import { Piscina } from 'piscina';
+import type { EncodeOptions, FingerprintedEncoder } from '../embeddings/types.js';
+import type { OnnxEncoderOptions } from '../embeddings/onnx-encoder.js';
+import { compiledWorkerFile } from './worker-file.js';
+import type { EncodeTask, EncodeWorkerInfo } from './encode-worker.js';
+
+export interface PoolOptions {
+  workers: number;
+  threadsPerWorker: number;
+  /** Sentences per task sent to a worker (default: 4 batches' worth). */
+  chunkSize?: number;
+}
+
+export class PooledSentenceEncoder implements FingerprintedEncoder {
+  readonly sentenceBert = true as const;
+  private constructor(
+    private readonly pool: Piscina<EncodeTask, Float32Array | EncodeWorkerInfo>,
+    private readonly workerInfo: EncodeWorkerInfo,
+    private readonly pooling: PoolOptions,
+  ) {}
+
+  static async open(model: OnnxEncoderOptions, pooling: PoolOptions): Promise<PooledSentenceEncoder> {
+    if (!(pooling.workers >= 1) || !(pooling.threadsPerWorker >= 1)) {
+      throw new Error(`workers and threads per worker must be ≥ 1 (got ${pooling.workers} × ${pooling.threadsPerWorker})`);
+    }
+    const { sessionFactory: _notTransferable, ...cloneable } = model;
+    const pool = new Piscina<EncodeTask, Float32Array | EncodeWorkerInfo>({
+      filename: compiledWorkerFile('encode-worker'),
+      minThreads: pooling.workers,
+      maxThreads: pooling.workers,
+      workerData: { ...cloneable, intraOpThreads: pooling.threadsPerWorker },
+    });
+    try {
+      const info = (await pool.run({ kind: 'info' })) as EncodeWorkerInfo;
+      return new PooledSentenceEncoder(pool, info, pooling);
+    } catch (err) {
+      await pool.destroy();
+      throw err;
+    }
+  }
+
+  get name(): string {
+    return this.workerInfo.info.model;
+  }
+  get dim(): number {
+    return this.workerInfo.info.dim;
+  }
+  get provider(): string {
+    return this.workerInfo.info.provider;
+  }
+  get fingerprint(): string {
+    return this.workerInfo.info.fingerprint;
+  }
+  get info(): EncodeWorkerInfo['info'] {
+    return this.workerInfo.info;
+  }
+  get workers(): number {
+    return this.pooling.workers;
+  }
+
+  async encode(sentences: readonly string[], options: EncodeOptions = {}): Promise<Float32Array> {
+    const batchSize = options.batchSize ?? 64;
+    const chunkSize = this.pooling.chunkSize ?? batchSize * 4;
+    const out = new Float32Array(sentences.length * this.dim);
+    const tasks: Promise<void>[] = [];
+    for (let start = 0; start < sentences.length; start += chunkSize) {
+      const chunk = sentences.slice(start, start + chunkSize);
+      tasks.push(
+        this.pool
+          .run({ kind: 'encode', sentences: chunk, batchSize, normalize: options.normalize })
+          .then((vectors) => out.set(vectors as Float32Array, start * this.dim)),
+      );
+    }
+    await Promise.all(tasks);
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
