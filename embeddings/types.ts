@@ -26,3 +26,13 @@ export interface VectorSet {
   dim: number;
   data: Float32Array;
 }
+
+/**
+ * An encoder whose outputs can be cached: `fingerprint` changes whenever the vectors could (model
+ * bytes, tokenizer, dtype, truncation), and `sentenceBert` says whether it is a real Sentence-BERT
+ * model or an offline stand-in (which must never be presented as one).
+ */
+export interface FingerprintedEncoder extends SentenceEncoder {
+  readonly fingerprint: string;
+  readonly sentenceBert: boolean;
+}

@@ -3,6 +3,8 @@
 import { Command } from 'commander';
 import { registerGraphStoreCommands } from './commands/graph-store.js';
 import { registerGraphInspectCommands } from './commands/graph-inspect.js';
+import { registerEmbedCommands } from './commands/embed.js';
+import { registerAssembleCommands } from './commands/assemble.js';
 
 export function buildProgram(): Command {
   const program = new Command('intentsim')
@@ -11,13 +13,16 @@ export function buildProgram(): Command {
         'for IntentionQA and SessionIntentBench.',
     )
     .showHelpAfterError()
-    .configureHelp({ sortSubcommands: false });
+    .configureHelp({ sortSubcommands: false, helpWidth: 110 });
 
   const graph = program
     .command('graph')
     .description('build, import, inspect and match an ASER-style eventuality graph (SQLite file or Neo4j)');
   registerGraphStoreCommands(graph);
   registerGraphInspectCommands(graph);
+
+  registerEmbedCommands(program);
+  registerAssembleCommands(program);
 
   return program;
 }

@@ -14,9 +14,11 @@ export interface ProgressOptions {
   unit?: string;
   /** Set false (or INTENTSIM_QUIET=1) to report nothing, e.g. inside tests. */
   enabled?: boolean;
+  /** Show a free-text field after the rate, set through `increment(n, { detail: '…' })` (e.g. a second rate). */
+  detail?: boolean;
 }
 
-export function createProgress({ label, total = 0, unit = 'items', enabled }: ProgressOptions): Progress {
+export function createProgress({ label, total = 0, unit = 'items', enabled, detail = false }: ProgressOptions): Progress {
   const on = enabled ?? (process.env.INTENTSIM_QUIET !== '1' && !process.env.VITEST);
   if (!on) return { increment() {}, setTotal() {}, stop() {} };
   const started = Date.now();
@@ -25,14 +27,14 @@ export function createProgress({ label, total = 0, unit = 'items', enabled }: Pr
   if (process.stderr.isTTY) {
     const bar = new cliProgress.SingleBar(
       {
-        format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {speed} ${unit}/s | ETA {eta_formatted}`,
+        format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {speed} ${unit}/s${detail ? ' | {detail}' : ''} | ETA {eta_formatted}`,
         stream: process.stderr,
         hideCursor: true,
         etaBuffer: 50,
       },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(total, 0, { speed: '0' });
+    bar.start(total, 0, { speed: '0', detail: '' });
     return {
       increment(n = 1, extra = {}) {
         done += n;
@@ -49,16 +51,19 @@ export function createProgress({ label, total = 0, unit = 'items', enabled }: Pr
     };
   }
   let lastPrint = started;
+  let lastDetail = '';
   const line = () => {
     const secs = (Date.now() - started) / 1000;
     const rate = secs > 0 ? done / secs : 0;
     const eta = knownTotal > 0 && rate > 0 ? ` ETA ${Math.max(0, Math.round((knownTotal - done) / rate))}s` : '';
     const of = knownTotal > 0 ? `/${knownTotal}` : '';
-    process.stderr.write(`${label}: ${done}${of} ${unit} (${Math.round(rate)} ${unit}/s)${eta}\n`);
+    const more = detail && lastDetail !== '' ? `, ${lastDetail}` : '';
+    process.stderr.write(`${label}: ${done}${of} ${unit} (${Math.round(rate)} ${unit}/s${more})${eta}\n`);
   };
   return {
-    increment(n = 1) {
+    increment(n = 1, extra = {}) {
       done += n;
+      if (typeof extra.detail === 'string') lastDetail = extra.detail;
       const now = Date.now();
       if (now - lastPrint >= 5000) {
         lastPrint = now;

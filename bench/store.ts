@@ -1,0 +1,254 @@
+// Benchmark of the embedded SQLite graph store on a generated graph (1M nodes, 2M edges; --quick:
+// 25k nodes, 50k edges): import edges/s (direct writer and JSONL importer), exact-text look-ups/s
+// and one-hop neighbourhoods/s (incident and induced), each batched as the engine calls them, with an
+// unbatched baseline measured in the same run.
+//
+// Run: npx tsc -p . && node dist/bench/store.js [--quick]
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { Rng } from '../engine/rng.js';
+import { writeFileAtomic } from '../engine/io/atomic.js';
+import { importJsonlEdges } from '../graph/import-jsonl.js';
+import { DEFAULT_IMPORT_BATCH } from '../graph/import-checkpoint.js';
+import { SqliteGraphStore } from '../graph/sqlite-store.js';
+import { RELATION_SENSES, type EdgeInput, type NeighbourhoodMode, type SenseWeights } from '../graph/types.js';
+import type { BenchOptions, BenchResult, BenchRow } from './types.js';
+
+/**
+ * A deterministic graph to benchmark on. To use another generator (e.g. `graph generate --nodes N
+ * --edges M`), give `run` a function of this shape.
+ */
+export interface BenchGraph {
+  nodeCount: number;
+  nodeText(i: number): string;
+  /** The edges, generated lazily (2M edge objects need not sit in memory at once). */
+  edges(): Iterable<EdgeInput>;
+  description: string;
+}
+
+export type BenchGraphGenerator = (nodes: number, edges: number, seed: number) => BenchGraph;
+
+const SUBJECTS = ['PersonX', 'PersonY', 'PeopleX', 'it', 'i', 'they', 'he', 'she'];
+const VERBS = ['buy', 'get', 'want', 'need', 'use', 'like', 'see', 'have', 'find', 'make', 'take', 'give', 'lose', 'break', 'fix', 'wear'];
+const OBJECTS = ['a phone', 'a case', 'the charger', 'a dress', 'an earring', 'a necklace', 'the laptop', 'a bag', 'a book', 'a lamp', 'the shoe', 'a hat', 'a watch', 'a pen', 'the car', 'a bike'];
+
+/**
+ * Power-law-ish synthetic graph: half of the edge endpoints are uniform (every node can be reached),
+ * half are drawn as floor(N·u³), which gives a few hubs with tens of thousands of edges. Texts look
+ * like ASER eventualities, some of them purchase events.
+ */
+export const syntheticGraph: BenchGraphGenerator = (nodeCount, edgeCount, seed) => {
+  const base = SUBJECTS.length * VERBS.length * OBJECTS.length;
+  const nodeText = (i: number) => {
+    const text = `${SUBJECTS[i % SUBJECTS.length]} ${VERBS[Math.floor(i / SUBJECTS.length) % VERBS.length]} ${OBJECTS[Math.floor(i / (SUBJECTS.length * VERBS.length)) % OBJECTS.length]}`;
+    return i < base ? text : `${text} ${Math.floor(i / base)}`;
+  };
+  return {
+    nodeCount,
+    nodeText,
+    description: `synthetic power-law-ish graph: ${nodeCount} nodes, ${edgeCount} generated edges (seed ${seed})`,
+    *edges() {
+      const rng = new Rng(`bench-store/${seed}`);
+      const pick = () => (rng.next() < 0.5 ? rng.int(nodeCount) : Math.floor(nodeCount * rng.next() ** 3));
+      for (let k = 0; k < edgeCount; k++) {
+        const senses: SenseWeights = {};
+        senses[RELATION_SENSES[rng.int(RELATION_SENSES.length)]!] = 1 + rng.int(8);
+        if (rng.next() < 0.3) senses.Co_Occurrence = 1 + rng.int(4);
+        yield { head: nodeText(pick()), tail: nodeText(pick()), senses };
+      }
+    },
+  };
+};
+
+function seconds(since: bigint): number {
+  return Number(process.hrtime.bigint() - since) / 1e9;
+}
+
+function round(x: number): number {
+  return x >= 100 ? Math.round(x) : Math.round(x * 100) / 100;
+}
+
+function cpuSeconds(since: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1e6;
+}
+
+function row(
+  operation: string,
+  work: number,
+  unit: string,
+  batchedPerS: number,
+  baseline: string,
+  baselinePerS: number,
+  target: number | undefined,
+  perCpuS?: number,
+): BenchRow {
+  return {
+    operation,
+    work: `${work} ${unit}`,
+    'per_s': round(batchedPerS),
+    // Work per CPU-second of this process: less sensitive than wall time to other load on the machine.
+    'per_cpu_s': perCpuS === undefined ? '' : round(perCpuS),
+    baseline,
+    'baseline_per_s': round(baselinePerS),
+    'ratio': round(batchedPerS / baselinePerS),
+    target: target === undefined ? '' : `≥ ${target}`,
+    meets: target === undefined ? '' : batchedPerS >= target ? 'yes' : 'NO',
+  };
+}
+
+async function writeGraph(
+  store: SqliteGraphStore,
+  graph: BenchGraph,
+  batch: number,
+): Promise<{ nodeSeconds: number; edgeSeconds: number; edgeCpu: NodeJS.CpuUsage; edges: number }> {
+  let t = process.hrtime.bigint();
+  for (let i = 0; i < graph.nodeCount; i += batch) {
+    const texts: string[] = [];
+    for (let j = i; j < Math.min(graph.nodeCount, i + batch); j++) texts.push(graph.nodeText(j));
+    await store.upsertNodes(texts);
+  }
+  const nodeSeconds = seconds(t);
+  t = process.hrtime.bigint();
+  const edgeCpu = process.cpuUsage();
+  let buffer: EdgeInput[] = [];
+  let edges = 0;
+  for (const e of graph.edges()) {
+    buffer.push(e);
+    if (buffer.length === batch) {
+      await store.upsertEdges(buffer);
+      edges += buffer.length;
+      buffer = [];
+    }
+  }
+  await store.upsertEdges(buffer);
+  edges += buffer.length;
+  return { nodeSeconds, edgeSeconds: seconds(t), edgeCpu, edges };
+}
+
+async function writeJsonlFile(path: string, graph: BenchGraph): Promise<void> {
+  const out = createWriteStream(path);
+  for (const e of graph.edges()) {
+    if (!out.write(JSON.stringify({ head: e.head, tail: e.tail, relations: e.senses }) + '\n')) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'close');
+}
+
+export async function run(opts: BenchOptions & { generator?: BenchGraphGenerator }): Promise<BenchResult> {
+  const seed = opts.seed ?? 1;
+  const [nodes, edges] = opts.quick ? [25_000, 50_000] : [1_000_000, 2_000_000];
+  const graph = (opts.generator ?? syntheticGraph)(nodes, edges, seed);
+  const dir = mkdtempSync(join(tmpdir(), 'intentsim-bench-store-'));
+  const rows: BenchRow[] = [];
+  const notes: string[] = [graph.description, `machine: ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)} at the start`, `SQLite ${(new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get() as string)}, better-sqlite3, Node ${process.version}`];
+  const rng = new Rng(`bench-store-queries/${seed}`);
+  try {
+    // ---- import: the writer directly, 10k edges a transaction, vs one transaction per edge
+    const path = join(dir, 'direct.sqlite');
+    const writer = SqliteGraphStore.open(path, { mode: 'write' });
+    await writer.beginBulkLoad(); // as the importers do: the by-tail index is built once, at the end
+    const w = await writeGraph(writer, graph, DEFAULT_IMPORT_BATCH);
+    let t = process.hrtime.bigint();
+    await writer.endBulkLoad();
+    const indexSeconds = seconds(t);
+    const writerCpu = cpuSeconds(w.edgeCpu);
+    const counts = await writer.counts();
+    const sample = Math.min(opts.quick ? 2_000 : 5_000, edges);
+    const single = SqliteGraphStore.open(join(dir, 'single.sqlite'), { mode: 'write' });
+    t = process.hrtime.bigint();
+    let k = 0;
+    for (const e of graph.edges()) {
+      if (k++ === sample) break;
+      await single.upsertEdges([e]);
+    }
+    const singleRate = sample / seconds(t);
+    await single.close();
+    rows.push(
+      row('import: writer.upsertEdges, 100k a batch (+ index build)', w.edges, 'edges', w.edges / (w.edgeSeconds + indexSeconds), 'one edge a transaction', singleRate, 100_000, w.edges / writerCpu),
+    );
+    notes.push(
+      `store: ${counts.nodes} nodes, ${counts.edges} distinct edges, ${counts.purchaseNodes} purchase-event nodes; ` +
+        `nodes written first at ${Math.round(graph.nodeCount / w.nodeSeconds)} nodes/s; by-tail index built in ${indexSeconds.toFixed(1)} s`,
+    );
+    await writer.close();
+
+    // ---- import: JSONL file → fresh store (nodes created from the edges)
+    const jsonl = join(dir, 'edges.jsonl');
+    await writeJsonlFile(jsonl, graph);
+    const jsonlStore = SqliteGraphStore.open(join(dir, 'jsonl.sqlite'), { mode: 'write' });
+    t = process.hrtime.bigint();
+    const jsonlCpu = process.cpuUsage();
+    const summary = await importJsonlEdges(jsonlStore, jsonl, { progress: false });
+    await jsonlStore.close(); // builds the by-tail index
+    const jsonlSeconds = seconds(t);
+    rows.push(
+      row('import: JSONL importer (parse, validate, create nodes, write, index)', summary.edgesWritten, 'edges', summary.edgesWritten / jsonlSeconds, 'one edge a transaction', singleRate, 100_000, summary.edgesWritten / cpuSeconds(jsonlCpu)),
+    );
+
+    // ---- reads on the store reopened read-only
+    const store = SqliteGraphStore.open(path, { mode: 'read' });
+    const lookups = opts.quick ? 50_000 : 500_000;
+    const texts = Array.from({ length: lookups }, (_, i) => (i % 10 === 9 ? `no such node ${i}` : graph.nodeText(rng.int(nodes))));
+    t = process.hrtime.bigint();
+    let found = 0;
+    for (let i = 0; i < texts.length; i += 1_000) found += (await store.lookupIds(texts.slice(i, i + 1_000))).size;
+    const batchedLookups = texts.length / seconds(t);
+    const one = Math.min(texts.length, 20_000);
+    t = process.hrtime.bigint();
+    for (let i = 0; i < one; i++) await store.lookupIds([texts[i]!]);
+    const singleLookups = one / seconds(t);
+    rows.push(row('exact-text look-ups: lookupIds, 1,000 a call', texts.length, 'texts', batchedLookups, 'lookupIds, 1 a call', singleLookups, 100_000));
+    // The floor: a prepared statement per text, with no API around it.
+    const raw = new Database(path, { readonly: true });
+    const get = raw.prepare('SELECT id FROM nodes WHERE text = ?').pluck();
+    t = process.hrtime.bigint();
+    for (let i = 0; i < texts.length; i++) get.get(texts[i]);
+    const rawLookups = texts.length / seconds(t);
+    raw.close();
+    rows.push(row('exact-text look-ups: lookupIds, 1,000 a call', texts.length, 'texts', batchedLookups, 'raw prepared SELECT per text', rawLookups, undefined));
+    notes.push(`look-ups: ${found} of ${texts.length} texts found (every 10th is absent on purpose)`);
+
+    const roots = opts.quick ? 10_000 : 100_000;
+    const ids = Array.from({ length: roots }, () => 1 + rng.int(counts.nodes));
+    for (const mode of ['incident', 'induced'] as NeighbourhoodMode[]) {
+      t = process.hrtime.bigint();
+      let edgesSeen = 0;
+      for (let i = 0; i < ids.length; i += 500) {
+        for (const n of (await store.neighbourhoods(ids.slice(i, i + 500), mode)).values()) edgesSeen += n.edges.length;
+      }
+      const batched = ids.length / seconds(t);
+      const oneN = Math.min(ids.length, 5_000);
+      t = process.hrtime.bigint();
+      for (let i = 0; i < oneN; i++) await store.neighbourhoods([ids[i]!], mode);
+      const single = oneN / seconds(t);
+      rows.push(row(`one-hop neighbourhoods (${mode}), 500 a call`, ids.length, 'nodes', batched, '1 a call', single, mode === 'incident' ? 10_000 : undefined));
+      notes.push(`${mode}: ${(edgesSeen / ids.length).toFixed(1)} edges per neighbourhood on average (roots uniform over nodes)`);
+    }
+
+    // The largest hub, streamed: what a caller does for nodes whose neighbourhood is too big to hold.
+    const hubText = graph.nodeText(0);
+    const hub = (await store.lookupIds([hubText])).get(hubText)!;
+    const degree = (await store.degrees([hub])).get(hub)!;
+    t = process.hrtime.bigint();
+    let streamed = 0;
+    for await (const batch of store.streamNeighbourhood(hub, 'incident', 10_000)) streamed += batch.length;
+    notes.push(`hub "${hubText}": ${degree.incidentEdges} incident edges streamed in ${seconds(t).toFixed(2)} s`);
+    await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { name: 'store', rows, notes };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const quick = process.argv.includes('--quick');
+  const result = await run({ quick });
+  console.table(result.rows);
+  for (const note of result.notes) console.log(`- ${note}`);
+  await writeFileAtomic(join('bench', 'results', 'store.json'), JSON.stringify(result, null, 2) + '\n');
+}

@@ -1,0 +1,192 @@
+// Choosing where the ONNX graph runs. `auto` tries CUDA, then WebGPU, then CPU; every failure is
+// caught and its reason kept (for the run manifest), and the provider that actually ran is reported.
+// A forced device that cannot run fails with the reason and what to install.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import * as ort from 'onnxruntime-node';
+
+export type DeviceRequest = 'auto' | 'cpu' | 'cuda' | 'webgpu';
+export type ExecutionProviderName = 'cuda' | 'webgpu' | 'cpu';
+
+export const DEVICE_REQUESTS: readonly DeviceRequest[] = ['auto', 'cpu', 'cuda', 'webgpu'];
+
+export function parseDeviceRequest(value: string): DeviceRequest {
+  if ((DEVICE_REQUESTS as readonly string[]).includes(value)) return value as DeviceRequest;
+  throw new Error(`--device must be one of ${DEVICE_REQUESTS.join(', ')}, got "${value}"`);
+}
+
+/** Providers to try, in order, for a device request. */
+export function providerCandidates(device: DeviceRequest): ExecutionProviderName[] {
+  return device === 'auto' ? ['cuda', 'webgpu', 'cpu'] : [device];
+}
+
+/** One try at a provider: whether the session opened (and ran a probe batch), and why not. */
+export interface ProviderAttempt {
+  provider: ExecutionProviderName;
+  ok: boolean;
+  /** The error that made it fail (absent when ok). */
+  reason?: string;
+  ms: number;
+}
+
+export interface SessionSettings {
+  /** Threads inside one operator (ORT intraOpNumThreads); 0 or absent lets ORT choose. */
+  intraOpThreads?: number;
+  /** ORT graph optimisation level (default 'all', which enables the BERT fusions). */
+  graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
+}
+
+/** What the fallback loop needs from ONNX Runtime; injectable so that tests can simulate failures. */
+export interface SessionFactory {
+  create(modelPath: string, options: ort.InferenceSession.SessionOptions): Promise<ort.InferenceSession>;
+  /** Providers this build of onnxruntime-node ships or can load (`listSupportedBackends`). */
+  supported(): Array<{ name: string; bundled: boolean }>;
+  /** A reason not to try `provider` at all (a library known to be missing), or undefined to try it. */
+  precheck(provider: ExecutionProviderName): string | undefined;
+}
+
+export const onnxRuntimeSessionFactory: SessionFactory = {
+  create: (modelPath, options) => ort.InferenceSession.create(modelPath, options),
+  supported: () => ort.listSupportedBackends(),
+  precheck: missingCudaLibrary,
+};
+
+/**
+ * On Linux the CUDA provider is libonnxruntime_providers_cuda.so beside onnxruntime-node's binding;
+ * when it is absent, trying it only makes ORT print an error, so the reason is recorded up front.
+ */
+function missingCudaLibrary(provider: ExecutionProviderName): string | undefined {
+  if (provider !== 'cuda' || process.platform !== 'linux') return undefined;
+  let bindingDir: string;
+  try {
+    const packageDir = dirname(createRequire(import.meta.url).resolve('onnxruntime-node/package.json'));
+    bindingDir = join(packageDir, 'bin', 'napi-v6', process.platform, process.arch);
+  } catch {
+    return undefined;
+  }
+  const library = join(bindingDir, 'libonnxruntime_providers_cuda.so');
+  return existsSync(library) ? undefined : `${library} is not installed (onnxruntime-node from npm ships without its CUDA provider)`;
+}
+
+export interface OpenedSession {
+  session: ort.InferenceSession;
+  provider: ExecutionProviderName;
+  /** Every provider tried, in order, the last one being the one that ran. */
+  attempts: ProviderAttempt[];
+}
+
+export class DeviceUnavailableError extends Error {
+  constructor(
+    readonly device: DeviceRequest,
+    readonly attempts: ProviderAttempt[],
+  ) {
+    const lines = attempts.map((a) => `  - ${a.provider}: ${a.reason ?? 'ok'}`);
+    const hints = [...new Set(attempts.map((a) => providerHint(a.provider)))].filter((h) => h !== '');
+    super(
+      `--device ${device}: no execution provider could run the model.\n` +
+        lines.join('\n') +
+        (hints.length > 0 ? '\n' + hints.map((h) => `  ${h}`).join('\n') : '') +
+        (device !== 'auto' && device !== 'cpu' ? '\n  Use --device auto to fall back to the CPU, or --device cpu.' : ''),
+    );
+    this.name = 'DeviceUnavailableError';
+  }
+}
+
+/** What a user can do when a provider is unavailable. */
+export function providerHint(provider: ExecutionProviderName): string {
+  switch (provider) {
+    case 'cuda':
+      return (
+        'CUDA: onnxruntime-node ships its CUDA provider outside npm. On a machine with an NVIDIA driver, CUDA 12 and ' +
+        'cuDNN 9, run `ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node` (this project\'s .npmrc skips that download by default).'
+      );
+    case 'webgpu':
+      return 'WebGPU: onnxruntime-node bundles Dawn, which needs a Vulkan driver (libvulkan.so.1 and a GPU ICD, e.g. the NVIDIA driver or mesa-vulkan-drivers).';
+    case 'cpu':
+      return '';
+  }
+}
+
+function sessionOptions(provider: ExecutionProviderName, settings: SessionSettings): ort.InferenceSession.SessionOptions {
+  const ep: ort.InferenceSession.ExecutionProviderConfig =
+    provider === 'cuda' ? { name: 'cuda', deviceId: 0 } : provider === 'webgpu' ? { name: 'webgpu' } : 'cpu';
+  return {
+    executionProviders: [ep],
+    graphOptimizationLevel: settings.graphOptimizationLevel ?? 'all',
+    executionMode: 'sequential',
+    interOpNumThreads: 1,
+    ...(settings.intraOpThreads && settings.intraOpThreads > 0 ? { intraOpNumThreads: settings.intraOpThreads } : {}),
+    // Failures of optional providers are caught and reported here; keep ORT's own error log quiet.
+    logSeverityLevel: provider === 'cpu' ? 2 : 4,
+  };
+}
+
+/**
+ * Opens `modelPath` on the first provider of `device`'s candidates that works. A provider "works"
+ * when the session opens and, if given, `probe` (a small real batch) runs on it: some providers open
+ * and then fail on the first run (missing kernels, out of memory), and that must fall back too.
+ */
+export async function openSessionWithFallback(
+  modelPath: string,
+  device: DeviceRequest,
+  settings: SessionSettings,
+  probe?: (session: ort.InferenceSession) => Promise<void>,
+  factory: SessionFactory = onnxRuntimeSessionFactory,
+): Promise<OpenedSession> {
+  const attempts: ProviderAttempt[] = [];
+  const supported = new Map(safeSupported(factory).map((b) => [b.name, b.bundled]));
+  for (const provider of providerCandidates(device)) {
+    const started = performance.now();
+    if (!supported.has(provider)) {
+      attempts.push({ provider, ok: false, reason: `this onnxruntime-node build has no ${provider} backend`, ms: 0 });
+      continue;
+    }
+    const precheckFailure = factory.precheck(provider);
+    if (precheckFailure !== undefined) {
+      attempts.push({ provider, ok: false, reason: precheckFailure, ms: performance.now() - started });
+      continue;
+    }
+    let session: ort.InferenceSession | undefined;
+    try {
+      session = await factory.create(modelPath, sessionOptions(provider, settings));
+      if (probe) await probe(session);
+      attempts.push({ provider, ok: true, ms: performance.now() - started });
+      return { session, provider, attempts };
+    } catch (err) {
+      if (session) await session.release().catch(() => undefined);
+      const bundled = supported.get(provider);
+      const note = bundled === false ? ' (not bundled with onnxruntime-node from npm)' : '';
+      attempts.push({ provider, ok: false, reason: firstLine(err) + note, ms: performance.now() - started });
+    }
+  }
+  throw new DeviceUnavailableError(device, attempts);
+}
+
+function safeSupported(factory: SessionFactory): Array<{ name: string; bundled: boolean }> {
+  try {
+    return factory.supported();
+  } catch {
+    // Older bindings lack listSupportedBackends: assume every provider may be tried.
+    return [
+      { name: 'cpu', bundled: true },
+      { name: 'cuda', bundled: false },
+      { name: 'webgpu', bundled: false },
+    ];
+  }
+}
+
+/**
+ * A one-line reason. ORT messages start with a source location and a C++ signature and may run over
+ * several lines; e.g. "/onnxruntime_src/…/webgpu_context.cc:136 onnxruntime::…<lambda()> adapter_result.status
+ * == wgpu::RequestAdapterStatus::Success was false. Failed to get a WebGPU adapter: No supported adapters"
+ * becomes "Failed to get a WebGPU adapter: No supported adapters".
+ */
+export function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  let line = (text.split('\n').find((l) => l.trim() !== '') ?? text).trim();
+  line = line.replace(/^\/\S+:\d+\s+/, '');
+  const check = line.lastIndexOf(' was false. ');
+  if (check >= 0 && /^\S*::/.test(line)) line = line.slice(check + ' was false. '.length);
+  return line.slice(0, 400);
+}

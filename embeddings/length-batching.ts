@@ -1,0 +1,48 @@
+// Batches of sentences for the model. Every batch is padded to its longest sentence, so grouping
+// sentences of similar token length wastes less compute on padding; `paddingWasted` measures it.
+
+export interface PlannedBatch {
+  /** Positions in the input (rows of the output) of this batch's sentences, in batch order. */
+  indices: number[];
+  /** Token length every row of the batch is padded to. */
+  paddedLength: number;
+}
+
+export interface BatchPlan {
+  batches: PlannedBatch[];
+  /** Tokens that carry a sentence ([CLS] and [SEP] included). */
+  realTokens: number;
+  /** Tokens fed to the model, padding included (Σ batch size × padded length). */
+  paddedTokens: number;
+}
+
+/**
+ * Splits sentences of the given token lengths into batches of at most `batchSize`. With
+ * `sortByLength`, sentences are ordered longest first (ties by input position, so the plan is
+ * deterministic) — as sentence-transformers does — and the longest batch runs first, so an
+ * out-of-memory batch size fails at once rather than at the end. Otherwise batches follow arrival order.
+ */
+export function planBatches(lengths: readonly number[], batchSize: number, sortByLength: boolean): BatchPlan {
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`batch size must be a positive integer, got ${batchSize}`);
+  const order = lengths.map((_, i) => i);
+  if (sortByLength) order.sort((a, b) => lengths[b]! - lengths[a]! || a - b);
+  const batches: PlannedBatch[] = [];
+  let realTokens = 0;
+  let paddedTokens = 0;
+  for (let start = 0; start < order.length; start += batchSize) {
+    const indices = order.slice(start, start + batchSize);
+    let paddedLength = 0;
+    for (const i of indices) {
+      paddedLength = Math.max(paddedLength, lengths[i]!);
+      realTokens += lengths[i]!;
+    }
+    paddedTokens += paddedLength * indices.length;
+    batches.push({ indices, paddedLength });
+  }
+  return { batches, realTokens, paddedTokens };
+}
+
+/** Fraction of the tokens fed to the model that were padding (0 when nothing ran). */
+export function paddingWasted(realTokens: number, paddedTokens: number): number {
+  return paddedTokens === 0 ? 0 : 1 - realTokens / paddedTokens;
+}

@@ -1,0 +1,234 @@
+// Where the sentence model comes from. In order: the folder given with --model-dir (used alone when
+// given: an explicit folder is never silently replaced by another model), else the cache directory,
+// else the Hugging Face Hub (skipped when offline), which downloads into the cache. The cache uses
+// transformers.js's file-cache layout (CACHE/models/<owner>/<name>/<file>) and the Hub URLs come from
+// transformers.js's `env.remoteHost` / `env.remotePathTemplate`, so both tools share downloads.
+// When nothing works the error lists every place tried, why each failed, and how to supply a copy.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { env as transformersEnv } from '@huggingface/transformers';
+import { openAtomicWriter } from '../engine/io/atomic.js';
+import { DEFAULT_MODEL_ID, OPTIONAL_MODEL_FILES, onnxFileForDtype, requiredModelFiles, type ModelDtype } from './model-files.js';
+
+export type ModelSourceKind = 'model-dir' | 'cache' | 'hub';
+
+export interface ResolutionAttempt {
+  source: ModelSourceKind;
+  /** Folder or URL looked at. */
+  location: string;
+  ok: boolean;
+  /** Why it was not used (absent when ok). */
+  reason?: string;
+}
+
+export interface ResolvedModel {
+  source: ModelSourceKind;
+  /** Folder holding config.json, tokenizer.json and onnx/. */
+  dir: string;
+  /** Hub id, or the folder's `_name_or_path` (else the folder) for --model-dir. */
+  name: string;
+  dtype: ModelDtype;
+  onnxPath: string;
+  attempts: ResolutionAttempt[];
+}
+
+export interface ModelResolutionOptions {
+  /** A local model folder; when given it is the only place looked. */
+  modelDir?: string;
+  /** Hub id (default Xenova/all-MiniLM-L6-v2). */
+  modelId?: string;
+  /** Cache root (default: see defaultCacheRoot); models live under CACHE/models. */
+  cacheDir?: string;
+  /** Never contact the Hub (also implied by HF_HUB_OFFLINE=1 or TRANSFORMERS_OFFLINE=1). */
+  offline?: boolean;
+  dtype?: ModelDtype;
+  /** Injected for tests (a local HTTP server stands in for the Hub). */
+  fetch?: typeof fetch;
+  /** Hub base URL (default transformers.js's env.remoteHost). */
+  remoteHost?: string;
+  /** Download progress, per file. */
+  onDownload?: (file: string, loadedBytes: number, totalBytes: number | undefined) => void;
+}
+
+export class ModelNotFoundError extends Error {
+  constructor(
+    readonly modelName: string,
+    readonly dtype: ModelDtype,
+    readonly attempts: ResolutionAttempt[],
+  ) {
+    super(formatNotFound(modelName, dtype, attempts));
+    this.name = 'ModelNotFoundError';
+  }
+}
+
+/** INTENTSIM_CACHE_DIR, else $XDG_CACHE_HOME/intentsim, else ~/.cache/intentsim. */
+export function defaultCacheRoot(environment: NodeJS.ProcessEnv = process.env): string {
+  if (environment.INTENTSIM_CACHE_DIR) return resolve(environment.INTENTSIM_CACHE_DIR);
+  const xdg = environment.XDG_CACHE_HOME;
+  return join(xdg ? resolve(xdg) : join(homedir(), '.cache'), 'intentsim');
+}
+
+/** The folder a Hub model is cached in (transformers.js FileCache layout, revision main). */
+export function cachedModelDir(cacheRoot: string, modelId: string): string {
+  return join(cacheRoot, 'models', ...modelId.split('/'));
+}
+
+export function isOfflineByEnvironment(environment: NodeJS.ProcessEnv = process.env): boolean {
+  const on = (v: string | undefined) => v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+  return on(environment.HF_HUB_OFFLINE) || on(environment.TRANSFORMERS_OFFLINE);
+}
+
+/** Files of `dtype` missing from `dir`, or a reason the folder is unusable; [] when complete. */
+export function missingModelFiles(dir: string, dtype: ModelDtype): string[] {
+  if (!existsSync(dir)) return ['the folder itself'];
+  const missing = requiredModelFiles(dtype).filter((f) => !existsSync(join(dir, f)));
+  if (!missing.includes('config.json')) {
+    try {
+      JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    } catch (err) {
+      missing.push(`a readable config.json (${(err as Error).message})`);
+    }
+  }
+  return missing;
+}
+
+export async function resolveModel(options: ModelResolutionOptions = {}): Promise<ResolvedModel> {
+  const dtype = options.dtype ?? 'fp32';
+  const attempts: ResolutionAttempt[] = [];
+  const onnx = onnxFileForDtype(dtype);
+
+  if (options.modelDir !== undefined) {
+    const dir = resolve(options.modelDir);
+    const missing = missingModelFiles(dir, dtype);
+    if (missing.length === 0) {
+      attempts.push({ source: 'model-dir', location: dir, ok: true });
+      return { source: 'model-dir', dir, name: folderModelName(dir), dtype, onnxPath: join(dir, onnx), attempts };
+    }
+    attempts.push({ source: 'model-dir', location: dir, ok: false, reason: `missing ${missing.join(', ')}` });
+    throw new ModelNotFoundError(dir, dtype, attempts);
+  }
+
+  const modelId = options.modelId ?? DEFAULT_MODEL_ID;
+  const cacheRoot = resolve(options.cacheDir ?? defaultCacheRoot());
+  const cached = cachedModelDir(cacheRoot, modelId);
+  const missing = missingModelFiles(cached, dtype);
+  if (missing.length === 0) {
+    attempts.push({ source: 'cache', location: cached, ok: true });
+    return { source: 'cache', dir: cached, name: modelId, dtype, onnxPath: join(cached, onnx), attempts };
+  }
+  attempts.push({ source: 'cache', location: cached, ok: false, reason: `missing ${missing.join(', ')}` });
+
+  const remoteHost = options.remoteHost ?? transformersEnv.remoteHost;
+  const repoUrl = hubFileUrl(remoteHost, modelId, '');
+  if (options.offline || isOfflineByEnvironment()) {
+    attempts.push({ source: 'hub', location: repoUrl, ok: false, reason: 'skipped: offline (--offline, HF_HUB_OFFLINE=1 or TRANSFORMERS_OFFLINE=1)' });
+    throw new ModelNotFoundError(modelId, dtype, attempts);
+  }
+  try {
+    await downloadModel(modelId, cached, dtype, { ...options, remoteHost });
+  } catch (err) {
+    attempts.push({ source: 'hub', location: repoUrl, ok: false, reason: (err as Error).message });
+    throw new ModelNotFoundError(modelId, dtype, attempts);
+  }
+  const stillMissing = missingModelFiles(cached, dtype);
+  if (stillMissing.length > 0) {
+    attempts.push({ source: 'hub', location: repoUrl, ok: false, reason: `downloaded, but ${stillMissing.join(', ')} still missing` });
+    throw new ModelNotFoundError(modelId, dtype, attempts);
+  }
+  attempts.push({ source: 'hub', location: repoUrl, ok: true });
+  return { source: 'hub', dir: cached, name: modelId, dtype, onnxPath: join(cached, onnx), attempts };
+}
+
+/** `https://huggingface.co/<id>/resolve/main/<file>`, built from transformers.js's URL template. */
+export function hubFileUrl(remoteHost: string, modelId: string, file: string): string {
+  const path = transformersEnv.remotePathTemplate.replaceAll('{model}', modelId).replaceAll('{revision}', 'main');
+  return joinUrl(joinUrl(remoteHost, path), file);
+}
+
+function joinUrl(a: string, b: string): string {
+  if (b === '') return a;
+  return a.replace(/\/+$/, '') + '/' + b.replace(/^\/+/, '');
+}
+
+/**
+ * Downloads the files of `dtype` into `dir`, each written atomically (a partial download never looks
+ * like a model). Required files must exist on the Hub; optional tokenizer files may 404.
+ */
+async function downloadModel(
+  modelId: string,
+  dir: string,
+  dtype: ModelDtype,
+  options: ModelResolutionOptions & { remoteHost: string },
+): Promise<void> {
+  const doFetch = options.fetch ?? fetch;
+  const headers: Record<string, string> = { 'User-Agent': `intentsim (transformers.js/${transformersEnv.version})` };
+  // The token goes in a header only; it is never logged or written anywhere.
+  const token = process.env.HF_TOKEN ?? process.env.HF_ACCESS_TOKEN;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const files: Array<[string, boolean]> = [
+    ...requiredModelFiles(dtype).map((f): [string, boolean] => [f, true]),
+    ...OPTIONAL_MODEL_FILES.map((f): [string, boolean] => [f, false]),
+  ];
+  for (const [file, required] of files) {
+    const target = join(dir, file);
+    if (existsSync(target)) continue;
+    const url = hubFileUrl(options.remoteHost, modelId, file);
+    let response: Response;
+    try {
+      response = await doFetch(url, { headers });
+    } catch (err) {
+      const cause = (err as { cause?: { message?: string } }).cause?.message;
+      throw new Error(`GET ${url} failed: ${(err as Error).message}${cause ? ` (${cause})` : ''}`);
+    }
+    if (!response.ok || !response.body) {
+      if (!required && response.status === 404) continue;
+      const hint = response.status === 401 || response.status === 403 ? ' (a gated or private repository needs HF_TOKEN)' : '';
+      throw new Error(`GET ${url} answered HTTP ${response.status}${hint}`);
+    }
+    const total = Number(response.headers.get('content-length')) || undefined;
+    const writer = await openAtomicWriter(target);
+    let loaded = 0;
+    try {
+      for await (const chunk of Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>)) {
+        const bytes = chunk as Uint8Array;
+        loaded += bytes.byteLength;
+        await writer.write(bytes);
+        options.onDownload?.(file, loaded, total);
+      }
+      if (total !== undefined && loaded !== total) throw new Error(`GET ${url}: got ${loaded} of ${total} bytes`);
+      await writer.commit();
+    } catch (err) {
+      await writer.abort();
+      throw err;
+    }
+  }
+}
+
+function folderModelName(dir: string): string {
+  try {
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { _name_or_path?: unknown };
+    if (typeof config._name_or_path === 'string' && config._name_or_path !== '') return `${config._name_or_path} (${dir})`;
+  } catch {
+    // missingModelFiles already vetted config.json; a race here just falls back to the folder name.
+  }
+  return dir;
+}
+
+function formatNotFound(modelName: string, dtype: ModelDtype, attempts: ResolutionAttempt[]): string {
+  const label: Record<ModelSourceKind, string> = { 'model-dir': '--model-dir', cache: 'cache', hub: 'Hugging Face Hub' };
+  const tried = attempts.map((a, i) => `  ${i + 1}. ${label[a.source]} ${a.location}: ${a.reason ?? 'ok'}`);
+  const explicitDir = attempts.some((a) => a.source === 'model-dir');
+  return [
+    `Could not load the sentence model ${modelName} (dtype ${dtype}, file ${onnxFileForDtype(dtype)}). Tried, in order:`,
+    ...tried,
+    ...(explicitDir ? ['  (--model-dir is used alone: the cache and the Hub are not tried instead of the folder you named)'] : []),
+    'How to supply a local copy:',
+    '  - tests and benchmarks: `intentsim model make-test --out DIR` (tiny, random weights) or',
+    '    `intentsim model make-bench --out DIR` (all-MiniLM-L6-v2 shape, random weights), then --model-dir DIR;',
+    `  - the real model, on a machine with internet: \`intentsim model download --cache-dir DIR\` (fills DIR/models/${DEFAULT_MODEL_ID}),`,
+    `    or \`git lfs install && git clone https://huggingface.co/${DEFAULT_MODEL_ID} DIR\`; copy DIR to this machine and pass`,
+    '    --model-dir DIR (a clone) or --cache-dir DIR (a download).',
+  ].join('\n');
+}

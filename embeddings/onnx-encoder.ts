@@ -1,0 +1,260 @@
+// The Sentence-BERT encoder: a BERT ONNX graph (all-MiniLM-L6-v2 by default) run by onnxruntime-node
+// with the provider, threads and batching under our control; tokenization by transformers.js.
+// encode() = tokenize → length-sorted batches padded to their longest sentence → last_hidden_state →
+// mean pooling over non-padding tokens → L2 normalisation; rows come back in input order.
+import { createReadStream, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import * as ort from 'onnxruntime-node';
+import type { EncodeOptions, FingerprintedEncoder } from './types.js';
+import { resolveModel, type ModelResolutionOptions, type ModelSourceKind, type ResolutionAttempt } from './model-resolution.js';
+import { openSessionWithFallback, type DeviceRequest, type ExecutionProviderName, type ProviderAttempt, type SessionFactory } from './execution-providers.js';
+import { SentenceTokenizer, type TokenizedSentence } from './tokenizer.js';
+import { planBatches, paddingWasted } from './length-batching.js';
+import { l2NormalizeRow, meanPoolRow } from './pooling.js';
+import type { ModelDtype } from './model-files.js';
+
+/** sentence-transformers' max_seq_length for all-MiniLM-L6-v2: longer inputs are truncated. */
+export const DEFAULT_MAX_TOKENS = 256;
+export const DEFAULT_BATCH_SIZE = 64;
+
+export interface OnnxEncoderOptions extends ModelResolutionOptions {
+  device?: DeviceRequest;
+  /** ORT intra-op threads (0/absent: ORT's default, one per physical core). */
+  intraOpThreads?: number;
+  /** Token limit per sentence, [CLS]/[SEP] included (default 256, capped by max_position_embeddings). */
+  maxTokens?: number;
+  /** Group sentences of similar length into batches (default true); false keeps arrival order. */
+  sortByLength?: boolean;
+  /** Batch size when encode() is not given one (default 64). */
+  batchSize?: number;
+  /** Injected by tests to simulate provider failures. */
+  sessionFactory?: SessionFactory;
+}
+
+/** encode() options of this encoder: the SentenceEncoder ones plus a per-call batching order. */
+export interface OnnxEncodeOptions extends EncodeOptions {
+  /** Overrides the encoder's sortByLength for this call. */
+  sortByLength?: boolean;
+}
+
+/** Cumulative counters over every encode() call of an encoder. */
+export interface EncoderStats {
+  sentences: number;
+  batches: number;
+  /** Tokens of the sentences themselves. */
+  realTokens: number;
+  /** Tokens fed to the model, padding included. */
+  paddedTokens: number;
+  /** Sentences longer than maxTokens, cut to it. */
+  truncated: number;
+  tokenizeMs: number;
+  inferenceMs: number;
+  poolingMs: number;
+}
+
+/** What the run manifest records about the model and where it ran. */
+export interface EncoderInfo {
+  encoder: 'onnx-sentence-bert';
+  sentenceBert: true;
+  model: string;
+  source: ModelSourceKind;
+  dir: string;
+  dtype: ModelDtype;
+  onnxFile: string;
+  /** sha256 of the ONNX graph and tokenizer.json (first 16 hex digits) plus dtype and maxTokens. */
+  fingerprint: string;
+  dim: number;
+  maxTokens: number;
+  provider: ExecutionProviderName;
+  providerAttempts: ProviderAttempt[];
+  resolutionAttempts: ResolutionAttempt[];
+  intraOpThreads: number | 'ort-default';
+}
+
+export class OnnxSentenceEncoder implements FingerprintedEncoder {
+  readonly kind = 'onnx-sentence-bert' as const;
+  readonly sentenceBert = true as const;
+  readonly stats: EncoderStats = { sentences: 0, batches: 0, realTokens: 0, paddedTokens: 0, truncated: 0, tokenizeMs: 0, inferenceMs: 0, poolingMs: 0 };
+
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    private readonly tokenizer: SentenceTokenizer,
+    readonly info: EncoderInfo,
+    private readonly sortByLength: boolean,
+    private readonly defaultBatchSize: number,
+  ) {}
+
+  get name(): string {
+    return this.info.model;
+  }
+  get dim(): number {
+    return this.info.dim;
+  }
+  get provider(): string {
+    return this.info.provider;
+  }
+  /** Identifies the exact model, dtype and truncation (cache keys use it). */
+  get fingerprint(): string {
+    return this.info.fingerprint;
+  }
+
+  static async open(options: OnnxEncoderOptions = {}): Promise<OnnxSentenceEncoder> {
+    const model = await resolveModel(options);
+    const config = JSON.parse(readFileSync(join(model.dir, 'config.json'), 'utf8')) as { hidden_size?: unknown; max_position_embeddings?: unknown };
+    const dim = Number(config.hidden_size);
+    if (!Number.isInteger(dim) || dim < 1) throw new Error(`${join(model.dir, 'config.json')}: hidden_size must be a positive integer`);
+    const positions = Number(config.max_position_embeddings);
+    const maxTokens = Math.min(options.maxTokens ?? DEFAULT_MAX_TOKENS, Number.isInteger(positions) && positions > 0 ? positions : Infinity);
+    const tokenizer = await SentenceTokenizer.load(model.dir, maxTokens);
+
+    // The probe is one real (empty) sentence: a provider that opens but cannot run falls back here.
+    const probeTokens = tokenizer.tokenize(['']);
+    const probe = async (session: ort.InferenceSession) => {
+      const hidden = await runBatch(session, probeTokens, probeTokens[0]!.ids.length);
+      if (hidden.dims[2] !== dim) throw new Error(`model output has ${hidden.dims[2]} dimensions but config.json says hidden_size ${dim}`);
+    };
+    const opened = await openSessionWithFallback(model.onnxPath, options.device ?? 'auto', { intraOpThreads: options.intraOpThreads }, probe, options.sessionFactory);
+    const fingerprint = await modelFingerprint(model.onnxPath, join(model.dir, 'tokenizer.json'), model.dtype, maxTokens);
+    return new OnnxSentenceEncoder(
+      opened.session,
+      tokenizer,
+      {
+        encoder: 'onnx-sentence-bert',
+        sentenceBert: true,
+        model: model.name,
+        source: model.source,
+        dir: model.dir,
+        dtype: model.dtype,
+        onnxFile: model.onnxPath,
+        fingerprint,
+        dim,
+        maxTokens,
+        provider: opened.provider,
+        providerAttempts: opened.attempts,
+        resolutionAttempts: model.attempts,
+        intraOpThreads: options.intraOpThreads && options.intraOpThreads > 0 ? options.intraOpThreads : 'ort-default',
+      },
+      options.sortByLength ?? true,
+      options.batchSize ?? DEFAULT_BATCH_SIZE,
+    );
+  }
+
+  /**
+   * The ONNX Runtime session itself, for benchmarks that compare encode() with a bare session.run
+   * loop: using the same session (same thread pool) keeps the comparison about the engine's overhead.
+   */
+  get onnxSession(): ort.InferenceSession {
+    return this.session;
+  }
+
+  /** Tokenizes without running the model (benchmarks compare against a bare session loop with these). */
+  tokenize(sentences: readonly string[]): TokenizedSentence[] {
+    return this.tokenizer.tokenize(sentences);
+  }
+
+  async encode(sentences: readonly string[], options: OnnxEncodeOptions = {}): Promise<Float32Array> {
+    const batchSize = options.batchSize ?? this.defaultBatchSize;
+    const normalize = options.normalize ?? true;
+    const dim = this.dim;
+    const out = new Float32Array(sentences.length * dim);
+    if (sentences.length === 0) return out;
+
+    let started = performance.now();
+    const tokens = this.tokenizer.tokenize(sentences);
+    this.stats.tokenizeMs += performance.now() - started;
+    const lengths = tokens.map((t) => t.ids.length);
+    const plan = planBatches(lengths, batchSize, options.sortByLength ?? this.sortByLength);
+
+    for (const batch of plan.batches) {
+      started = performance.now();
+      const hidden = await runBatch(this.session, batch.indices.map((i) => tokens[i]!), batch.paddedLength);
+      this.stats.inferenceMs += performance.now() - started;
+      started = performance.now();
+      const data = hidden.data as Float32Array;
+      const [rows, seq] = [hidden.dims[0]!, hidden.dims[1]!];
+      const mask = paddingMask(batch.indices.map((i) => lengths[i]!), seq);
+      for (let r = 0; r < rows; r++) {
+        const offset = batch.indices[r]! * dim;
+        meanPoolRow(data, mask, r, seq, dim, out, offset);
+        if (normalize) l2NormalizeRow(out, offset, dim);
+      }
+      hidden.dispose();
+      this.stats.poolingMs += performance.now() - started;
+      this.stats.batches += 1;
+    }
+    this.stats.sentences += sentences.length;
+    this.stats.realTokens += plan.realTokens;
+    this.stats.paddedTokens += plan.paddedTokens;
+    this.stats.truncated += tokens.filter((t) => t.truncated).length;
+    return out;
+  }
+
+  /** Share of the tokens fed to the model that were padding, over every call so far. */
+  get paddingWasted(): number {
+    return paddingWasted(this.stats.realTokens, this.stats.paddedTokens);
+  }
+
+  async close(): Promise<void> {
+    await this.session.release();
+  }
+}
+
+/** 1 on the first `length` positions of each row, 0 after (batches are right-padded). */
+function paddingMask(lengths: readonly number[], seq: number): Uint8Array {
+  const mask = new Uint8Array(lengths.length * seq);
+  lengths.forEach((len, r) => mask.fill(1, r * seq, r * seq + len));
+  return mask;
+}
+
+/**
+ * Runs one right-padded batch and returns last_hidden_state [rows, seq, dim]. Only the inputs the
+ * graph declares are fed (some BERT exports have no token_type_ids).
+ */
+export async function runBatch(session: ort.InferenceSession, rows: readonly TokenizedSentence[], seq: number): Promise<ort.Tensor> {
+  const feeds = paddedInputs(rows, seq);
+  const inputs: Record<string, ort.Tensor> = {};
+  for (const name of session.inputNames) {
+    const tensor = feeds[name as keyof typeof feeds];
+    if (!tensor) throw new Error(`the model wants an input "${name}", which a BERT sentence encoder does not provide`);
+    inputs[name] = tensor;
+  }
+  const outputName = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0]!;
+  const result = await session.run(inputs, [outputName]);
+  const hidden = result[outputName]!;
+  if (hidden.type !== 'float32' || hidden.dims.length !== 3 || hidden.dims[0] !== rows.length || hidden.dims[1] !== seq) {
+    throw new Error(`model output ${outputName} is ${hidden.type} [${hidden.dims.join(', ')}], expected float32 [${rows.length}, ${seq}, hidden]`);
+  }
+  return hidden;
+}
+
+/** int64 input_ids / attention_mask / token_type_ids, right-padded with 0 ([PAD]) to `seq`. */
+export function paddedInputs(rows: readonly TokenizedSentence[], seq: number): { input_ids: ort.Tensor; attention_mask: ort.Tensor; token_type_ids: ort.Tensor } {
+  const n = rows.length * seq;
+  const ids = new BigInt64Array(n);
+  const mask = new BigInt64Array(n);
+  const types = new BigInt64Array(n);
+  rows.forEach((row, r) => {
+    const base = r * seq;
+    for (let t = 0; t < row.ids.length; t++) {
+      ids[base + t] = BigInt(row.ids[t]!);
+      mask[base + t] = 1n;
+      types[base + t] = BigInt(row.typeIds[t] ?? 0);
+    }
+  });
+  const dims = [rows.length, seq];
+  return {
+    input_ids: new ort.Tensor('int64', ids, dims),
+    attention_mask: new ort.Tensor('int64', mask, dims),
+    token_type_ids: new ort.Tensor('int64', types, dims),
+  };
+}
+
+async function modelFingerprint(onnxPath: string, tokenizerPath: string, dtype: ModelDtype, maxTokens: number): Promise<string> {
+  const hash = createHash('sha256');
+  for (const path of [onnxPath, tokenizerPath]) {
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  }
+  hash.update(`\u0000${dtype}\u0000${maxTokens}`);
+  return hash.digest('hex').slice(0, 16);
+}

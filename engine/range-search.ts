@@ -1,0 +1,108 @@
+// Range queries over unit vectors: every valid row whose EXACT cosine with a query is ≥ lo (or > lo).
+//
+// Two implementations behind one interface:
+// - ExactScanRange (this file): scores every valid row. Complete by construction; n·dim
+//   multiply-adds per query.
+// - HnswRange (engine/vector-index.ts): kNN candidates from the HNSW index with growing k, each
+//   verified with the exact cosine. Fast on thin bands; complete only up to the index's recall
+//   (measured in bench/items.ts), so results carry `exact: false`.
+// Windows (engine/windows.ts) call `range` only when they must enumerate a window (thin bands and
+// `--sampling lowest`); dense windows are rejection-sampled without any range query.
+import type { UnitVectors } from './unit-vectors.js';
+
+export type RangeMethod = 'scan' | 'index';
+
+export interface RangeResult {
+  /** Matching rows, ascending. */
+  rows: Int32Array;
+  /** Exact cosine of each row, aligned with rows. */
+  scores: Float64Array;
+  method: RangeMethod;
+  /** True when no matching row can be missing (a full scan). */
+  exact: boolean;
+}
+
+export interface RangeSearch {
+  readonly method: RangeMethod;
+  readonly exact: boolean;
+  readonly vectors: UnitVectors;
+  /** All valid rows r with cosineTo(query, r) ≥ lo (> lo when !loInclusive). `query` must be a unit vector. */
+  range(query: Float32Array, lo: number, loInclusive: boolean): RangeResult;
+  /** Rough cost of one `range` call in dot-product units, for choosing between rejection and enumeration. */
+  estimatedCost(): number;
+}
+
+export function passesLo(score: number, lo: number, loInclusive: boolean): boolean {
+  return loInclusive ? score >= lo : score > lo;
+}
+
+export class ExactScanRange implements RangeSearch {
+  readonly method = 'scan' as const;
+  readonly exact = true;
+  constructor(readonly vectors: UnitVectors) {}
+
+  range(query: Float32Array, lo: number, loInclusive: boolean): RangeResult {
+    const v = this.vectors;
+    const rows: number[] = [];
+    const scores: number[] = [];
+    for (const r of v.validRows) {
+      const s = v.cosineTo(query, r);
+      if (passesLo(s, lo, loInclusive)) {
+        rows.push(r);
+        scores.push(s);
+      }
+    }
+    return { rows: Int32Array.from(rows), scores: Float64Array.from(scores), method: 'scan', exact: true };
+  }
+
+  estimatedCost(): number {
+    return this.vectors.validRows.length;
+  }
+}
+
+/**
+ * Memoises range results per query ROW (a corpus member used as a query, e.g. a Task-2 anchor that
+ * is also the Task-1 pivot) at a floor `lo`: one query at the lowest threshold any caller uses
+ * serves every higher threshold by filtering. Bounded: the oldest entries are evicted first.
+ */
+export class RowRangeCache {
+  private readonly cache = new Map<number, RangeResult>();
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    readonly search: RangeSearch,
+    /** Lowest threshold (inclusive) that will ever be asked; results are cached at this floor. */
+    readonly floor: number,
+    private readonly capacity = 1 << 18,
+  ) {}
+
+  has(row: number): boolean {
+    return this.cache.has(row);
+  }
+
+  aroundRow(row: number, lo: number, loInclusive: boolean): RangeResult {
+    if (lo < this.floor) {
+      this.misses += 1;
+      return this.search.range(this.search.vectors.vector(row), lo, loInclusive);
+    }
+    let base = this.cache.get(row);
+    if (base) this.hits += 1;
+    else {
+      this.misses += 1;
+      base = this.search.range(this.search.vectors.vector(row), this.floor, true);
+      if (this.cache.size >= this.capacity) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(row, base);
+    }
+    if (lo === this.floor && loInclusive) return base;
+    const rows: number[] = [];
+    const scores: number[] = [];
+    for (let i = 0; i < base.rows.length; i++) {
+      if (passesLo(base.scores[i]!, lo, loInclusive)) {
+        rows.push(base.rows[i]!);
+        scores.push(base.scores[i]!);
+      }
+    }
+    return { rows: Int32Array.from(rows), scores: Float64Array.from(scores), method: base.method, exact: base.exact };
+  }
+}

@@ -1,0 +1,97 @@
+// Imports a JSONL edge list, one edge a line (the normalised-graph form of the IntentionQA pipeline):
+//   {"head": "PersonX buy a phone", "tail": "PersonX call friend", "relations": {"Result": 1.0}}
+// Streaming and batched; idempotent (upserts) and resumable (graph/import-checkpoint.ts).
+import { stat } from 'node:fs/promises';
+import { FieldReader, readJsonl, describe } from '../engine/io/jsonl.js';
+import type { OnError } from '../engine/io/errors.js';
+import type { RejectsSink } from '../engine/io/rejects.js';
+import { createProgress } from '../engine/io/progress.js';
+import { CheckpointLog, DEFAULT_IMPORT_BATCH, emptySummary, supportsBulkLoad, type ImportSummary } from './import-checkpoint.js';
+import { RELATION_SENSES, isRelationSense, type EdgeInput, type GraphWriter, type SenseWeights } from './types.js';
+
+export interface ImportOptions {
+  onError?: OnError;
+  /** Where rejected records go (required with onError 'skip'). */
+  rejects?: RejectsSink;
+  /** Records per write transaction (default 100,000). */
+  batchSize?: number;
+  /** Ignore checkpoints of an earlier run and write everything again. */
+  restart?: boolean;
+  /** Show a progress bar (default: on a terminal, off in tests). */
+  progress?: boolean;
+}
+
+/** Turns one decoded JSONL line into an edge, or throws an InputError naming the field. */
+export function parseEdgeLine(json: unknown, at: { file: string; line: number }): EdgeInput {
+  const r = new FieldReader(json, at);
+  const head = r.string('head');
+  const tail = r.string('tail');
+  const relations = r.object('relations');
+  const senses: SenseWeights = {};
+  for (const [name, weight] of Object.entries(relations)) {
+    const field = `relations.${name}`;
+    if (!isRelationSense(name)) {
+      throw r.error(field, `unknown relation sense "${name}" (ASER's senses: ${RELATION_SENSES.join(', ')})`);
+    }
+    if (typeof weight !== 'number' || !Number.isFinite(weight)) throw r.error(field, `expected a positive number, got ${describe(weight)}`);
+    if (weight <= 0) throw r.error(field, `must be > 0 (an absent sense is left out), got ${weight}`);
+    senses[name] = weight;
+  }
+  if (Object.keys(senses).length === 0) throw r.error('relations', 'must name at least one relation sense');
+  return { head, tail, senses };
+}
+
+export async function importJsonlEdges(writer: GraphWriter, file: string, options: ImportOptions = {}): Promise<ImportSummary> {
+  const started = Date.now();
+  const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH;
+  if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw new RangeError(`batch size must be a positive integer, got ${batchSize}`);
+  const summary = emptySummary('jsonl', file);
+  const log = await CheckpointLog.open(writer, 'jsonl', file, options.restart ?? false);
+  // A finished import is only validated again; an interrupted one resumes after its last commit.
+  const writtenUpTo = log.resume.complete ? Number.POSITIVE_INFINITY : log.resume.done;
+  const rejectedBefore = options.rejects?.count ?? 0;
+  if (supportsBulkLoad(writer)) await writer.beginBulkLoad();
+
+  const fileBytes = (await stat(file)).size;
+  const progress = createProgress({ label: `import ${file}`, unit: 'edges', enabled: options.progress });
+  let estimated = false;
+  let batch: EdgeInput[] = [];
+  let lastLine = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await writer.upsertEdges(batch);
+    await log.record('edges', lastLine);
+    summary.edgesWritten += batch.length;
+    progress.increment(batch.length);
+    batch = [];
+  };
+  try {
+    for await (const { line, value } of readJsonl(file, parseEdgeLine, { onError: options.onError, rejects: options.rejects })) {
+      summary.records += 1;
+      lastLine = line;
+      if (line <= writtenUpTo) {
+        summary.alreadyImported += 1;
+        continue;
+      }
+      batch.push(value);
+      if (batch.length >= batchSize) {
+        if (!estimated) {
+          // The total is unknown without reading the file twice: estimate it from the first batch.
+          estimated = true;
+          let bytes = 0;
+          for (const e of batch) bytes += Buffer.byteLength(JSON.stringify(e)) + 1;
+          progress.setTotal(Math.round(fileBytes / (bytes / batch.length)));
+        }
+        await flush();
+      }
+    }
+    await flush();
+    await log.record('edges', lastLine, true);
+  } finally {
+    progress.stop();
+  }
+  summary.rejected = (options.rejects?.count ?? 0) - rejectedBefore;
+  summary.records += summary.rejected;
+  summary.seconds = (Date.now() - started) / 1000;
+  return summary;
+}

@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import type { VectorSet } from '../embeddings/types.js';
+import { Rng } from '../engine/rng.js';
+import { BalancedPositions } from '../engine/sib/balanced-positions.js';
+import {
+  DEFAULT_WINDOWS,
+  SessionExclusions,
+  buildDistractorItems,
+  distractorQueryTexts,
+  type ComparisonEntry,
+  type DistractorSources,
+  type DistractorWindows,
+  type NextProductItem,
+  type ReplacementItem,
+} from '../engine/sib/distractors.js';
+import { SessionProductTexts } from '../engine/sib/task-prompts.js';
+import { listTrajectories } from '../engine/sib/tree.js';
+import type { SibProduct } from '../engine/sib/types.js';
+import { EngineWindowSampler, engineCosine } from '../engine/sib/window-sampler.js';
+import { session } from './support/sib.js';
+
+// Two-dimensional vectors with rational cosines (Pythagorean triples), so window membership can be
+// checked by hand. Against (1, 0) the cosine is the first coordinate; against (0, 1) the second.
+const V: Record<string, [number, number]> = {
+  I1: [1, 0],
+  A1: [0, 1],
+  Socks: [1, 0],
+  C2: [1, 0],
+};
+const CATALOG: Array<SibProduct & { v: [number, number] }> = [
+  { id: 'c1', title: 'Gloves', attributes: [], v: [0.6, 0.8] }, //            I1 .600  A1 .800
+  { id: 'c2', title: 'Cap', attributes: [], v: [0.8, 0.6] }, //               I1 .800  A1 .600
+  { id: 'c3', title: 'Scarf', attributes: [], v: [12 / 13, 5 / 13] }, //      I1 .923  A1 .385
+  { id: 'c4', title: 'Beanie', attributes: [], v: [5 / 13, 12 / 13] }, //     I1 .385  A1 .923
+  { id: 'c5', title: 'Mittens', attributes: [], v: [8 / 17, 15 / 17] }, //    I1 .471  A1 .882
+  { id: 'c6', title: 'shoes', attributes: [], v: [0.6, 0.8] }, //             a session title: never drawn
+  { id: 'c7', title: 'Headband', attributes: [['color', 'blue']], v: [20 / 29, 21 / 29] }, // I1 .690 A1 .724
+  { id: 'c8', title: ' gloves', attributes: [], v: [Math.SQRT1_2, Math.SQRT1_2] }, //          .707, same title as c1
+  { id: 'p2', title: 'Socks pack', attributes: [], v: [1, 0] }, //            a session product id: never drawn
+];
+const POOL: Array<ComparisonEntry & { v: [number, number] }> = [
+  { id: 's/x', sessionId: 's', nodeId: 'x', text: 'C-same', v: [0.8, 0.6] }, // same session: never drawn
+  { id: 'o/1', sessionId: 'o', nodeId: '1', text: 'C2', v: [1, 0] }, //         same text as C_t: never drawn
+  { id: 'o/2', sessionId: 'o', nodeId: '2', text: 'C-other', v: [0.6, 0.8] }, // .6
+  { id: 'o/3', sessionId: 'o', nodeId: '3', text: 'C-far', v: [0, 1] }, //       0
+];
+
+const S = session({
+  session_id: 's',
+  products: [
+    { id: 'p1', title: 'Shoes' },
+    { id: 'p2', title: 'Socks' },
+  ],
+  tree: [
+    { id: 'r', parent: null, step: 1, intention: 'I1', attribute: 'A1', comparison: null },
+    { id: 'x', parent: 'r', step: 2, intention: 'I2', attribute: 'A2', comparison: 'C2' },
+  ],
+});
+const [TRAJ] = listTrajectories(S);
+const TEXTS = new SessionProductTexts(S);
+
+function vectorSet(rows: Array<{ id: string; v: [number, number] }>): VectorSet {
+  const data = new Float32Array(rows.length * 2);
+  rows.forEach((r, i) => data.set(r.v, i * 2));
+  return { ids: rows.map((r) => r.id), dim: 2, data };
+}
+const cosToQuery = (q: [number, number], v: [number, number]) => engineCosine(Float32Array.from(q), Float32Array.from(v));
+
+function sources(windows: Partial<DistractorWindows> = {}, seed = 5): DistractorSources {
+  return {
+    catalog: { products: new Map(CATALOG.map((p) => [p.id, p])), sampler: new EngineWindowSampler(vectorSet(CATALOG)) },
+    comparisons: { entries: new Map(POOL.map((e) => [e.id, e])), sampler: new EngineWindowSampler(vectorSet(POOL)) },
+    windows: { ...DEFAULT_WINDOWS, comparison: { lo: 0.5, hi: 1.01 }, ...windows },
+    seed,
+    styles: ['zero-shot', 'cot'],
+    positions: new BalancedPositions(4, new Rng(seed)),
+    vectorOf: (text) => {
+      const v = V[text];
+      if (!v) throw new Error(`no vector for ${text}`);
+      return Float32Array.from(v);
+    },
+  };
+}
+
+const build = (src: DistractorSources) => buildDistractorItems(TRAJ!, TEXTS, new SessionExclusions(S.products), src);
+const byKind = <K extends string>(items: Array<{ kind: string }>, kind: K) => items.filter((i) => i.kind === kind);
+
+describe('distractor-backed items: window membership by hand', () => {
+  it('query texts of a trajectory: I_{t-1}, A_{t-1}, title of P_t, C_t', () => {
+    expect(distractorQueryTexts(TRAJ!, TEXTS)).toEqual(['I1', 'A1', 'Socks', 'C2']);
+  });
+
+  it('T1 hard negative: a catalogue product with cos(I_{t-1}) in [0.3, 0.7) — c1, c4, c5 or c7', () => {
+    const seen = new Set<string>();
+    for (let seed = 0; seed < 60; seed++) {
+      const [item] = byKind(build(sources({}, seed)).items, 't1-hard-negative') as ReplacementItem[];
+      const r = item!.replaced;
+      if (r.slot !== 'last product') throw new Error('wrong slot');
+      seen.add(r.replacement.id);
+      const product = CATALOG.find((p) => p.id === r.replacement.id)!;
+      expect(item!.score).toBe(cosToQuery(V.I1!, product.v));
+      expect(item!.gold_score).toBe(1);
+      expect(item!.made_by).toMatchObject({ query: { kind: 'intention', text: 'I1', node_id: 'r' }, window: [0.3, 0.7] });
+      // The count of eligible members is known when the draw enumerated the window (or tried every member).
+      expect([null, 4]).toContain(item!.made_by.eligible);
+      expect(item!.label).toEqual({ binary: 'negative', source: 'constructed' });
+      expect(item!.prompts['zero-shot']).toContain(`Product 2: ${product.title.trim()}`);
+      expect(item!.prompts['zero-shot']).toContain(`How likely are you to purchase ${product.title.trim()} based on`);
+      expect(item!.prompts['zero-shot']).not.toContain('Socks');
+    }
+    expect([...seen].sort()).toEqual(['c1', 'c4', 'c5', 'c7']);
+  });
+
+  it('T2 hard negative: cos(A_{t-1}) in [0.3, 0.7) — c2 or c3', () => {
+    const seen = new Set<string>();
+    for (let seed = 0; seed < 40; seed++) {
+      const [item] = byKind(build(sources({}, seed)).items, 't2-hard-negative') as ReplacementItem[];
+      expect([null, 2]).toContain(item!.made_by.eligible);
+      if (item!.replaced.slot === 'last product') seen.add(item!.replaced.replacement.id);
+      expect(item!.gold_score).toBe(0);
+    }
+    expect([...seen].sort()).toEqual(['c2', 'c3']);
+  });
+
+  it("T3 negative: another session's comparison, never the same session or the same text", () => {
+    const [item] = byKind(build(sources()).items, 't3-negative') as ReplacementItem[];
+    expect(item!.replaced).toEqual({
+      slot: 'last intention comparison',
+      original: { node_id: 'x', text: 'C2' },
+      replacement: { session_id: 'o', node_id: '2', text: 'C-other' },
+    });
+    expect([null, 1]).toContain(item!.made_by.eligible);
+    expect(item!.score).toBe(cosToQuery([1, 0], [0.6, 0.8]));
+    expect(item!.prompts['zero-shot']).toContain('Does this comparison C-other provide an in-depth justification');
+  });
+
+  it('next product: gold + 3 distinct titles from cos(P_t) in [0.5, 0.9) — Cap, Headband and one of the two gloves', () => {
+    for (let seed = 0; seed < 40; seed++) {
+      const [item] = byKind(build(sources({}, seed)).items, 'next-product-choice') as NextProductItem[];
+      const titles = item!.options.map((o) => o.title.trim().toLowerCase());
+      expect(new Set(titles).size).toBe(4);
+      expect(titles.slice().sort()).toEqual(['cap', 'gloves', 'headband', 'socks']);
+      expect(item!.options.map((o) => o.letter)).toEqual(['A', 'B', 'C', 'D']);
+      const gold = item!.options.filter((o) => o.gold);
+      expect(gold).toEqual([{ letter: item!.answer, product_id: 'p2', title: 'Socks', gold: true, score: null }]);
+      for (const o of item!.options.filter((x) => !x.gold)) {
+        const v = CATALOG.find((p) => p.id === o.product_id)!.v;
+        expect(o.score).toBe(cosToQuery([1, 0], v));
+        expect(o.score!).toBeGreaterThanOrEqual(0.5);
+        expect(o.score!).toBeLessThan(0.9);
+      }
+      expect([null, 4]).toContain(item!.made_by.eligible);
+      expect([0, 1]).toContain(item!.made_by.refused_same_title);
+      // The block shows only P_1..P_{t-1}: the answer is not given away.
+      expect(item!.prompts['zero-shot']).toContain('given as follows.\nProduct 1: Shoes\n\nAfter seeing Shoes, and assuming');
+      expect(item!.prompts['zero-shot']).toContain(`${item!.answer}. Socks\n`);
+      expect(Object.keys(item!.prompts)).toEqual(['zero-shot', 'cot']);
+    }
+  });
+
+  it('gold positions are balanced: every run of four items uses A, B, C, D once', () => {
+    const src = sources();
+    const answers: string[] = [];
+    for (let i = 0; i < 40; i++) answers.push((byKind(build(src).items, 'next-product-choice')[0] as NextProductItem).answer);
+    for (let i = 0; i < 40; i += 4) expect(answers.slice(i, i + 4).sort()).toEqual(['A', 'B', 'C', 'D']);
+  });
+
+  it('impossible items are reported with their reason, not emitted', () => {
+    const out = build(sources({ intention: { lo: 0.99, hi: 1 }, nextProduct: { lo: 0.95, hi: 1 }, comparison: { lo: 0.99, hi: 1.01 } }));
+    expect(out.items.map((i) => i.kind)).toEqual(['t2-hard-negative']);
+    expect(out.failures).toEqual([
+      { kind: 't1-hard-negative', reason: 'no catalogue product in the window' },
+      { kind: 'next-product-choice', reason: 'fewer than 3 catalogue products in the window' },
+      { kind: 't3-negative', reason: "no other session's comparison in the window" },
+    ]);
+    // Three eligible (c1 .600, c7 .690, c8 .707) but only two distinct titles.
+    const dup = build(sources({ nextProduct: { lo: 0.59, hi: 0.71 } }));
+    expect(dup.failures).toEqual([{ kind: 'next-product-choice', reason: 'fewer than 3 distinct titles in the window' }]);
+  });
+
+  it('no catalogue / no pool: reported for every kind that needs them', () => {
+    const out = build({ ...sources(), catalog: null, comparisons: null });
+    expect(out.items).toEqual([]);
+    expect(out.failures.map((f) => `${f.kind}: ${f.reason}`)).toEqual([
+      't1-hard-negative: no catalogue',
+      't2-hard-negative: no catalogue',
+      'next-product-choice: no catalogue',
+      't3-negative: no comparison pool',
+    ]);
+  });
+
+  it('same seed, same items', () => {
+    expect(JSON.stringify(build(sources({}, 9)))).toBe(JSON.stringify(build(sources({}, 9))));
+  });
+});
+
+describe('EngineWindowSampler (engine/windows.ts behind the SIB interface)', () => {
+  it('draws only eligible window members, with exact scores, and all of them when k is large', () => {
+    const rng = new Rng(3);
+    const dim = 8;
+    const n = 300;
+    const data = Float32Array.from({ length: n * dim }, () => rng.next() * 2 - 1);
+    const ids = Array.from({ length: n }, (_, i) => `v${i}`);
+    const sampler = new EngineWindowSampler({ ids, dim, data });
+    for (let trial = 0; trial < 20; trial++) {
+      const q = Float32Array.from({ length: dim }, () => rng.next() * 2 - 1);
+      const lo = rng.next() * 0.6 - 0.3;
+      const hi = lo + 0.05 + rng.next() * 0.5;
+      const excludedSet = new Set(ids.filter((_, i) => i % 7 === trial % 7));
+      // Brute force with a plain float64 cosine; the engine's differs by float32 normalisation only.
+      const brute = new Map<string, number>();
+      ids.forEach((id, row) => {
+        let dot = 0;
+        let na = 0;
+        let nb = 0;
+        for (let k = 0; k < dim; k++) {
+          dot += q[k]! * data[row * dim + k]!;
+          na += q[k]! ** 2;
+          nb += data[row * dim + k]! ** 2;
+        }
+        const c = dot / Math.sqrt(na * nb);
+        if (c >= lo && c < hi && !excludedSet.has(id)) brute.set(id, c);
+      });
+      const nearEdge = [...brute.values()].some((c) => Math.abs(c - lo) < 1e-6 || Math.abs(c - hi) < 1e-6);
+      if (nearEdge) continue;
+      const draw = sampler.draw(q, { lo, hi, k: 10, exclude: (id) => excludedSet.has(id), rng: new Rng(trial) });
+      expect(draw.ids).toHaveLength(Math.min(10, brute.size));
+      expect(new Set(draw.ids).size).toBe(draw.ids.length);
+      draw.ids.forEach((id, i) => {
+        expect(brute.has(id)).toBe(true);
+        expect(draw.scores[i]).toBeCloseTo(brute.get(id)!, 6);
+        expect(draw.scores[i]).toBe(engineCosine(q, data.subarray(Number(id.slice(1)) * dim, (Number(id.slice(1)) + 1) * dim)));
+      });
+      const all = sampler.draw(q, { lo, hi, k: n, exclude: (id) => excludedSet.has(id), rng: new Rng(1) });
+      expect(all.ids.slice().sort()).toEqual([...brute.keys()].sort());
+      expect(all.eligible).toBe(brute.size);
+    }
+  });
+
+  it('window bounds: lo inclusive, hi exclusive', () => {
+    const sampler = new EngineWindowSampler(vectorSet([{ id: 'same', v: [1, 0] }, { id: 'orth', v: [0, 1] }]));
+    const q = Float32Array.from([1, 0]);
+    const ids = (lo: number, hi: number) => sampler.draw(q, { lo, hi, k: 5, exclude: () => false, rng: new Rng(1) }).ids.sort();
+    expect(ids(1, 1.5)).toEqual(['same']);
+    expect(ids(0, 1)).toEqual(['orth']);
+    expect(ids(-0.5, 0)).toEqual([]);
+  });
+
+  it('refused members are backfilled and counted', () => {
+    const sampler = new EngineWindowSampler(vectorSet(CATALOG));
+    const draw = sampler.draw(Float32Array.from([1, 0]), {
+      lo: 0,
+      hi: 1.5,
+      k: 20,
+      exclude: () => false,
+      accept: (id) => (id === 'c3' ? 'nope' : true),
+      rng: new Rng(4),
+    });
+    expect(draw.ids.slice().sort()).toEqual(['c1', 'c2', 'c4', 'c5', 'c6', 'c7', 'c8', 'p2']);
+    expect(draw.refused).toEqual({ nope: 1 });
+  });
+});
+
+describe('BalancedPositions', () => {
+  it('over n·k draws every position appears exactly k times', () => {
+    const p = new BalancedPositions(4, new Rng(2));
+    const counts = [0, 0, 0, 0];
+    for (let i = 0; i < 400; i++) counts[p.next()]! += 1;
+    expect(counts).toEqual([100, 100, 100, 100]);
+  });
+});

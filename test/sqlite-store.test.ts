@@ -1,0 +1,216 @@
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SqliteGraphStore, SCHEMA_VERSION, StalePurchaseIndexError } from '../graph/sqlite-store.js';
+import { openGraphStore, openGraphWriter } from '../graph/open-store.js';
+import { parsePurchaseEvent } from '../graph/purchase-events.js';
+import type { GraphStore } from '../graph/types.js';
+import { HAND_GRAPH, ReferenceGraph, randomFixture, runGraphStoreContract, type GraphFixture } from './graph-store-contract.js';
+import { Rng } from '../engine/rng.js';
+import type { EdgeInput } from '../graph/types.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'intentsim-sqlite-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let fileNo = 0;
+const freshPath = () => join(dir, `store-${++fileNo}.sqlite`);
+
+async function buildStore(fixture: GraphFixture, path = freshPath()): Promise<SqliteGraphStore> {
+  const store = SqliteGraphStore.open(path, { mode: 'write' });
+  if (fixture.isolated) await store.upsertNodes(fixture.isolated);
+  // Two batches, so that the contract also covers edges written across transactions.
+  const half = Math.floor(fixture.edges.length / 2);
+  await store.upsertEdges(fixture.edges.slice(0, half));
+  await store.upsertEdges(fixture.edges.slice(half));
+  return store;
+}
+
+runGraphStoreContract('SQLite (write mode)', (fixture) => buildStore(fixture));
+
+runGraphStoreContract('SQLite (reopened read-only)', async (fixture) => {
+  const path = freshPath();
+  await (await buildStore(fixture, path)).close();
+  return readView(SqliteGraphStore.open(path, { mode: 'read' }));
+});
+
+/** Only the GraphStore side of a store, so that the contract's writer tests do not apply to it. */
+function readView(s: GraphStore): GraphStore {
+  return {
+    kind: s.kind,
+    lookupIds: (t) => s.lookupIds(t),
+    nodeTexts: (i) => s.nodeTexts(i),
+    neighbourhoods: (i, m) => s.neighbourhoods(i, m),
+    streamNeighbourhood: (i, m, b) => s.streamNeighbourhood(i, m, b),
+    degrees: (i) => s.degrees(i),
+    purchaseNodesByObject: (o) => s.purchaseNodesByObject(o),
+    purchaseEvents: (b) => s.purchaseEvents(b),
+    counts: () => s.counts(),
+    close: () => s.close(),
+  };
+}
+
+describe('SQLite store specifics', () => {
+  it('persists across reopen and leaves one self-contained file', async () => {
+    const path = freshPath();
+    const w = await buildStore(HAND_GRAPH, path);
+    const before = await w.counts();
+    await w.close();
+    expect(existsSync(path + '-wal')).toBe(false);
+    const r = await openGraphStore(path);
+    expect(r.kind).toBe('sqlite');
+    expect(await r.counts()).toEqual(before);
+    await r.close();
+  });
+
+  it('refuses writes in read-only mode and leaves the file unchanged', async () => {
+    const path = freshPath();
+    await (await buildStore(HAND_GRAPH, path)).close();
+    const r = SqliteGraphStore.open(path);
+    await expect(r.upsertEdges([{ head: 'p', tail: 'q', senses: { Result: 1 } }])).rejects.toThrow(/read-only/);
+    await expect(r.upsertNodes(['p'])).rejects.toThrow(/read-only/);
+    expect((await r.counts()).edges).toBe(8);
+    await r.close();
+  });
+
+  it('says clearly when a file is missing, not a database, not a store, or of another schema version', async () => {
+    await expect(openGraphStore(join(dir, 'missing.sqlite'))).rejects.toThrow(/no such graph store/);
+
+    const text = join(dir, 'not-a-db.sqlite');
+    writeFileSync(text, 'this is not a database, just some text that is long enough to fill a header page'.repeat(20));
+    await expect(openGraphStore(text)).rejects.toThrow(/not an intentsim graph store \(not a SQLite database/);
+    await expect(openGraphWriter(text)).rejects.toThrow(/not an intentsim graph store/);
+
+    const other = join(dir, 'other.sqlite');
+    const db = new Database(other);
+    db.exec('CREATE TABLE Eventualities (_id TEXT PRIMARY KEY, words TEXT)');
+    db.close();
+    await expect(openGraphStore(other)).rejects.toThrow(/not an intentsim graph store \(no meta table; tables: Eventualities\)/);
+    // Opening for writing must not scribble on somebody else's database either.
+    await expect(openGraphWriter(other)).rejects.toThrow(/no meta table/);
+
+    const future = freshPath();
+    await (await buildStore(HAND_GRAPH, future)).close();
+    const f = new Database(future);
+    f.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION + 1));
+    f.close();
+    await expect(openGraphStore(future)).rejects.toThrow(new RegExp(`schema version ${SCHEMA_VERSION + 1}, but this intentsim reads version ${SCHEMA_VERSION}`));
+  });
+
+  it('refuses a store whose purchase index came from another parser, until reindexed', async () => {
+    const path = freshPath();
+    await (await buildStore(randomFixture(7, 30, 60), path)).close();
+    const db = new Database(path);
+    db.prepare("UPDATE meta SET value = 'some-older-parser' WHERE key = 'purchase_parser'").run();
+    db.prepare('DELETE FROM purchase_objects').run(); // what a stale index may look like
+    db.close();
+    await expect(openGraphStore(path)).rejects.toBeInstanceOf(StalePurchaseIndexError);
+    const w = SqliteGraphStore.open(path, { mode: 'write', allowStalePurchaseIndex: true });
+    await w.reindexPurchases();
+    await w.close();
+    const r = SqliteGraphStore.open(path);
+    const fixtureTexts = [...new Set(randomFixture(7, 30, 60).edges.flatMap((e) => [e.head, e.tail]))];
+    const expected = fixtureTexts.filter((t) => parsePurchaseEvent(t).length > 0).length;
+    expect((await r.counts()).purchaseNodes).toBe(expected);
+    let events = 0;
+    for await (const b of r.purchaseEvents()) events += b.length;
+    expect(events).toBe(expected);
+    await r.close();
+  });
+
+  it('rejects bad edges before writing anything from the batch', async () => {
+    const store = await buildStore(HAND_GRAPH);
+    const good = { head: 'new1', tail: 'new2', senses: { Result: 1 } };
+    await expect(store.upsertEdges([good, { head: 'x', tail: '', senses: { Result: 1 } }])).rejects.toThrow(/empty tail/);
+    await expect(store.upsertEdges([good, { head: 'x', tail: 'y', senses: { Bogus: 1 } as never }])).rejects.toThrow(/unknown relation sense "Bogus"/);
+    await expect(store.upsertEdges([good, { head: 'x', tail: 'y', senses: { Result: 0 } }])).rejects.toThrow(/positive number/);
+    await expect(store.upsertEdges([good, { head: 'x', tail: 'y', senses: { Result: Number.NaN } }])).rejects.toThrow(/positive number/);
+    expect(await store.counts()).toMatchObject({ nodes: 7, edges: 8 });
+    expect((await store.lookupIds(['new1'])).size).toBe(0);
+    await store.close();
+  });
+
+  it('bulk loading builds the by-tail index at the end; an unfinished bulk load is refused by readers, finished by the next writer', async () => {
+    const fixture = randomFixture(13, 40, 150);
+    const path = freshPath();
+    const w = SqliteGraphStore.open(path, { mode: 'write' });
+    await w.upsertNodes(fixture.isolated!);
+    await w.beginBulkLoad();
+    await w.upsertEdges(fixture.edges.slice(0, 70));
+    const indexes = () => {
+      const db = new Database(path, { readonly: true });
+      const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'edges_by_tail'").pluck().all();
+      db.close();
+      return names;
+    };
+    expect(indexes()).toEqual([]);
+    // A crash now (the process dies without close): readers refuse the store with a remedy …
+    await expect(openGraphStore(path)).rejects.toThrow(/an import into this store has not finished/);
+    // … and the next writer (the resumed import) finishes the load when it closes.
+    const resumed = SqliteGraphStore.open(path, { mode: 'write' });
+    await resumed.beginBulkLoad();
+    await resumed.upsertEdges(fixture.edges.slice(70));
+    await resumed.close();
+    await w.close();
+    expect(indexes()).toEqual(['edges_by_tail']);
+    const direct = await buildStore(fixture);
+    const r = SqliteGraphStore.open(path);
+    const ids = await r.lookupIds([...new Set(fixture.edges.map((e) => e.head))]);
+    const directIds = await direct.lookupIds([...ids.keys()]);
+    for (const mode of ['incident', 'induced'] as const) {
+      const got = await r.neighbourhoods([...ids.values()], mode);
+      const want = await direct.neighbourhoods([...directIds.values()], mode);
+      for (const [text, id] of ids) {
+        expect(got.get(id)!.edges.map((e) => [e.headText, e.tailText, e.senses])).toEqual(
+          want.get(directIds.get(text)!)!.edges.map((e) => [e.headText, e.tailText, e.senses]),
+        );
+      }
+    }
+    expect(await r.counts()).toEqual(await direct.counts());
+    await r.close();
+    await direct.close();
+  });
+
+  it('resolves texts correctly whichever look-up order the writer has adapted to (mostly new, mostly known, mixed)', async () => {
+    // > 1,024 cache misses of each kind make the writer switch between insert-first and select-first.
+    const path = freshPath();
+    const first = SqliteGraphStore.open(path, { mode: 'write' });
+    const known = Array.from({ length: 3000 }, (_, i) => `known ${i}`);
+    await first.upsertNodes(known);
+    await first.close();
+    const rng = new Rng(21);
+    const edges: EdgeInput[] = [];
+    for (let i = 0; i < 2500; i++) edges.push({ head: known[rng.int(3000)]!, tail: known[rng.int(3000)]!, senses: { Result: 1 + (i % 3) } });
+    for (let i = 0; i < 2500; i++) edges.push({ head: `new ${i}`, tail: known[rng.int(3000)]!, senses: { Reason: 1 } });
+    for (let i = 0; i < 2500; i++) edges.push({ head: known[rng.int(3000)]!, tail: i % 2 ? `new ${i}` : `newer ${i}`, senses: { Contrast: 2 } });
+    const second = SqliteGraphStore.open(path, { mode: 'write' }); // an empty text → id cache
+    for (let i = 0; i < edges.length; i += 500) await second.upsertEdges(edges.slice(i, i + 500));
+    await second.close();
+    const ref = new ReferenceGraph({ edges, isolated: known });
+    const r = SqliteGraphStore.open(path);
+    expect(await r.counts()).toMatchObject({ nodes: ref.nodes.size, edges: ref.edges.size });
+    const texts = [...ref.nodes];
+    const ids = await r.lookupIds(texts);
+    expect(ids.size).toBe(texts.length);
+    expect(new Set(ids.values()).size).toBe(texts.length);
+    const sample = texts.filter((_, i) => i % 37 === 0);
+    const got = await r.neighbourhoods(sample.map((t) => ids.get(t)!), 'incident');
+    for (const t of sample) {
+      expect(got.get(ids.get(t)!)!.edges.map((e) => `${e.headText}>${e.tailText}>${JSON.stringify(e.senses)}`).sort()).toEqual(
+        ref.neighbourhood(t, 'incident').map((e) => `${e.head}>${e.tail}>${JSON.stringify(e.senses)}`).sort(),
+      );
+    }
+    await r.close();
+  });
+
+  it('uses the indexes for batched reads (no full scans)', async () => {
+    const path = freshPath();
+    await (await buildStore(HAND_GRAPH, path)).close();
+    const db = new Database(path, { readonly: true });
+    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan(`SELECT n.id FROM json_each('["a"]') AS j JOIN nodes AS n ON n.text = j.value`)).toMatch(/SEARCH n USING (COVERING )?INDEX/);
+    expect(plan(`SELECT e.head FROM json_each('[1]') AS j JOIN edges AS e ON e.head = j.value`)).toMatch(/SEARCH e USING PRIMARY KEY/);
+    expect(plan(`SELECT e.head FROM json_each('[1]') AS j JOIN edges AS e ON e.tail = j.value`)).toMatch(/SEARCH e USING (COVERING )?INDEX edges_by_tail/);
+    db.close();
+  });
+});

@@ -1,0 +1,63 @@
+// The invariants every emitted IntentionQA item must satisfy, checked against the inputs (shared by
+// the synthetic-world and the real-data suites).
+import { expect } from 'vitest';
+import type { World } from '../../bench/support/intentionqa-world.js';
+import type { Assertion } from '../../engine/intentionqa/assertions.js';
+import { TASK1_WINDOW_UNIFORM } from '../../engine/intentionqa/context.js';
+import { difficultyOf } from '../../engine/intentionqa/difficulty.js';
+import { extractIntention } from '../../engine/intentionqa/intention-text.js';
+import type { IntentionQaItem } from '../../engine/intentionqa/item-types.js';
+import { normaliseOptionText } from '../../engine/intentionqa/option-text.js';
+import type { UnitVectors } from '../../engine/unit-vectors.js';
+import { inWindow, type CosineWindow } from '../../engine/windows.js';
+
+const byIdCache = new WeakMap<readonly Assertion[], Map<string, Assertion>>();
+function assertionsById(list: readonly Assertion[]): Map<string, Assertion> {
+  let m = byIdCache.get(list);
+  if (!m) byIdCache.set(list, (m = new Map(list.map((x) => [x.id, x]))));
+  return m;
+}
+
+/** The invariants every emitted item must satisfy; returns nothing, throws on the first violation. */
+export function checkItemInvariants(item: IntentionQaItem, world: Pick<World, 'products'> & { assertions: readonly Assertion[] }, vectors: UnitVectors): void {
+  const letters = Object.keys(item.options);
+  expect(letters).toEqual(['A', 'B', 'C', 'D']);
+  const texts = Object.values(item.options);
+  expect(new Set(texts.map(normaliseOptionText)).size).toBe(4);
+  const gold = item.task === 1 ? extractIntention(item.assertion)! : world.products.get(item.item_b_id)!;
+  expect(item.options[item.gold_ind]).toBe(gold);
+  expect(texts.filter((t) => normaliseOptionText(t) === normaliseOptionText(gold)).length).toBe(1);
+  expect(item.distractors_id.length).toBe(3);
+  expect(new Set(item.distractors_id).size).toBe(3);
+  const a = vectors.row(item.item_a_id)!;
+  const b = vectors.row(item.item_b_id)!;
+  expect(Number.isFinite(item.pair_similarity)).toBe(true); // never NaN (JSON would print it as null)
+  expect(item.pair_similarity).toBe(vectors.cosine(a, b));
+  expect(item.difficulty).toBe(difficultyOf(item.pair_similarity));
+  for (const s of item.distractors_score) expect(Number.isFinite(s)).toBe(true);
+  if (item.task === 2) {
+    const w: CosineWindow = { lo: 0.7, hi: 0.9, loInclusive: true, hiInclusive: false };
+    const anchor = vectors.row(item.selection.anchor_id!)!;
+    item.distractors_id.forEach((id, k) => {
+      expect(id).not.toBe(item.item_a_id);
+      expect(id).not.toBe(item.item_b_id);
+      expect(item.distractors_score[k]).toBe(vectors.cosine(anchor, vectors.row(id)!));
+      expect(inWindow(item.distractors_score[k]!, w)).toBe(true);
+    });
+  } else {
+    const w = item.selection.sampling === 'lowest' ? { ...TASK1_WINDOW_UNIFORM, hiInclusive: false } : TASK1_WINDOW_UNIFORM;
+    for (const s of item.distractors_score) expect(inWindow(s, w)).toBe(true);
+    const byId = assertionsById(world.assertions);
+    const mine = [item.item_a_id, item.item_b_id];
+    item.distractors_id.forEach((id, k) => {
+      const d = byId.get(id)!;
+      expect(mine.includes(d.itemA) || mine.includes(d.itemB)).toBe(false); // never shares a product
+      const [ra, rb, rc, rd] = [item.item_a_id, item.item_b_id, d.itemA, d.itemB].map((p) => vectors.row(p)!) as [number, number, number, number];
+      const simI = Math.min(vectors.cosine(ra, rc), vectors.cosine(ra, rd), vectors.cosine(rb, rc), vectors.cosine(rb, rd));
+      expect(item.distractors_score[k]).toBe(simI);
+      expect(item.distractors_overlap[k]).toBe(1);
+      expect(item.distractors_asserstion[k]).toBe(d.intention);
+    });
+  }
+}
+
