@@ -43,10 +43,15 @@ const OBJECTS = ['a phone', 'a case', 'the charger', 'a dress', 'an earring', 'a
  */
 export const syntheticGraph: BenchGraphGenerator = (nodeCount, edgeCount, seed) => {
   const base = SUBJECTS.length * VERBS.length * OBJECTS.length;
-  const nodeText = (i: number) => {
+  const makeText = (i: number) => {
     const text = `${SUBJECTS[i % SUBJECTS.length]} ${VERBS[Math.floor(i / SUBJECTS.length) % VERBS.length]} ${OBJECTS[Math.floor(i / (SUBJECTS.length * VERBS.length)) % OBJECTS.length]}`;
     return i < base ? text : `${text} ${Math.floor(i / base)}`;
   };
+  // Made once, flat: a template literal is a V8 rope, whose first hashing (the writer's text → id
+  // cache) costs a flattening copy; texts parsed from JSONL or read from SQLite are flat already.
+  const texts: string[] = [];
+  for (let i = 0; i < nodeCount; i++) texts.push(makeText(i).split('').join(''));
+  const nodeText = (i: number) => texts[i]!;
   return {
     nodeCount,
     nodeText,

@@ -197,16 +197,18 @@ export class ContextEmbedder {
 
     let chunk = new WorkChunk();
     const flush = async () => {
-      if (chunk.nodes.length === 0) return;
-      const vectors = chunk.sentences.length > 0 ? await encode(chunk.sentences) : new Float32Array(0);
-      for (const { node, refs } of chunk.nodes) {
-        const sum = new RunningSum(this.encoder.dim);
-        for (const r of refs) sum.addRow(vectors, r);
-        finish(node, sum.mean());
+      if (chunk.nodes.length > 0) {
+        const vectors = chunk.sentences.length > 0 ? await encode(chunk.sentences) : new Float32Array(0);
+        for (const { node, refs } of chunk.nodes) {
+          const sum = new RunningSum(this.encoder.dim);
+          for (const r of refs) sum.addRow(vectors, r);
+          finish(node, sum.mean());
+        }
+        this.stats.workChunks += 1;
+        chunk = new WorkChunk();
       }
-      this.stats.workChunks += 1;
-      chunk = new WorkChunk();
-      commit();
+      // Nodes finished outside a chunk (unknown to the store) are committed with it, or on their own.
+      if (finished.length > 0) commit();
     };
 
     for (let start = 0; start < regular.length; start += this.nodesPerQuery) {

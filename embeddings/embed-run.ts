@@ -3,6 +3,8 @@
 //   OUT/embeddings.npy   float32 [products embedded × dim], row i belongs to line i of ids.txt
 //   OUT/ids.txt          product ids, one a line, in input order
 //   OUT/unembedded.jsonl products with nothing to embed: {"id", "reason", "phrases"}
+//   OUT/phrases.jsonl    every accepted product's normalised category phrases: {"id", "phrases"}
+//                        (input order; later stages compute concept overlap from them)
 //   OUT/rejects.jsonl    bad input lines (only with --on-error skip, only when there are any)
 //   OUT/manifest.json    model, dtype, provider and fallback reasons, counts, timings (written last)
 // Every file is written atomically.
@@ -35,7 +37,9 @@ export interface EmbedRunOptions {
   out: string;
   mode: NeighbourhoodMode;
   encoder: OpenEncoderOptions;
-  /** Cache root (models and node-embeddings.sqlite); default defaultCacheRoot(). */
+  /** Worker threads for sentence encoding (each with encoder.intraOpThreads threads); 0 = this thread. */
+  workers?: number;
+  /** Where node-embeddings.sqlite lives (default defaultCacheRoot()); the model cache is encoder.cacheDir. */
   cacheDir?: string;
   /** Keep and reuse node embeddings (default true). */
   nodeCache?: boolean;
@@ -48,7 +52,7 @@ export interface EmbedRunOptions {
 
 export interface EmbedManifest {
   format: 'intentsim-embeddings/1';
-  outputs: { embeddings: string; ids: string; unembedded: string; rejects: string | null; shape: [number, number] };
+  outputs: { embeddings: string; ids: string; unembedded: string; phrases: string; rejects: string | null; shape: [number, number] };
   encoder: Record<string, unknown>;
   mode: NeighbourhoodMode;
   graph: { spec: string; kind: string; nodes: number; edges: number };
@@ -80,7 +84,8 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
   try {
     // The model first: a missing model should fail in a second, not after matching a catalogue.
     let t = performance.now();
-    encoder = await openEncoder({ ...options.encoder, cacheDir: options.encoder.cacheDir ?? options.cacheDir });
+    // The model cache is the encoder's (--cache-dir, else the default), not necessarily the node cache's.
+    encoder = await openEncoder({ ...options.encoder, workers: options.workers ?? options.encoder.workers });
     const openEncoderMs = performance.now() - t;
 
     store = await openGraphStore(options.graph);
@@ -147,17 +152,23 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
         progress.increment(n, { detail: `${Math.round(secs > 0 ? sentencesSoFar / secs : 0)} sentences/s` });
       },
     });
-    const nodeEmbeddings = await embedder.embedNodes([...nodes.values()]);
-    progress.stop();
+    let nodeEmbeddings: Awaited<ReturnType<ContextEmbedder['embedNodes']>>;
+    try {
+      nodeEmbeddings = await embedder.embedNodes([...nodes.values()]);
+    } finally {
+      progress.stop();
+    }
     const nodesMs = performance.now() - t;
 
     t = performance.now();
     const dim = encoder.dim;
     const ids: string[] = [];
     const unembeddedLines: string[] = [];
+    const phraseLines: string[] = [];
     const unembedded: Record<UnembeddedReason, number> = { 'no-phrases': 0, 'no-matched-nodes': 0, 'no-context-sentences': 0 };
     const rows: Float32Array[] = [];
     for (const p of products) {
+      phraseLines.push(JSON.stringify({ id: p.id, phrases: p.phrases.map((x) => x.phrase) }) + '\n');
       const outcome = productContextEmbedding(p, nodeEmbeddings, dim);
       if (outcome.ok) {
         ids.push(p.id);
@@ -172,6 +183,7 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
     await writeNpyMatrix(join(options.out, 'embeddings.npy'), matrix, rows.length, dim);
     await writeFileAtomic(join(options.out, 'ids.txt'), ids.map((id) => id + '\n').join(''));
     await writeFileAtomic(join(options.out, 'unembedded.jsonl'), unembeddedLines.join(''));
+    await writeFileAtomic(join(options.out, 'phrases.jsonl'), phraseLines.join(''));
     await rejects.close();
     const writeMs = performance.now() - t;
 
@@ -181,6 +193,7 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
         embeddings: 'embeddings.npy',
         ids: 'ids.txt',
         unembedded: 'unembedded.jsonl',
+        phrases: 'phrases.jsonl',
         rejects: rejects.count > 0 ? 'rejects.jsonl' : null,
         shape: [rows.length, dim],
       },

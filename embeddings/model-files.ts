@@ -26,3 +26,9 @@ export const OPTIONAL_MODEL_FILES = ['tokenizer_config.json', 'special_tokens_ma
 
 /** The model the engine uses unless told otherwise (all-MiniLM-L6-v2 exported to ONNX by Xenova). */
 export const DEFAULT_MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
+
+/** sentence-transformers' max_seq_length for all-MiniLM-L6-v2: longer inputs are truncated. */
+export const DEFAULT_MAX_TOKENS = 256;
+
+/** Sentences per model call unless told otherwise. */
+export const DEFAULT_BATCH_SIZE = 64;

@@ -5,12 +5,15 @@
 // transformers.js's `env.remoteHost` / `env.remotePathTemplate`, so both tools share downloads.
 // When nothing works the error lists every place tried, why each failed, and how to supply a copy.
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { env as transformersEnv } from '@huggingface/transformers';
 import { openAtomicWriter } from '../engine/io/atomic.js';
+import { cachedModelDir, defaultCacheRoot, isOfflineByEnvironment } from './cache-paths.js';
 import { DEFAULT_MODEL_ID, OPTIONAL_MODEL_FILES, onnxFileForDtype, requiredModelFiles, type ModelDtype } from './model-files.js';
+
+// Re-exported: callers find every resolution concept here.
+export { cachedModelDir, defaultCacheRoot, isOfflineByEnvironment };
 
 export type ModelSourceKind = 'model-dir' | 'cache' | 'hub';
 
@@ -61,23 +64,6 @@ export class ModelNotFoundError extends Error {
     super(formatNotFound(modelName, dtype, attempts));
     this.name = 'ModelNotFoundError';
   }
-}
-
-/** INTENTSIM_CACHE_DIR, else $XDG_CACHE_HOME/intentsim, else ~/.cache/intentsim. */
-export function defaultCacheRoot(environment: NodeJS.ProcessEnv = process.env): string {
-  if (environment.INTENTSIM_CACHE_DIR) return resolve(environment.INTENTSIM_CACHE_DIR);
-  const xdg = environment.XDG_CACHE_HOME;
-  return join(xdg ? resolve(xdg) : join(homedir(), '.cache'), 'intentsim');
-}
-
-/** The folder a Hub model is cached in (transformers.js FileCache layout, revision main). */
-export function cachedModelDir(cacheRoot: string, modelId: string): string {
-  return join(cacheRoot, 'models', ...modelId.split('/'));
-}
-
-export function isOfflineByEnvironment(environment: NodeJS.ProcessEnv = process.env): boolean {
-  const on = (v: string | undefined) => v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
-  return on(environment.HF_HUB_OFFLINE) || on(environment.TRANSFORMERS_OFFLINE);
 }
 
 /** Files of `dtype` missing from `dir`, or a reason the folder is unusable; [] when complete. */

@@ -12,11 +12,9 @@ import { openSessionWithFallback, type DeviceRequest, type ExecutionProviderName
 import { SentenceTokenizer, type TokenizedSentence } from './tokenizer.js';
 import { planBatches, paddingWasted } from './length-batching.js';
 import { l2NormalizeRow, meanPoolRow } from './pooling.js';
-import type { ModelDtype } from './model-files.js';
+import { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS, type ModelDtype } from './model-files.js';
 
-/** sentence-transformers' max_seq_length for all-MiniLM-L6-v2: longer inputs are truncated. */
-export const DEFAULT_MAX_TOKENS = 256;
-export const DEFAULT_BATCH_SIZE = 64;
+export { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS };
 
 export interface OnnxEncoderOptions extends ModelResolutionOptions {
   device?: DeviceRequest;

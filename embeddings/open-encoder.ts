@@ -1,21 +1,25 @@
-// One place that opens "the sentence encoder" for commands: the ONNX Sentence-BERT model (default),
-// or, only when asked for by name, the offline hashing stand-in. `openEncoderOrStandIn` is the one
-// path that falls back to the stand-in, for demos; it says so on stderr and in what it returns.
+// One place that opens "the sentence encoder" for commands: the ONNX Sentence-BERT model (default) —
+// on the calling thread, or spread over worker threads (workers/pooled-encoder.ts) — or, only when
+// asked for by name, the offline hashing stand-in. `openEncoderOrStandIn` is the one path that falls
+// back to the stand-in, for demos; it says so on stderr and in what it returns.
 import { HashingSentenceEncoder, HASHING_ENCODER_NAME, HASHING_ENCODER_NOTICE } from './hashing-encoder.js';
-import { ModelNotFoundError } from './model-resolution.js';
+import { ModelNotFoundError, resolveModel } from './model-resolution.js';
 import { OnnxSentenceEncoder, type OnnxEncoderOptions } from './onnx-encoder.js';
+import { parseEncoderChoice, type EncoderChoice } from './encoder-choice.js';
 
-export type EncoderChoice = 'sentence-bert' | typeof HASHING_ENCODER_NAME;
+export { parseEncoderChoice, type EncoderChoice };
 
-export function parseEncoderChoice(value: string): EncoderChoice {
-  if (value === 'sentence-bert' || value === HASHING_ENCODER_NAME) return value;
-  throw new Error(`--encoder must be sentence-bert or ${HASHING_ENCODER_NAME}, got "${value}"`);
-}
+type PooledSentenceEncoder = import('../workers/pooled-encoder.js').PooledSentenceEncoder;
 
-export type AnyEncoder = OnnxSentenceEncoder | HashingSentenceEncoder;
+export type AnyEncoder = OnnxSentenceEncoder | HashingSentenceEncoder | PooledSentenceEncoder;
 
 export interface OpenEncoderOptions extends OnnxEncoderOptions {
   encoder?: EncoderChoice;
+  /**
+   * Worker threads, each with its own ONNX session of `intraOpThreads` threads (default 1 each);
+   * 0 or absent: the calling thread. Workers overlap one chunk's tokenization with another's inference.
+   */
+  workers?: number;
   /** Where the stand-in's notice goes (default stderr). */
   warn?: (message: string) => void;
 }
@@ -25,7 +29,18 @@ export async function openEncoder(options: OpenEncoderOptions = {}): Promise<Any
     (options.warn ?? defaultWarn)(HASHING_ENCODER_NOTICE);
     return new HashingSentenceEncoder();
   }
-  return OnnxSentenceEncoder.open(options);
+  const workers = options.workers ?? 0;
+  if (workers < 1) return OnnxSentenceEncoder.open(options);
+  // Resolve (and download) once, here: workers then open the same folder and never race a download,
+  // and a missing model is a ModelNotFoundError on this thread, where callers can catch it.
+  const model = await resolveModel(options);
+  const { PooledSentenceEncoder } = await import('../workers/pooled-encoder.js');
+  // Functions cannot cross into a worker; the workers need none of these.
+  const { encoder: _choice, warn: _warn, workers: _workers, onDownload: _onDownload, fetch: _fetch, sessionFactory: _factory, ...cloneable } = options;
+  return PooledSentenceEncoder.open(
+    { ...cloneable, modelDir: model.dir, dtype: model.dtype },
+    { workers, threadsPerWorker: options.intraOpThreads && options.intraOpThreads > 0 ? options.intraOpThreads : 1 },
+  );
 }
 
 /**
@@ -49,6 +64,9 @@ export function describeEncoder(encoder: AnyEncoder): Record<string, unknown> {
   if (encoder instanceof OnnxSentenceEncoder) {
     return { ...encoder.info, paddingWasted: round(encoder.paddingWasted, 4), stats: encoder.stats };
   }
+  if (!(encoder instanceof HashingSentenceEncoder)) {
+    return { ...encoder.info, workers: encoder.workers };
+  }
   return {
     encoder: encoder.name,
     sentenceBert: false,
@@ -63,7 +81,7 @@ export function describeEncoder(encoder: AnyEncoder): Record<string, unknown> {
 
 /** The dtype recorded in cache keys ('none' for the stand-in). */
 export function encoderDtype(encoder: AnyEncoder): string {
-  return encoder instanceof OnnxSentenceEncoder ? encoder.info.dtype : 'none';
+  return encoder instanceof HashingSentenceEncoder ? 'none' : encoder.info.dtype;
 }
 
 function defaultWarn(message: string): void {

@@ -5,6 +5,9 @@ import { registerGraphStoreCommands } from './commands/graph-store.js';
 import { registerGraphInspectCommands } from './commands/graph-inspect.js';
 import { registerEmbedCommands } from './commands/embed.js';
 import { registerAssembleCommands } from './commands/assemble.js';
+import { registerPipelineCommands } from './commands/pipeline.js';
+import { registerScoreCommands } from './commands/score.js';
+import { registerCatalogCommands } from './commands/catalog.js';
 
 export function buildProgram(): Command {
   const program = new Command('intentsim')
@@ -21,8 +24,11 @@ export function buildProgram(): Command {
   registerGraphStoreCommands(graph);
   registerGraphInspectCommands(graph);
 
+  registerPipelineCommands(program);
   registerEmbedCommands(program);
   registerAssembleCommands(program);
+  registerScoreCommands(program);
+  registerCatalogCommands(program);
 
   return program;
 }

@@ -43,6 +43,12 @@ const SENSE_INDEX: ReadonlyMap<string, number> = new Map(RELATION_SENSES.map((s,
 const E_SENSE_COLUMNS = RELATION_SENSES.map((s) => `e."${s}"`).join(', ');
 
 const EDGES_BY_TAIL = 'CREATE INDEX IF NOT EXISTS edges_by_tail ON edges(tail, head);';
+// Edges written during a bulk load, in write order (a plain rowid table: appending is cheap).
+const EDGES_STAGED = `CREATE TABLE IF NOT EXISTS edges_staged (
+  head INTEGER NOT NULL,
+  tail INTEGER NOT NULL,
+  ${RELATION_SENSES.map((s) => `"${s}" REAL`).join(',\n  ')}
+);`;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -206,6 +212,7 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   }
 
   async neighbourhoods(ids: readonly NodeId[], mode: NeighbourhoodMode): Promise<Map<NodeId, Neighbourhood>> {
+    this.mergeStagedEdges();
     const out = new Map<NodeId, Neighbourhood>();
     for (const part of chunks(uniqueIds(ids), 2_000)) {
       for (const [id, n] of this.neighbourhoodChunk(part, mode)) out.set(id, n);
@@ -309,6 +316,7 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
 
   async *streamNeighbourhood(id: NodeId, mode: NeighbourhoodMode, batchSize = 10_000): AsyncIterable<GraphEdge[]> {
     if (!(batchSize >= 1)) throw new RangeError(`streamNeighbourhood: batchSize must be ≥ 1, got ${batchSize}`);
+    this.mergeStagedEdges();
     const rootText = this.s.nodeText.pluck().get(id) as string | undefined;
     if (rootText === undefined) return;
     // Incident edges in (head, tail) order: in-edges with head < v, then v's out-edges (self-loop
@@ -386,6 +394,7 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   }
 
   async degrees(ids: readonly NodeId[]): Promise<Map<NodeId, { neighbours: number; incidentEdges: number }>> {
+    this.mergeStagedEdges();
     const out = new Map<NodeId, { neighbours: number; incidentEdges: number }>();
     for (const part of chunks(uniqueIds(ids), 2_000)) {
       const json = JSON.stringify(part);
@@ -431,6 +440,7 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   }
 
   async counts(): Promise<GraphCounts> {
+    this.mergeStagedEdges();
     return {
       nodes: Number(this.getMeta('count.nodes') ?? 0),
       edges: Number(this.getMeta('count.edges') ?? 0),
@@ -499,12 +509,37 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     this.writeTransaction((counters) => {
       for (let i = 0; i < edges.length; i++) {
         const row = rows[i]!;
-        const head = (row[0] = this.resolveId(edges[i]!.head, counters));
-        const tail = (row[1] = this.resolveId(edges[i]!.tail, counters));
-        if (this.s.insertEdge.run(row).changes === 0) this.s.updateEdge.run(...row.slice(2), head, tail);
+        row[0] = this.resolveId(edges[i]!.head, counters);
+        row[1] = this.resolveId(edges[i]!.tail, counters);
+      }
+      if (this.getMeta('bulk_load') !== undefined) {
+        // Bulk load: append to the staging table (rowid order = write order); endBulkLoad merges it
+        // into `edges` sorted by key, so the edge B-tree is never updated in random order.
+        const stage = this.stageStatement();
+        for (const row of rows) stage.run(row);
+        return;
+      }
+      // Keys in ascending order touch the B-tree's pages in order. The sort is stable, so the last of
+      // several writes of one edge in the batch still wins.
+      rows.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+      for (const row of rows) {
+        if (this.s.insertEdge.run(row).changes === 0) this.s.updateEdge.run(...row.slice(2), row[0], row[1]);
         else counters.edges += 1;
       }
     });
+  }
+
+  private stageEdge: Stmt | undefined;
+
+  /** The staging insert, preparing it (and creating the table, e.g. for a load begun by an older writer) on first use. */
+  private stageStatement(): Stmt {
+    if (this.stageEdge === undefined) {
+      this.db.exec(EDGES_STAGED);
+      this.stageEdge = this.db.prepare(
+        `INSERT INTO edges_staged (head, tail, ${SENSE_COLUMNS}) VALUES (?, ?, ${RELATION_SENSES.map(() => '?').join(', ')})`,
+      );
+    }
+    return this.stageEdge;
   }
 
   /** Runs `write` in one transaction with the store's counters; a failed transaction forgets cached ids. */
@@ -535,10 +570,12 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     if (!this.insertFirst) id = this.s.idByText.get(text) as number | undefined;
     if (id === undefined) {
       const objects = [...new Set(parsePurchaseEvent(text))];
-      id = this.s.insertNode.get(text, objects.length > 0 ? JSON.stringify(objects) : null) as number | undefined;
-      if (id === undefined) {
+      // `run` (changes, lastInsertRowid) rather than RETURNING, which costs a temporary result table per row.
+      const inserted = this.s.insertNode.run(text, objects.length > 0 ? JSON.stringify(objects) : null);
+      if (inserted.changes === 0) {
         id = this.s.idByText.get(text) as number;
       } else {
+        id = toNumber(inserted.lastInsertRowid);
         this.missesNew += 1;
         counters.nodes += 1;
         if (objects.length > 0) {
@@ -611,24 +648,52 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   }
 
   /**
-   * Bulk loading into a store without edges: the by-tail index is dropped and built once, sorted,
-   * by `endBulkLoad` (or `close`), which is far cheaper than updating it edge by edge in random order.
-   * Meanwhile the store's meta says so, and read-only opens refuse it (in-edge reads would be scans).
+   * Bulk loading into a store without edges: edges are appended to a staging table, and the by-tail
+   * index is dropped; `endBulkLoad` (or `close`) merges the staged edges into `edges` sorted by
+   * (head, tail) and builds the index once, sorted. Both are far cheaper than updating two B-trees
+   * edge by edge in random order (each commit rewrote most of their pages). Meanwhile the store's meta
+   * says so, read-only opens refuse it, and the writer's own edge reads and edge count leave out
+   * the staged edges. A crash leaves the staged edges committed: the next writer (the resumed
+   * import) goes on staging, and merges when it finishes.
    */
   async beginBulkLoad(): Promise<void> {
     this.assertWritable();
-    if (this.getMeta('bulk_load') !== undefined || (await this.counts()).edges > 0) return;
+    if (this.getMeta('bulk_load') !== undefined || Number(this.getMeta('count.edges') ?? 0) > 0) return;
     this.db.transaction(() => {
       this.db.exec('DROP INDEX IF EXISTS edges_by_tail');
+      this.db.exec(EDGES_STAGED);
       this.s.setMeta.run('bulk_load', new Date().toISOString());
     })();
   }
 
-  /** Builds the by-tail index after a bulk load (a no-op otherwise); also done by `close`. */
+  /**
+   * Moves the edges staged by a bulk load into `edges`, in key order (for one key in write order: the
+   * last write of an edge wins, as in upsertEdges), and counts them. The load goes on (the by-tail
+   * index stays dropped). Every edge read of a writer calls this first, so that it sees every write.
+   */
+  private mergeStagedEdges(): void {
+    if (this.readonly || this.closed || this.getMeta('bulk_load') === undefined) return;
+    this.db.transaction(() => {
+      if (this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'edges_staged'").get() === undefined) return;
+      if (this.db.prepare('SELECT 1 FROM edges_staged LIMIT 1').get() === undefined) return;
+      this.db.exec(
+        `INSERT INTO edges (head, tail, ${SENSE_COLUMNS})
+         SELECT head, tail, ${SENSE_COLUMNS} FROM edges_staged WHERE true ORDER BY head, tail, rowid
+         ON CONFLICT (head, tail) DO UPDATE SET ${RELATION_SENSES.map((s) => `"${s}" = excluded."${s}"`).join(', ')}`,
+      );
+      this.db.exec('DELETE FROM edges_staged');
+      this.s.setMeta.run('count.edges', String(this.db.prepare('SELECT count(*) FROM edges').pluck().get() as number));
+    })();
+  }
+
+  /** Merges the staged edges and builds the by-tail index after a bulk load (a no-op otherwise); also done by `close`. */
   async endBulkLoad(): Promise<void> {
     this.assertWritable();
     if (this.getMeta('bulk_load') === undefined) return;
+    this.mergeStagedEdges();
     this.db.transaction(() => {
+      this.db.exec('DROP TABLE IF EXISTS edges_staged');
+      this.stageEdge = undefined;
       this.db.exec(EDGES_BY_TAIL);
       this.db.prepare("DELETE FROM meta WHERE key = 'bulk_load'").run();
     })();
@@ -788,7 +853,7 @@ function prepareStatements(db: Db, readonly: boolean) {
     ...reads,
     setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
     idByText: db.prepare('SELECT id FROM nodes WHERE text = ?').pluck(),
-    insertNode: db.prepare('INSERT INTO nodes (text, purchase_objects) VALUES (?, ?) ON CONFLICT(text) DO NOTHING RETURNING id').pluck(),
+    insertNode: db.prepare('INSERT INTO nodes (text, purchase_objects) VALUES (?, ?) ON CONFLICT(text) DO NOTHING'),
     insertPurchaseObject: db.prepare('INSERT OR IGNORE INTO purchase_objects (object, node_id) VALUES (?, ?)'),
     insertEdge: db.prepare(
       `INSERT OR IGNORE INTO edges (head, tail, ${SENSE_COLUMNS}) VALUES (?, ?, ${RELATION_SENSES.map(() => '?').join(', ')})`,

@@ -85,6 +85,16 @@ describe('intentsim embed', () => {
     const m = await readNpyFloat32(join(out, 'embeddings.npy'));
     expect(m.shape).toEqual([2, 32]);
     const unembedded = readFileSync(join(out, 'unembedded.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; reason: string });
+    expect(readFileSync(join(out, 'phrases.jsonl'), 'utf8')).toBe(
+      [
+        { id: 'p1', phrases: ['phone'] },
+        { id: 'p2', phrases: ['phone case', 'phone'] },
+        { id: 'p3', phrases: ['lamp'] },
+        { id: 'p4', phrases: ['shoe'] },
+      ]
+        .map((x) => JSON.stringify(x) + '\n')
+        .join(''),
+    );
     expect(unembedded.map((u) => [u.id, u.reason])).toEqual([
       ['p3', 'no-context-sentences'],
       ['p4', 'no-matched-nodes'],

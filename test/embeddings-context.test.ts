@@ -368,6 +368,25 @@ describe('node embedding cache', () => {
     await store.close();
   });
 
+  it('caches and reports every node, nodes with nothing to embed and unknown nodes included, whatever their order', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'intentsim-ctx-')), 'graph.sqlite');
+    const store = SqliteGraphStore.open(path, { mode: 'write' });
+    await store.upsertEdges([{ head: 'PersonX buy a phone', tail: 'PersonX call PersonY', senses: { Result: 1, Reason: 1 } }]);
+    await store.upsertNodes(['PersonZ sleep', 'PersonZ wake']); // the highest ids: last in the work order
+    const nodes = await nodesOf(store, ['PersonX buy a phone', 'PersonX call PersonY', 'PersonZ sleep', 'PersonZ wake']);
+    const cache = NodeEmbeddingCache.open(join(mkdtempSync(join(tmpdir(), 'intentsim-cache-')), 'c.sqlite'), CONTEXT_KEY);
+    let reported = 0;
+    // workSentences 1: both nodes with sentences take the oversized path, so the run ends on empty nodes.
+    const embedder = new ContextEmbedder(store, new HashingSentenceEncoder(), { mode: 'induced', workSentences: 1, cache, onProgress: (p) => (reported += p.nodes) });
+    // A node the store does not know (a stale match), last in the work order.
+    await embedder.embedNodes([...nodes, { id: 999_999, text: 'PersonQ vanish' }]);
+    expect(cache.count()).toBe(5);
+    expect(reported).toBe(5);
+    expect(embedder.stats).toMatchObject({ withoutSentences: 3, missingFromGraph: 1, computed: 5 });
+    cache.close();
+    await store.close();
+  });
+
   it('stores float32 vectors exactly and refuses a wrong dimension', () => {
     const cache = NodeEmbeddingCache.open(join(mkdtempSync(join(tmpdir(), 'intentsim-cache-')), 'c.sqlite'), { ...CONTEXT_KEY, dim: 3 });
     const v = Float32Array.of(0.1, -2.5e-8, 3.4e38);

@@ -43,6 +43,10 @@ describe('choosing the encoder', () => {
     await expect(openEncoder({ offline: true, cacheDir: mkdtempSync(join(tmpdir(), 'intentsim-empty-')) })).rejects.toBeInstanceOf(ModelNotFoundError);
   });
 
+  it('with worker threads, a missing model still fails on the calling thread, before any worker starts', async () => {
+    await expect(openEncoder({ workers: 2, offline: true, cacheDir: mkdtempSync(join(tmpdir(), 'intentsim-empty-')) })).rejects.toBeInstanceOf(ModelNotFoundError);
+  });
+
   it('openEncoderOrStandIn (demos only) falls back to the stand-in, announcing it and why', async () => {
     const warnings: string[] = [];
     const { encoder, standInBecause } = await openEncoderOrStandIn({ offline: true, cacheDir: mkdtempSync(join(tmpdir(), 'intentsim-empty-')), warn: (m) => warnings.push(m) });

@@ -1,16 +1,14 @@
 // `intentsim assemble sib`: SessionIntentBench tasks and distractor-backed items from sessions JSONL.
 import { Option, type Command } from 'commander';
-import { parseDeviceRequest, type DeviceRequest } from '../../embeddings/execution-providers.js';
-import { DEFAULT_MODEL_ID, MODEL_DTYPES, parseModelDtype, type ModelDtype } from '../../embeddings/model-files.js';
-import { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS } from '../../embeddings/onnx-encoder.js';
 import { ModelNotFoundError } from '../../embeddings/model-resolution.js';
-import { openEncoder, parseEncoderChoice, type EncoderChoice } from '../../embeddings/open-encoder.js';
+import { openEncoder } from '../../embeddings/open-encoder.js';
+import { addModelOptions, encoderOptions, positiveInt, type ModelCliOptions } from './model-options.js';
 import { parseOnError, type OnError } from '../io/errors.js';
 import { assembleSib, SIB_OUTPUT_FILES, type SibSummary } from '../sib/assemble.js';
 import { DEFAULT_WINDOWS, type CosineWindow, type DistractorWindows } from '../sib/distractors.js';
 import { PROMPT_STYLES, type PromptStyle } from '../sib/types.js';
 
-interface AssembleSibCliOptions {
+interface AssembleSibCliOptions extends ModelCliOptions {
   sessions: string;
   annotations?: string;
   catalog?: string;
@@ -26,24 +24,6 @@ interface AssembleSibCliOptions {
   comparisonPool: number;
   chunkSessions: number;
   onError: OnError;
-  encoder: EncoderChoice;
-  modelDir?: string;
-  modelId: string;
-  cacheDir?: string;
-  offline?: boolean;
-  dtype: ModelDtype;
-  device: DeviceRequest;
-  threads?: number;
-  batchSize: number;
-  maxTokens: number;
-}
-
-function positiveInt(name: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
-    return n;
-  };
 }
 
 export function parseStyles(value: string): PromptStyle[] {
@@ -95,7 +75,7 @@ Example:
     --encoder offline-hashing-v1 --per-session 10 --seed 7 --out out/sib`;
 
 export function registerAssembleSibCommand(assemble: Command): void {
-  assemble
+  addModelOptions(assemble
     .command('sib')
     .description('SessionIntentBench: four tasks per trajectory in three prompt styles, plus distractor-backed items')
     .addHelpText('after', HELP)
@@ -114,36 +94,11 @@ export function registerAssembleSibCommand(assemble: Command): void {
     .option('--window-next <lo,hi>', 'next-product options: cosine(catalogue product, P_t)', parseWindow('--window-next'), DEFAULT_WINDOWS.nextProduct)
     .option('--comparison-pool <n>', 'comparisons kept (seeded reservoir over all sessions) for T3 negatives', positiveInt('--comparison-pool'), 5000)
     .option('--chunk-sessions <n>', 'sessions handled (and encoded) together; bounds memory', positiveInt('--chunk-sessions'), 32)
-    .addOption(new Option('--on-error <mode>', 'fail on a bad input line, or skip it into OUT/sib-rejects.jsonl').choices(['fail', 'skip']).default('fail').argParser(parseOnError))
-    .addOption(
-      new Option('--encoder <name>', 'sentence-bert, or offline-hashing-v1 (a named stand-in for demos: not Sentence-BERT, no meaning)')
-        .default('sentence-bert')
-        .argParser(parseEncoderChoice),
-    )
-    .option('--model-dir <dir>', 'a local model folder (config.json, tokenizer.json, onnx/model*.onnx)')
-    .option('--model-id <id>', 'Hugging Face model id to look for in the cache and on the Hub', DEFAULT_MODEL_ID)
-    .option('--cache-dir <dir>', 'model cache root')
-    .option('--offline', 'never contact the Hugging Face Hub (as HF_HUB_OFFLINE=1)')
-    .addOption(new Option('--dtype <dtype>', 'weights: fp32 or q8').choices([...MODEL_DTYPES]).default('fp32').argParser(parseModelDtype))
-    .addOption(new Option('--device <device>', 'execution provider').choices(['auto', 'cpu', 'cuda', 'webgpu']).default('auto').argParser(parseDeviceRequest))
-    .option('--threads <n>', 'ONNX Runtime intra-op threads', positiveInt('--threads'))
-    .option('--batch-size <n>', 'sentences per model call', positiveInt('--batch-size'), DEFAULT_BATCH_SIZE)
-    .option('--max-tokens <n>', 'token limit per sentence', positiveInt('--max-tokens'), DEFAULT_MAX_TOKENS)
+    .addOption(new Option('--on-error <mode>', 'fail on a bad input line, or skip it into OUT/sib-rejects.jsonl').choices(['fail', 'skip']).default('fail').argParser(parseOnError)))
     .action(async (o: AssembleSibCliOptions) => {
       const wantDistractors = o.distractors ?? o.catalog !== undefined;
       const encoder = wantDistractors
-        ? await openEncoder({
-            encoder: o.encoder,
-            modelDir: o.modelDir,
-            modelId: o.modelId,
-            cacheDir: o.cacheDir,
-            offline: o.offline,
-            dtype: o.dtype,
-            device: o.device,
-            intraOpThreads: o.threads,
-            batchSize: o.batchSize,
-            maxTokens: o.maxTokens,
-          }).catch((err: unknown) => {
+        ? await openEncoder(encoderOptions(o)).catch((err: unknown) => {
             if (err instanceof ModelNotFoundError) {
               err.message +=
                 '\nDistractor-backed items need a sentence encoder: pass --no-distractors to write the tasks only, or --encoder offline-hashing-v1 for a demo.';

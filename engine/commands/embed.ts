@@ -2,101 +2,13 @@
 // test/benchmark models, downloading the real one, checking which model and device would run).
 import { Option, type Command } from 'commander';
 import { parseOnError, type OnError } from '../io/errors.js';
-import { runEmbed } from '../../embeddings/embed-run.js';
-import { encodeSentenceFile } from '../../embeddings/encode-file.js';
-import { parseDeviceRequest, type DeviceRequest } from '../../embeddings/execution-providers.js';
-import { DEFAULT_MODEL_ID, MODEL_DTYPES, parseModelDtype, type ModelDtype } from '../../embeddings/model-files.js';
-import { makeBenchModel, makeTestModel } from '../../embeddings/model-generator.js';
-import { defaultCacheRoot, resolveModel } from '../../embeddings/model-resolution.js';
-import { describeEncoder, openEncoder, parseEncoderChoice, type EncoderChoice, type OpenEncoderOptions } from '../../embeddings/open-encoder.js';
+// Only light modules are imported up front; the model code (transformers.js, ONNX Runtime) loads
+// when a command runs, so that every other intentsim command starts fast.
+import { MODEL_HELP, addModelOptions, downloadReporter, encoderOptions, formatProviderLine, nonNegativeInt, positiveInt, type ModelCliOptions } from './model-options.js';
+import { DEFAULT_MODEL_ID, MODEL_DTYPES } from '../../embeddings/model-files.js';
+import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
 import { sharedMiniLmTokenizerDir } from '../../embeddings/shared-files.js';
-import { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS } from '../../embeddings/onnx-encoder.js';
 import type { NeighbourhoodMode } from '../../graph/types.js';
-
-interface ModelCliOptions {
-  modelDir?: string;
-  modelId: string;
-  cacheDir?: string;
-  offline?: boolean;
-  dtype: ModelDtype;
-  device: DeviceRequest;
-  threads?: number;
-  batchSize: number;
-  maxTokens: number;
-  encoder: EncoderChoice;
-}
-
-function positiveInt(name: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
-    return n;
-  };
-}
-
-const MODEL_HELP = `
-Model: Sentence-BERT all-MiniLM-L6-v2 as ONNX (${DEFAULT_MODEL_ID}:
-onnx/model.onnx for fp32, onnx/model_quantized.onnx for q8), tokenized by
-transformers.js, run by ONNX Runtime; mean pooling over tokens and L2
-normalisation. Looked for in: --model-dir (alone, when given), else the cache
-(--cache-dir, default ${defaultCacheRoot()}, under models/), else the Hugging
-Face Hub (not with --offline or HF_HUB_OFFLINE=1), which downloads into the
-cache. Without internet, generate a model: \`intentsim model make-test --out
-DIR\` (tiny) or \`intentsim model make-bench --out DIR\` (MiniLM-L6 shape);
-both have random weights, so their similarities mean nothing. Devices:
---device auto tries cuda, then webgpu, then cpu, and records why each failed.`;
-
-/** Options every model-using command takes. */
-function addModelOptions(cmd: Command): Command {
-  return cmd
-    .option('--model-dir <dir>', 'a local model folder (config.json, tokenizer.json, onnx/model*.onnx)')
-    .option('--model-id <id>', 'Hugging Face model id to look for in the cache and on the Hub', DEFAULT_MODEL_ID)
-    .option('--cache-dir <dir>', `cache root: models/ and node-embeddings.sqlite (default ${defaultCacheRoot()})`)
-    .option('--offline', 'never contact the Hugging Face Hub (as HF_HUB_OFFLINE=1)')
-    .addOption(new Option('--dtype <dtype>', 'weights: fp32 (model.onnx) or q8 (model_quantized.onnx)').choices([...MODEL_DTYPES]).default('fp32').argParser(parseModelDtype))
-    .addOption(new Option('--device <device>', 'execution provider').choices(['auto', 'cpu', 'cuda', 'webgpu']).default('auto').argParser(parseDeviceRequest))
-    .option('--threads <n>', 'ONNX Runtime intra-op threads (default: one per physical core)', positiveInt('--threads'))
-    .option('--batch-size <n>', 'sentences per model call', positiveInt('--batch-size'), DEFAULT_BATCH_SIZE)
-    .option('--max-tokens <n>', 'token limit per sentence, [CLS]/[SEP] included (longer ones are truncated)', positiveInt('--max-tokens'), DEFAULT_MAX_TOKENS)
-    .addOption(
-      new Option('--encoder <name>', 'sentence-bert, or offline-hashing-v1 (a named stand-in for demos: not Sentence-BERT, no meaning)')
-        .default('sentence-bert')
-        .argParser(parseEncoderChoice),
-    );
-}
-
-function encoderOptions(o: ModelCliOptions): OpenEncoderOptions {
-  return {
-    encoder: o.encoder,
-    modelDir: o.modelDir,
-    modelId: o.modelId,
-    cacheDir: o.cacheDir,
-    offline: o.offline,
-    dtype: o.dtype,
-    device: o.device,
-    intraOpThreads: o.threads,
-    batchSize: o.batchSize,
-    maxTokens: o.maxTokens,
-    onDownload: downloadReporter(),
-  };
-}
-
-function downloadReporter(): (file: string, loaded: number, total: number | undefined) => void {
-  let last = 0;
-  return (file, loaded, total) => {
-    const now = Date.now();
-    if (now - last < 2000 && loaded !== total) return;
-    last = now;
-    const of = total ? ` of ${(total / 1e6).toFixed(1)} MB` : '';
-    process.stderr.write(`download ${file}: ${(loaded / 1e6).toFixed(1)} MB${of}\n`);
-  };
-}
-
-function formatProviderLine(encoder: Record<string, unknown>): string {
-  const attempts = (encoder.providerAttempts as Array<{ provider: string; ok: boolean; reason?: string }> | undefined) ?? [];
-  const failed = attempts.filter((a) => !a.ok).map((a) => `\n  ${a.provider} unavailable: ${a.reason}`);
-  return `provider: ${String(encoder.provider)}${failed.join('')}`;
-}
 
 export function registerEmbedCommands(program: Command): void {
   addModelOptions(
@@ -125,6 +37,7 @@ Outputs (in --out DIR, each written atomically)
   ids.txt           product ids, input order
   unembedded.jsonl  products with nothing to embed and why: no-phrases,
                     no-matched-nodes, no-context-sentences (never NaN rows)
+  phrases.jsonl     {"id", "phrases"}: each product's normalised phrases
   manifest.json     model, dtype, provider (and why others failed), counts,
                     timings, padding wasted
 ${MODEL_HELP}
@@ -141,8 +54,10 @@ Example
       .option('--no-node-cache', 'do not read or write the node embedding cache')
       .addOption(new Option('--on-error <mode>', 'fail on a bad input line, or skip it into OUT/rejects.jsonl').choices(['fail', 'skip']).default('fail').argParser(parseOnError))
       .option('--work-sentences <n>', 'distinct sentences per chunk of work (dedup scope, cache commit)', positiveInt('--work-sentences'), 8192)
-      .option('--hub-neighbours <n>', 'stream nodes with more neighbours than this', positiveInt('--hub-neighbours'), 1000),
-  ).action(async (o: ModelCliOptions & { graph: string; products: string; concepts?: string; out: string; mode: NeighbourhoodMode; nodeCache: boolean; onError: OnError; workSentences: number; hubNeighbours: number }) => {
+      .option('--hub-neighbours <n>', 'stream nodes with more neighbours than this', positiveInt('--hub-neighbours'), 1000)
+      .option('--workers <n>', 'encode in N worker threads, each with --threads threads (0: this thread)', nonNegativeInt('--workers'), 0),
+  ).action(async (o: ModelCliOptions & { graph: string; products: string; concepts?: string; out: string; mode: NeighbourhoodMode; nodeCache: boolean; onError: OnError; workSentences: number; hubNeighbours: number; workers: number }) => {
+    const { runEmbed } = await import('../../embeddings/embed-run.js');
     const manifest = await runEmbed({
       graph: o.graph,
       products: o.products,
@@ -155,6 +70,7 @@ Example
       onError: o.onError,
       workSentences: o.workSentences,
       hubNeighbours: o.hubNeighbours,
+      workers: o.workers,
     });
     const c = manifest.counts;
     const u = c.unembedded;
@@ -165,7 +81,7 @@ Example
         `products: ${c.products} read, ${c.rejected} rejected, ${c.embedded} embedded; unembedded: ${u['no-phrases']} without phrases, ${u['no-matched-nodes']} without matched nodes, ${u['no-context-sentences']} without context sentences`,
         `nodes: ${c.distinctMatchedNodes} distinct (${c.context.fromCache} from cache, ${c.context.computed} computed, ${c.context.withoutSentences} with nothing to embed, ${c.context.streamedHubs} hubs streamed)`,
         `sentences: ${c.context.sentencesEncoded} encoded; the released pipeline would have embedded ${c.releasedPipelineSentences}`,
-        `wrote ${o.out}/embeddings.npy [${manifest.outputs.shape.join(' × ')}], ids.txt, unembedded.jsonl, manifest.json in ${(manifest.timings.totalMs / 1000).toFixed(1)} s`,
+        `wrote ${o.out}/embeddings.npy [${manifest.outputs.shape.join(' × ')}], ids.txt, unembedded.jsonl, phrases.jsonl, manifest.json in ${(manifest.timings.totalMs / 1000).toFixed(1)} s`,
       ].join('\n') + '\n',
     );
   });
@@ -190,6 +106,8 @@ Example
       .requiredOption('--out <file>', 'output .npy file')
       .option('--no-normalize', 'keep the mean-pooled vectors unnormalised'),
   ).action(async (o: ModelCliOptions & { in: string; out: string; normalize: boolean }) => {
+    const { openEncoder } = await import('../../embeddings/open-encoder.js');
+    const { encodeSentenceFile } = await import('../../embeddings/encode-file.js');
     const encoder = await openEncoder(encoderOptions(o));
     try {
       const manifest = await encodeSentenceFile(o.in, o.out, encoder, { batchSize: o.batchSize, normalize: o.normalize });
@@ -221,6 +139,7 @@ Example
     .requiredOption('--out <dir>', 'output folder')
     .option('--seed <n>', 'weight seed', positiveInt('--seed'), 1)
     .action(async (o: { out: string; seed: number }) => {
+      const { makeTestModel } = await import('../../embeddings/model-generator.js');
       const report = await makeTestModel(o.out, { seed: o.seed });
       process.stdout.write(report.files.map((f) => `${o.out}/${f.path}  ${f.bytes} bytes`).join('\n') + '\n');
     });
@@ -247,6 +166,7 @@ Example
     .option('--seed <n>', 'weight seed', positiveInt('--seed'), 1)
     .action(async (o: { out: string; dtype: 'fp32' | 'q8' | 'both'; tokenizerFrom?: string; seed: number }) => {
       const tokenizerFrom = o.tokenizerFrom === 'none' ? undefined : (o.tokenizerFrom ?? sharedMiniLmTokenizerDir());
+      const { makeBenchModel } = await import('../../embeddings/model-generator.js');
       const report = await makeBenchModel(o.out, {
         seed: o.seed,
         precisions: o.dtype === 'both' ? ['fp32', 'q8'] : [o.dtype],
@@ -272,6 +192,7 @@ Example
     .option('--cache-dir <dir>', `cache root (default ${defaultCacheRoot()})`)
     .addOption(new Option('--dtype <dtype>', 'which graphs').choices(['fp32', 'q8', 'both']).default('both'))
     .action(async (o: { modelId: string; cacheDir?: string; dtype: 'fp32' | 'q8' | 'both' }) => {
+      const { resolveModel } = await import('../../embeddings/model-resolution.js');
       for (const dtype of o.dtype === 'both' ? MODEL_DTYPES : [o.dtype]) {
         const resolved = await resolveModel({ modelId: o.modelId, cacheDir: o.cacheDir, dtype, onDownload: downloadReporter() });
         process.stdout.write(`${dtype}: ${resolved.onnxPath} (${resolved.source})\n`);
@@ -293,6 +214,7 @@ Example
   intentsim model info --model-dir /tmp/minilm-shape --device auto`,
       ),
   ).action(async (o: ModelCliOptions) => {
+    const { describeEncoder, openEncoder } = await import('../../embeddings/open-encoder.js');
     const encoder = await openEncoder(encoderOptions(o));
     try {
       process.stdout.write(JSON.stringify(describeEncoder(encoder), null, 2) + '\n');

@@ -1,0 +1,182 @@
+// `intentsim pipeline`: products + assertions + graph → IntentionQA items, in one run.
+//
+// Data flows one way (DESIGN.md 3):
+//   products → concepts → matched nodes → node context embeddings (deduplicated, cached) →
+//   product embeddings → index → windows → items.
+// Stage 1 (embed) is embeddings/embed-run.ts and stage 2 (items) is engine/intentionqa/; this file
+// chains them, records where the time goes, and makes a rerun cheap:
+//   - node embeddings persist in OUT/cache/node-embeddings.sqlite, so a rerun after a crash or
+//     Ctrl-C embeds only the nodes that were not finished;
+//   - the HNSW index persists next to the embeddings and is rebuilt only when they change;
+//   - every output file is written to a temporary name and renamed into place.
+// Layout of OUT:
+//   embeddings/  embeddings.npy, ids.txt, phrases.jsonl, unembedded.jsonl, manifest.json (stage 1)
+//   items/       intentionqa_task1.jsonl, intentionqa_task2.jsonl, intentionqa_dropped.jsonl,
+//                intentionqa_summary.json, intentionqa_report.md/.svg (stage 2)
+//   manifest.json  options, encoder, counts and per-stage timings of the whole run (written last)
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './io/atomic.js';
+import type { OnError } from './io/errors.js';
+import { RejectsSink } from './io/rejects.js';
+import { readJsonl } from './io/jsonl.js';
+import { readProducts } from '../graph/products.js';
+import type { NeighbourhoodMode } from '../graph/types.js';
+import { redactUserInfo } from '../graph/neo4j-config.js';
+import { runEmbed, type EmbedManifest } from '../embeddings/embed-run.js';
+import type { OpenEncoderOptions } from '../embeddings/open-encoder.js';
+import { readNpyFloat32 } from '../embeddings/npy.js';
+import type { VectorSet } from '../embeddings/types.js';
+import { readAssertions } from './intentionqa/assertions.js';
+import type { Assertion } from './intentionqa/assertions.js';
+import { IntentionQaRun } from './intentionqa/build-items.js';
+import type { IntentionQaOptions } from './intentionqa/context.js';
+import { writeItems, type WrittenItems } from './intentionqa/write-items.js';
+
+export interface PipelineOptions {
+  /** Graph store: a SQLite file or a bolt:// / neo4j:// URL. */
+  graph: string;
+  products: string;
+  assertions: string;
+  /** User concepts JSONL ({id, phrases}); without it the offline conceptualizer runs. */
+  concepts?: string;
+  out: string;
+  mode: NeighbourhoodMode;
+  encoder: OpenEncoderOptions;
+  /** Worker threads for sentence encoding (each with encoder.intraOpThreads threads); 0 = main thread. */
+  workers: number;
+  /** Node-embedding cache root (default OUT/cache). */
+  cacheDir?: string;
+  items: Partial<IntentionQaOptions>;
+  onError: OnError;
+  progress?: boolean;
+  /** Set by `intentsim demo` when it fell back to the offline stand-in encoder: printed in every report. */
+  caveat?: string;
+}
+
+export interface PipelineManifest {
+  format: 'intentsim-pipeline/1';
+  inputs: { graph: string; products: string; assertions: string; concepts: string | null };
+  options: {
+    mode: NeighbourhoodMode;
+    workers: number;
+    seed: string;
+    sampling: string;
+    anchor: string;
+    typicalityMin: number;
+  };
+  caveat: string | null;
+  encoder: Record<string, unknown>;
+  counts: {
+    products: number;
+    productsEmbedded: number;
+    assertions: number;
+    assertionsRejected: number;
+    task1Items: number;
+    task2Items: number;
+    /** Assertions without an item, per task and reason. */
+    dropped: { task1: Record<string, number>; task2: Record<string, number>; both: Record<string, number> };
+  };
+  sentences: { embeddedByEngine: number; releasedPipelineWouldEmbed: number };
+  /** Wall milliseconds per stage. */
+  timings: Record<string, number>;
+  outputs: { embeddings: string; items: string; report: string };
+}
+
+/** Product id → normalised category phrases, as stage 1 wrote them. */
+async function readPhrases(file: string): Promise<Map<string, string[]>> {
+  const phrases = new Map<string, string[]>();
+  for await (const { value } of readJsonl(file, (json) => json as { id: string; phrases: string[] })) {
+    phrases.set(value.id, value.phrases);
+  }
+  return phrases;
+}
+
+export async function readEmbeddings(dir: string): Promise<VectorSet> {
+  const matrix = await readNpyFloat32(join(dir, 'embeddings.npy'));
+  const ids = (await readFile(join(dir, 'ids.txt'), 'utf8')).split('\n').filter((line) => line !== '');
+  const [rows, dim] = matrix.shape;
+  if (rows !== ids.length || dim === undefined) {
+    throw new Error(`${dir}: embeddings.npy has ${rows} rows but ids.txt has ${ids.length} ids: rerun the embed stage`);
+  }
+  return { ids, dim, data: matrix.data };
+}
+
+export async function runPipeline(options: PipelineOptions): Promise<PipelineManifest> {
+  const started = performance.now();
+  const timings: Record<string, number> = {};
+  const embeddingsDir = join(options.out, 'embeddings');
+  const itemsDir = join(options.out, 'items');
+
+  // Stage 1: context embeddings of every product (resumable through the node cache).
+  let t = performance.now();
+  const embed: EmbedManifest = await runEmbed({
+    graph: options.graph,
+    products: options.products,
+    concepts: options.concepts,
+    out: embeddingsDir,
+    mode: options.mode,
+    encoder: options.encoder,
+    workers: options.workers,
+    cacheDir: options.cacheDir ?? join(options.out, 'cache'),
+    onError: options.onError,
+    progress: options.progress,
+  });
+  timings.embed = Math.round(performance.now() - t);
+  for (const [stage, ms] of Object.entries(embed.timings)) timings[`embed.${stage}`] = ms;
+
+  // Stage 2: items from the embeddings.
+  t = performance.now();
+  const embeddings = await readEmbeddings(embeddingsDir);
+  const phrases = await readPhrases(join(embeddingsDir, 'phrases.jsonl'));
+  const titles = new Map<string, string>();
+  const productRejects = new RejectsSink(join(itemsDir, 'products.rejects.jsonl'));
+  for await (const p of readProducts(options.products, { onError: options.onError, rejects: productRejects })) titles.set(p.id, p.title);
+  const assertionRejects = new RejectsSink(join(itemsDir, 'assertions.rejects.jsonl'));
+  const assertions: Assertion[] = [];
+  for await (const a of readAssertions(options.assertions, { onError: options.onError, rejects: assertionRejects })) assertions.push(a);
+  await productRejects.close();
+  await assertionRejects.close();
+  timings.loadInputs = Math.round(performance.now() - t);
+
+  t = performance.now();
+  const run = await IntentionQaRun.prepare({
+    products: titles,
+    assertions,
+    embeddings,
+    phrases,
+    options: { ...options.items, indexPath: join(embeddingsDir, 'products.hnsw'), progress: options.progress ?? false },
+  });
+  timings.index = Math.round(performance.now() - t);
+
+  t = performance.now();
+  const written: WrittenItems = await writeItems(run.records(), itemsDir, run.settings(options.caveat));
+  timings.items = Math.round(performance.now() - t);
+  timings.total = Math.round(performance.now() - started);
+
+  const o = run.options;
+  const manifest: PipelineManifest = {
+    format: 'intentsim-pipeline/1',
+    inputs: { graph: redactUserInfo(options.graph), products: options.products, assertions: options.assertions, concepts: options.concepts ?? null },
+    options: { mode: options.mode, workers: options.workers, seed: String(o.seed), sampling: o.sampling, anchor: o.anchor, typicalityMin: o.typicalityMin },
+    caveat: options.caveat ?? null,
+    encoder: embed.encoder,
+    counts: {
+      products: embed.counts.products,
+      productsEmbedded: embed.counts.embedded,
+      assertions: assertions.length + assertionRejects.count,
+      assertionsRejected: assertionRejects.count,
+      task1Items: written.stats.task1.items,
+      task2Items: written.stats.task2.items,
+      dropped: { task1: written.stats.task1.dropped, task2: written.stats.task2.dropped, both: written.stats.droppedBoth },
+    },
+    sentences: {
+      embeddedByEngine: embed.counts.context.sentencesEncoded,
+      releasedPipelineWouldEmbed: embed.counts.releasedPipelineSentences,
+    },
+    timings,
+    outputs: { embeddings: embeddingsDir, items: itemsDir, report: written.files.report },
+  };
+  await writeFileAtomic(join(options.out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return manifest;
+}
