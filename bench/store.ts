@@ -50,7 +50,7 @@ export const syntheticGraph: BenchGraphGenerator = (nodeCount, edgeCount, seed) 
   // Made once, flat: a template literal is a V8 rope, whose first hashing (the writer's text → id
   // cache) costs a flattening copy; texts parsed from JSONL or read from SQLite are flat already.
   const texts: string[] = [];
-  for (let i = 0; i < nodeCount; i++) texts.push(makeText(i).split('').join(''));
+  for (let i = 0; i < nodeCount; i++) texts.push(Buffer.from(makeText(i)).toString());
   const nodeText = (i: number) => texts[i]!;
   return {
     nodeCount,

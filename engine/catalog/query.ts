@@ -37,6 +37,12 @@ export class CatalogIndex {
     return new CatalogIndex(manifest, vectors, index);
   }
 
+  /** The HNSW index (an error when opened without it). */
+  requireHnsw(): VectorIndex {
+    if (!this.index) throw new Error('the catalogue index was opened without its HNSW index');
+    return this.index;
+  }
+
   /** Encodes the text with the encoder the index was built with (checked by fingerprint). */
   async embed(text: string, encoder: SentenceEncoder & Pick<FingerprintedEncoder, 'fingerprint'>): Promise<Float32Array> {
     if (encoder.fingerprint !== this.manifest.fingerprint) {

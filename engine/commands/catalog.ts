@@ -8,6 +8,7 @@ import { PooledSentenceEncoder } from '../../workers/pooled-encoder.js';
 import { buildCatalogIndex, DEFAULT_CHUNK_SIZE } from '../catalog/build-index.js';
 import { parseStorageDtype, type StorageDtype } from '../catalog/npy-matrix.js';
 import { CatalogIndex } from '../catalog/query.js';
+import { buildProductItems } from '../catalog/product-items.js';
 import { parseOnError, type OnError } from '../io/errors.js';
 import { notMeaningfulBecause } from '../shoppingbench/encoder-meaning.js';
 
@@ -124,4 +125,38 @@ Example
       await encoder.close();
     }
   });
+
+  catalog
+    .command('items')
+    .summary('"which product would this customer buy" items from title-embedding windows')
+    .description(
+      `Builds four-option items whose gold is a catalogue product and whose three
+distractors are catalogue products with an exact title-embedding cosine to the
+gold in [--lo, --hi) (default [0.7, 0.9), the IntentionQA Task-2 window). Options
+have distinct titles (a drawn product with the gold's title, or another
+option's, is dropped and replaced, and recorded); gold letters are balanced in
+blocks of four; same inputs and --seed give the same files.
+
+Input  --questions FILE: JSONL {"id": "q1", "context": "customer text", "product_id": "p7"}
+Output --out DIR: items.jsonl (options A–D, answer, gold, distractors with
+cosines, prompt), not-made.jsonl (id and reason: gold-not-in-catalogue,
+window-too-thin), report.json (counts, gold letters).
+
+Example
+  intentsim catalog items --index cat/ --questions needs.jsonl --out items/ --seed 7`,
+    )
+    .requiredOption('--index <dir>', 'a folder built by catalog index')
+    .requiredOption('--questions <file>', 'questions JSONL')
+    .requiredOption('--out <dir>', 'output folder')
+    .option('--lo <x>', 'window lower bound (inclusive)', Number, 0.7)
+    .option('--hi <x>', 'window upper bound (exclusive)', Number, 0.9)
+    .option('--seed <n>', 'seed', Number, 1)
+    .addOption(new Option('--on-error <mode>', 'fail on a bad line, or skip it into OUT/rejects.jsonl').choices(['fail', 'skip']).default('fail').argParser(parseOnError))
+    .action(async (o: { index: string; questions: string; out: string; lo: number; hi: number; seed: number; onError: OnError }) => {
+      if (!(o.lo <= o.hi)) throw new Error(`--lo (${o.lo}) must not exceed --hi (${o.hi})`);
+      const index = await CatalogIndex.open(o.index);
+      if (index.manifest.notMeaningfulBecause) process.stderr.write(`warning: window cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);
+      const r = await buildProductItems({ index, questions: o.questions, out: o.out, lo: o.lo, hi: o.hi, seed: o.seed, onError: o.onError });
+      process.stdout.write(`${r.items} items from ${r.questions} questions; not made: ${JSON.stringify(r.notMade)}; gold letters ${JSON.stringify(r.goldPositions)} → ${o.out}\n`);
+    });
 }

@@ -1,0 +1,273 @@
+// The whole pipeline (engine/pipeline.ts) and the `demo` / `pipeline` commands, end to end. Item
+// checks use the offline hashing stand-in (its cosines spread over the windows, so items come out);
+// the ONNX path runs on the generated tiny BERT model, whose random-weight cosines all sit above the
+// windows (no items: similarities mean nothing there), for worker equivalence and the node cache.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestModel } from '../embeddings/model-generator.js';
+import { writeDemo } from '../graph/generate-demo.js';
+import { openGraphWriter } from '../graph/open-store.js';
+import { readEmbeddings, runPipeline, type PipelineManifest, type PipelineOptions } from '../engine/pipeline.js';
+import type { Assertion } from '../engine/intentionqa/assertions.js';
+import type { IntentionQaItem } from '../engine/intentionqa/item-types.js';
+import { UnitVectors } from '../engine/unit-vectors.js';
+import { Rng } from '../engine/rng.js';
+import { RELATION_SENSES, type EdgeInput } from '../graph/types.js';
+import { checkItemInvariants } from './support/intentionqa-invariants.js';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'bin', 'intentsim.js');
+
+function jsonl<T>(file: string): T[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as T);
+}
+
+function readAssertionFile(file: string): Assertion[] {
+  return jsonl<Record<string, unknown>>(file).map((a) => ({
+    id: String(a.id),
+    itemA: String(a.item_a_id),
+    itemB: String(a.item_b_id),
+    relation: String(a.relation),
+    assertion: String(a.assertion),
+    intention: '',
+    typicality: Number(a.typicality),
+  }));
+}
+
+function readTitles(file: string): Map<string, string> {
+  return new Map(jsonl<{ id: string; title: string }>(file).map((p) => [p.id, p.title]));
+}
+
+/** Every emitted item satisfies the IntentionQA invariants against the pipeline's own embeddings. */
+async function checkRun(out: string, productsFile: string, assertionsFile: string): Promise<{ items: IntentionQaItem[] }> {
+  const vectors = UnitVectors.fromVectorSet(await readEmbeddings(join(out, 'embeddings')));
+  const world = { products: readTitles(productsFile), assertions: readAssertionFile(assertionsFile).map((a) => ({ ...a, intention: a.assertion.slice(a.assertion.indexOf('because')) })) };
+  const items = [
+    ...jsonl<IntentionQaItem>(join(out, 'items', 'intentionqa_task1.jsonl')),
+    ...jsonl<IntentionQaItem>(join(out, 'items', 'intentionqa_task2.jsonl')),
+  ];
+  for (const item of items) checkItemInvariants(item, world, vectors);
+  return { items };
+}
+
+describe('pipeline on the demo world with the generated tiny model', () => {
+  let dir: string;
+  let modelDir: string;
+  let world: string;
+  let base: Omit<PipelineOptions, 'out'>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'intentsim-pipeline-'));
+    modelDir = join(dir, 'model');
+    world = join(dir, 'world');
+    await makeTestModel(modelDir);
+    await writeDemo(world, { seed: 0 });
+    base = {
+      graph: join(world, 'graph.sqlite'),
+      products: join(world, 'products.jsonl'),
+      assertions: join(world, 'assertions.jsonl'),
+      concepts: join(world, 'concepts.jsonl'),
+      mode: 'induced',
+      encoder: { encoder: 'offline-hashing-v1', warn: () => {} },
+      workers: 0,
+      cacheDir: join(dir, 'cache'),
+      items: { seed: 3 },
+      onError: 'fail',
+    };
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  let first: PipelineManifest;
+
+  it('emits only valid items, accounts for every assertion, and writes its manifest', async () => {
+    first = await runPipeline({ ...base, out: join(dir, 'run1') });
+    const { items } = await checkRun(join(dir, 'run1'), base.products, base.assertions);
+    expect(items.length).toBe(first.counts.task1Items + first.counts.task2Items);
+    // Every typicality-passing assertion gives a Task-1 record and a Task-2 record: an item or a reason.
+    const dropped = jsonl<{ id: string; task?: number }>(join(dir, 'run1', 'items', 'intentionqa_dropped.jsonl'));
+    const assertions = readAssertionFile(base.assertions);
+    const perTask = (t: 1 | 2) =>
+      first.counts[t === 1 ? 'task1Items' : 'task2Items'] +
+      Object.values(first.counts.dropped[t === 1 ? 'task1' : 'task2']).reduce((a, b) => a + b, 0) +
+      Object.values(first.counts.dropped.both).reduce((a, b) => a + b, 0);
+    expect(perTask(1)).toBe(assertions.length);
+    expect(perTask(2)).toBe(assertions.length);
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(first.counts.task1Items).toBeGreaterThan(100);
+    expect(first.counts.task2Items).toBeGreaterThan(100);
+    expect(first.encoder.model).toBe('offline-hashing-v1');
+    expect(first.sentences.embeddedByEngine).toBeGreaterThan(0);
+    expect(first.sentences.releasedPipelineWouldEmbed).toBeGreaterThan(first.sentences.embeddedByEngine);
+    const manifest = JSON.parse(readFileSync(join(dir, 'run1', 'manifest.json'), 'utf8')) as PipelineManifest;
+    expect(manifest.counts).toEqual(first.counts);
+    expect(manifest.caveat).toBeNull();
+  });
+
+  it('a rerun (as after a crash) embeds no node again and writes byte-identical items', async () => {
+    // run2 shares run1's node cache but none of its outputs: only the cache can make it cheap.
+    const second = await runPipeline({ ...base, out: join(dir, 'run2') });
+    const embedManifest = JSON.parse(readFileSync(join(dir, 'run2', 'embeddings', 'manifest.json'), 'utf8')) as {
+      counts: { context: { computed: number; fromCache: number; nodes: number } };
+    };
+    expect(embedManifest.counts.context.computed).toBe(0);
+    expect(embedManifest.counts.context.fromCache).toBe(embedManifest.counts.context.nodes);
+    for (const f of ['intentionqa_task1.jsonl', 'intentionqa_task2.jsonl', 'intentionqa_dropped.jsonl']) {
+      // Buffer.equals, not toEqual: vitest's deep equality walks megabytes byte by byte.
+      expect(readFileSync(join(dir, 'run2', 'items', f)).equals(readFileSync(join(dir, 'run1', 'items', f)))).toBe(true);
+    }
+    expect(second.counts).toEqual(first.counts);
+  });
+
+  it('another seed changes the items (the seed is really used)', async () => {
+    await runPipeline({ ...base, out: join(dir, 'run3'), items: { seed: 4 } });
+    const a = readFileSync(join(dir, 'run1', 'items', 'intentionqa_task1.jsonl'), 'utf8');
+    const b = readFileSync(join(dir, 'run3', 'items', 'intentionqa_task1.jsonl'), 'utf8');
+    expect(b).not.toBe(a);
+  });
+
+  it('ONNX path: worker threads give the main-thread embeddings, and a rerun embeds no node again', async () => {
+    const onnx = { ...base, encoder: { modelDir, offline: true, intraOpThreads: 1 } };
+    const mainRun = await runPipeline({ ...onnx, out: join(dir, 'onnx-main'), cacheDir: join(dir, 'cache-onnx') });
+    expect(String(mainRun.encoder.model)).toMatch(/^intentsim\/generated-tiny-bert/);
+    expect(mainRun.encoder.provider).toBe('cpu');
+    await runPipeline({ ...onnx, out: join(dir, 'onnx-workers'), workers: 2, cacheDir: join(dir, 'cache-workers') });
+    const mainThread = await readEmbeddings(join(dir, 'onnx-main', 'embeddings'));
+    const pooled = await readEmbeddings(join(dir, 'onnx-workers', 'embeddings'));
+    expect(pooled.ids).toEqual(mainThread.ids);
+    expect(pooled.ids.length).toBe(mainRun.counts.productsEmbedded);
+    let maxDiff = 0;
+    for (let i = 0; i < pooled.data.length; i++) maxDiff = Math.max(maxDiff, Math.abs(pooled.data[i]! - mainThread.data[i]!));
+    expect(maxDiff).toBeLessThan(1e-5);
+
+    await runPipeline({ ...onnx, out: join(dir, 'onnx-again'), cacheDir: join(dir, 'cache-onnx') });
+    const again = JSON.parse(readFileSync(join(dir, 'onnx-again', 'embeddings', 'manifest.json'), 'utf8')) as { counts: { context: { computed: number; fromCache: number } } };
+    expect(again.counts.context.computed).toBe(0);
+    expect(again.counts.context.fromCache).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, 'onnx-again', 'embeddings', 'embeddings.npy')).equals(readFileSync(join(dir, 'onnx-main', 'embeddings', 'embeddings.npy')))).toBe(true);
+  });
+
+  it('a bad assertion line stops the run with file, line and field, and leaves no items behind', async () => {
+    const bad = join(dir, 'bad-assertions.jsonl');
+    const lines = readFileSync(base.assertions, 'utf8').split('\n').filter(Boolean);
+    lines.splice(2, 0, JSON.stringify({ id: 'X', item_a_id: 'a', item_b_id: 'b', relation: 'r', assertion: 'because x', typicality: 'high' }));
+    writeFileSync(bad, lines.join('\n') + '\n');
+    await expect(runPipeline({ ...base, assertions: bad, out: join(dir, 'run-bad') })).rejects.toThrow(/bad-assertions\.jsonl:3 \(field "typicality"\)/);
+    expect(existsSync(join(dir, 'run-bad', 'items', 'intentionqa_task1.jsonl'))).toBe(false);
+    // With --on-error skip the line is counted and written to the rejects file.
+    const skipped = await runPipeline({ ...base, assertions: bad, out: join(dir, 'run-skip'), onError: 'skip' });
+    expect(skipped.counts.assertionsRejected).toBe(1);
+    const rejects = jsonl<{ line: number; field: string }>(join(dir, 'run-skip', 'items', 'assertions.rejects.jsonl'));
+    expect(rejects).toMatchObject([{ line: 3, field: 'typicality' }]);
+  });
+});
+
+describe('the `demo` and `pipeline` commands', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'intentsim-demo-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('demo runs end to end and, without the model, says loudly that it used the stand-in', async () => {
+    const out = join(dir, 'demo');
+    const env = { ...process.env, HF_HUB_OFFLINE: '1', INTENTSIM_CACHE_DIR: join(dir, 'empty-cache'), XDG_CACHE_HOME: join(dir, 'xdg') };
+    const { stdout, stderr } = await run(process.execPath, [CLI, 'demo', '--out', out], { env, cwd: ROOT });
+    expect(stderr).toMatch(/falls back to offline-hashing-v1/);
+    expect(stdout).toMatch(/NOTE: DEMO STAND-IN ENCODER/);
+    const manifest = JSON.parse(readFileSync(join(out, 'intentionqa', 'manifest.json'), 'utf8')) as PipelineManifest;
+    expect(manifest.caveat).toMatch(/stand-in/);
+    expect(manifest.encoder.model).toBe('offline-hashing-v1');
+    expect(readFileSync(join(out, 'intentionqa', 'items', 'intentionqa_report.md'), 'utf8')).toMatch(/STAND-IN/);
+    expect(manifest.counts.task1Items).toBeGreaterThan(100);
+    expect(manifest.counts.task2Items).toBeGreaterThan(100);
+    await checkRun(join(out, 'intentionqa'), join(out, 'world', 'products.jsonl'), join(out, 'world', 'assertions.jsonl'));
+    const sibTasks = readFileSync(join(out, 'sib', 'sib-tasks.jsonl'), 'utf8').split('\n').filter(Boolean);
+    expect(sibTasks.length).toBeGreaterThan(0);
+  });
+
+  it('pipeline never falls back: without the model it fails and says where it looked', async () => {
+    const out = join(dir, 'world');
+    await writeDemo(out, { seed: 0 });
+    const env = { ...process.env, HF_HUB_OFFLINE: '1', INTENTSIM_CACHE_DIR: join(dir, 'empty-cache'), XDG_CACHE_HOME: join(dir, 'xdg') };
+    const args = [CLI, 'pipeline', '--graph', join(out, 'graph.sqlite'), '--products', join(out, 'products.jsonl'), '--assertions', join(out, 'assertions.jsonl'), '--out', join(dir, 'p')];
+    const failure = await run(process.execPath, args, { env, cwd: ROOT }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toMatch(/Could not load the sentence model/);
+    expect(failure?.stderr).toMatch(/offline/);
+    expect(existsSync(join(dir, 'p', 'items'))).toBe(false);
+  });
+});
+
+// Issue 4: the real 3,042 products and 2,315 assertions, end to end, on a generated graph.
+const SHARED = join(ROOT, '..', 'shared', 'data', 'intentionqa');
+const sharedPresent = existsSync(join(SHARED, 'products.jsonl')) && existsSync(join(SHARED, 'assertions.jsonl'));
+if (!sharedPresent) console.warn(`SKIPPED "pipeline on the real IntentionQA data": ${SHARED} is absent`);
+
+describe.skipIf(!sharedPresent)('pipeline on the real IntentionQA products and assertions (generated graph)', () => {
+  let dir: string;
+  afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
+
+  it('runs end to end; every emitted item obeys the invariants; everything else has a reason', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'intentsim-real-'));
+    const modelDir = join(dir, 'model');
+    await makeTestModel(modelDir);
+    // Concepts: the last two words of each title (a stand-in for the paper's ChatGPT phrases); the
+    // graph: a purchase node per phrase, tied to a shared pool of context events, so products share
+    // context and windows have members. The graph is synthetic; the products and assertions are real.
+    const products = jsonl<{ id: string; title: string }>(join(SHARED, 'products.jsonl'));
+    const rng = new Rng(11);
+    const context = Array.from({ length: 300 }, (_, i) => `PersonX do thing ${i}`);
+    const concepts: string[] = [];
+    const edges: EdgeInput[] = [];
+    const seen = new Set<string>();
+    for (const p of products) {
+      const words = p.title.toLowerCase().replace(/[^a-z0-9 ]/g, ' ').split(/\s+/).filter((w) => w.length > 2 && !['the', 'and', 'for', 'with'].includes(w));
+      const phrase = words.slice(-2).join(' ') || 'thing';
+      concepts.push(JSON.stringify({ id: p.id, phrases: [phrase] }));
+      if (seen.has(phrase)) continue;
+      seen.add(phrase);
+      for (let k = 0; k < 4; k++) {
+        const sense = RELATION_SENSES[rng.int(RELATION_SENSES.length)]!;
+        edges.push({ head: `PersonX buy ${phrase}`, tail: context[rng.int(context.length)]!, senses: { [sense]: 1 } });
+      }
+    }
+    const graph = join(dir, 'graph.sqlite');
+    const writer = await openGraphWriter(graph);
+    await writer.upsertEdges(edges);
+    await writer.close();
+    writeFileSync(join(dir, 'concepts.jsonl'), concepts.join('\n') + '\n');
+    const out = join(dir, 'run');
+    const manifest = await runPipeline({
+      graph,
+      products: join(SHARED, 'products.jsonl'),
+      assertions: join(SHARED, 'assertions.jsonl'),
+      concepts: join(dir, 'concepts.jsonl'),
+      out,
+      mode: 'induced',
+      encoder: { modelDir, offline: true, intraOpThreads: 1 },
+      workers: 0,
+      items: { seed: 1 },
+      onError: 'fail',
+    });
+    expect(manifest.counts.products).toBe(3042);
+    expect(manifest.counts.assertions).toBe(2315);
+    expect(manifest.counts.productsEmbedded).toBe(3042);
+    const { items } = await checkRun(out, join(SHARED, 'products.jsonl'), join(SHARED, 'assertions.jsonl'));
+    expect(items.length).toBeGreaterThan(0);
+    const droppedTotal = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+    const both = droppedTotal(manifest.counts.dropped.both);
+    expect(manifest.counts.task1Items + droppedTotal(manifest.counts.dropped.task1) + both).toBe(2315);
+    expect(manifest.counts.task2Items + droppedTotal(manifest.counts.dropped.task2) + both).toBe(2315);
+  });
+});
