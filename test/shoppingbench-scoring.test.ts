@@ -155,7 +155,9 @@ describe('vouchers and budget', () => {
 
   it('the budget is met by the total before the voucher too; decimal sums compare as decimals', () => {
     expect(checkBudget([0.1, 0.2], ['a', 'a'], 0.3, undefined).met).toBe(true);
-    expect(checkBudget([10, undefined], ['a', 'a'], 100, undefined).met).toBe(false);
+    const missing = checkBudget([10, undefined], ['a', 'a'], 100, undefined);
+    expect(missing).toMatchObject({ met: false, missingPrices: 1 });
+    expect(missing.arithmetic).toBe('total 10 + ? = 10; 1 price(s) missing → budget 100 not met');
   });
 });
 

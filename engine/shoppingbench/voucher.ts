@@ -72,7 +72,8 @@ export function checkBudget(prices: ReadonlyArray<number | undefined>, shopIds: 
     if (!voucherApplies) parts.push(voucherReason);
   }
   const met = missingPrices === 0 && prices.length > 0 && (atMost(total, budget) || (voucherApplies && atMost(afterVoucher, budget)));
-  const verdict = missingPrices > 0 ? `${missingPrices} price(s) missing → not met` : prices.length === 0 ? 'no products → not met' : `${met ? '≤' : '>'} budget ${money(budget)} → ${met ? 'met' : 'not met'}`;
-  parts.push(`${money(voucherApplies ? afterVoucher : total)} ${verdict}`);
+  if (missingPrices > 0) parts.push(`${missingPrices} price(s) missing → budget ${money(budget)} not met`);
+  else if (prices.length === 0) parts.push(`no products → budget ${money(budget)} not met`);
+  else parts.push(`${money(voucherApplies ? afterVoucher : total)} ${met ? '≤' : '>'} budget ${money(budget)} → ${met ? 'met' : 'not met'}`);
   return { total, missingPrices, voucherApplies, voucherReason, afterVoucher, budget, met, arithmetic: parts.join('; ') };
 }
