@@ -21,7 +21,8 @@ export function hasCheckpoints(writer: GraphWriter): writer is GraphWriter & Imp
 
 /**
  * Optional capability of a GraphWriter: cheaper bulk loading into an empty store (the SQLite store
- * builds its by-tail index once at the end instead of edge by edge). Importers call `beginBulkLoad`
+ * appends edges to a staging table and, at the end, merges them sorted by key and builds its by-tail
+ * index once, instead of updating both B-trees edge by edge in random order). Importers call `beginBulkLoad`
  * (a no-op for a store that already has edges); the writer's `close` (or `endBulkLoad`) finishes it.
  */
 export interface BulkLoad {

@@ -9,7 +9,7 @@ import { parsePurchaseEvent } from '../graph/purchase-events.js';
 import type { GraphStore } from '../graph/types.js';
 import { HAND_GRAPH, ReferenceGraph, randomFixture, runGraphStoreContract, type GraphFixture } from './graph-store-contract.js';
 import { Rng } from '../engine/rng.js';
-import type { EdgeInput } from '../graph/types.js';
+import { RELATION_SENSES, type EdgeInput } from '../graph/types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-sqlite-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,6 +32,18 @@ runGraphStoreContract('SQLite (reopened read-only)', async (fixture) => {
   const path = freshPath();
   await (await buildStore(fixture, path)).close();
   return readView(SqliteGraphStore.open(path, { mode: 'read' }));
+});
+
+// A bulk load stages edges and merges them at the first edge read: the contract (reads mid-load,
+// writes after reads, re-written edges) must hold for a bulk-loading writer too.
+runGraphStoreContract('SQLite (write mode, bulk load)', async (fixture) => {
+  const store = SqliteGraphStore.open(freshPath(), { mode: 'write' });
+  await store.beginBulkLoad();
+  if (fixture.isolated) await store.upsertNodes(fixture.isolated);
+  const half = Math.floor(fixture.edges.length / 2);
+  await store.upsertEdges(fixture.edges.slice(0, half));
+  await store.upsertEdges(fixture.edges.slice(half));
+  return store;
 });
 
 /** Only the GraphStore side of a store, so that the contract's writer tests do not apply to it. */
@@ -169,6 +181,42 @@ describe('SQLite store specifics', () => {
     expect(await r.counts()).toEqual(await direct.counts());
     await r.close();
     await direct.close();
+  });
+
+  it('a bulk load merges staged edges in key order, the last write of an edge winning within and across batches and merges', async () => {
+    // Every edge is written several times with different senses, in shuffled batches, with a read
+    // (which merges what is staged) between some of them: a merge in another order, or one that
+    // lost or duplicated rows, changes the senses or the counts.
+    const rng = new Rng(77);
+    const texts = Array.from({ length: 60 }, (_, i) => `bulk node ${i}`);
+    const writes: EdgeInput[] = [];
+    for (let i = 0; i < 3000; i++) {
+      writes.push({ head: texts[rng.int(60)]!, tail: texts[rng.int(60)]!, senses: { [RELATION_SENSES[rng.int(RELATION_SENSES.length)]!]: 1 + rng.int(9) } });
+    }
+    const path = freshPath();
+    const w = SqliteGraphStore.open(path, { mode: 'write' });
+    await w.beginBulkLoad();
+    const batches = [0, 400, 401, 1500, 2200, 3000];
+    for (let b = 0; b + 1 < batches.length; b++) {
+      await w.upsertEdges(writes.slice(batches[b], batches[b + 1]));
+      if (b === 2) expect((await w.counts()).edges).toBe(new ReferenceGraph({ edges: writes.slice(0, batches[b + 1]) }).edges.size);
+    }
+    await w.close();
+    const ref = new ReferenceGraph({ edges: writes });
+    const r = SqliteGraphStore.open(path);
+    expect(await r.counts()).toMatchObject({ nodes: ref.nodes.size, edges: ref.edges.size });
+    const ids = await r.lookupIds(texts);
+    const got = await r.neighbourhoods([...ids.values()], 'incident');
+    for (const t of texts) {
+      if (!ids.has(t)) continue;
+      expect(got.get(ids.get(t)!)!.edges.map((e) => `${e.headText}>${e.tailText}>${JSON.stringify(e.senses)}`).sort()).toEqual(
+        ref.neighbourhood(t, 'incident').map((e) => `${e.head}>${e.tail}>${JSON.stringify(e.senses)}`).sort(),
+      );
+    }
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name IN ('edges_staged', 'edges_by_tail')").pluck().all()).toEqual(['edges_by_tail']);
+    db.close();
+    await r.close();
   });
 
   it('resolves texts correctly whichever look-up order the writer has adapted to (mostly new, mostly known, mixed)', async () => {

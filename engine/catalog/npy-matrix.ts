@@ -8,7 +8,7 @@ export type StorageDtype = 'float32' | 'float16';
 
 export function parseStorageDtype(value: string): StorageDtype {
   if (value === 'float32' || value === 'float16') return value;
-  throw new Error(`--dtype must be float32 or float16, got "${value}"`);
+  throw new Error(`--storage must be float32 or float16, got "${value}"`);
 }
 
 const MAGIC = Uint8Array.of(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59);

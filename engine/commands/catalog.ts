@@ -1,8 +1,6 @@
 // `catalog index` and `catalog query`: sentence-embedding index of a product catalogue (issue 8).
 import { Option, type Command } from 'commander';
-import { parseDeviceRequest, type DeviceRequest } from '../../embeddings/execution-providers.js';
-import { DEFAULT_MODEL_ID } from '../../embeddings/model-files.js';
-import { openEncoder, parseEncoderChoice, type EncoderChoice, type OpenEncoderOptions } from '../../embeddings/open-encoder.js';
+import { openEncoder } from '../../embeddings/open-encoder.js';
 import type { FingerprintedEncoder } from '../../embeddings/types.js';
 import { PooledSentenceEncoder } from '../../workers/pooled-encoder.js';
 import { buildCatalogIndex, DEFAULT_CHUNK_SIZE } from '../catalog/build-index.js';
@@ -11,43 +9,12 @@ import { CatalogIndex } from '../catalog/query.js';
 import { buildProductItems } from '../catalog/product-items.js';
 import { parseOnError, type OnError } from '../io/errors.js';
 import { notMeaningfulBecause } from '../shoppingbench/encoder-meaning.js';
+import { addModelOptions, encoderOptions, positiveInt, type ModelCliOptions } from './model-options.js';
 
-interface ModelOptions {
-  modelDir?: string;
-  modelId: string;
-  cacheDir?: string;
-  offline?: boolean;
-  device: DeviceRequest;
-  batchSize: number;
-  encoder: EncoderChoice;
-}
-
-function positiveInt(name: string) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${v}"`);
-    return n;
-  };
-}
-
-function addModelOptions(cmd: Command): Command {
-  return cmd
-    .option('--model-dir <dir>', 'a local Sentence-BERT model folder')
-    .option('--model-id <id>', 'Hugging Face model id (cache, then Hub)', DEFAULT_MODEL_ID)
-    .option('--cache-dir <dir>', 'cache root')
-    .option('--offline', 'never contact the Hugging Face Hub')
-    .addOption(new Option('--device <device>', 'execution provider').choices(['auto', 'cpu', 'cuda', 'webgpu']).default('auto').argParser(parseDeviceRequest))
-    .option('--batch-size <n>', 'sentences per model call', positiveInt('--batch-size'), 64)
-    .addOption(new Option('--encoder <name>', 'sentence-bert, or offline-hashing-v1 (stand-in: no meaning)').default('sentence-bert').argParser(parseEncoderChoice));
-}
-
-function modelOptions(o: ModelOptions): OpenEncoderOptions {
-  return { encoder: o.encoder, modelDir: o.modelDir, modelId: o.modelId, cacheDir: o.cacheDir, offline: o.offline, device: o.device, batchSize: o.batchSize };
-}
-
-async function openFingerprinted(o: ModelOptions, workers: number): Promise<FingerprintedEncoder> {
-  if (workers > 1 && o.encoder === 'sentence-bert') return PooledSentenceEncoder.open(modelOptions(o), { workers, threadsPerWorker: 1 });
-  return openEncoder(modelOptions(o));
+/** workers > 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1). */
+async function openFingerprinted(o: ModelCliOptions, workers: number): Promise<FingerprintedEncoder> {
+  if (workers > 1 && o.encoder === 'sentence-bert') return PooledSentenceEncoder.open(encoderOptions(o), { workers, threadsPerWorker: o.threads ?? 1 });
+  return openEncoder(encoderOptions(o));
 }
 
 export function registerCatalogCommands(program: Command): void {
@@ -63,34 +30,36 @@ with Sentence-BERT and builds one HNSW index (cosine) over them.
 
 Input  --products FILE: JSONL {"id": "p1", "title": "…", "attributes": {"color": ["red"]}}
 Output --out DIR:
-  manifest.json              model fingerprint, dtype, chunk size, counts
+  manifest.json              model fingerprint, storage dtype, chunk size, counts
   chunks/chunk-NNNNNN.jsonl  {"id", "title"} per row, input order
   chunks/chunk-NNNNNN.npy    rows × dim vectors (float32 '<f4' or float16 '<f2')
   index.hnsw, index.hnsw.json  the HNSW graph and what it was built from
   rejects.jsonl              bad lines, with --on-error skip
 
 Resumable: a rerun skips every finished chunk (same products), so a crash costs
-at most the chunk in flight. Storage per product: dim × 4 bytes (float32) or
-dim × 2 (float16): 2.5M × 384 is 3.8 GB or 1.9 GB on disk; the index file adds
-about dim × 4 + 2 × M × 4 bytes per product.
+at most the chunk in flight. Storage per product (--storage): dim × 4 bytes
+(float32) or dim × 2 (float16): 2.5M × 384 is 3.8 GB or 1.9 GB on disk; the
+index file adds about dim × 4 + 2 × M × 4 bytes per product. --dtype is the
+model's weights (fp32 or q8), not the storage. With --workers N each worker's
+ONNX session gets --threads threads (default 1).
 
 Example
   intentsim catalog index --products catalog.jsonl --out cat/ --model-dir minilm/ \\
-    --dtype float16 --workers 4`,
+    --storage float16 --workers 4`,
       )
       .requiredOption('--products <file>', 'catalogue JSONL')
       .requiredOption('--out <dir>', 'index folder (created; resumed when it exists)')
       .option('--attributes', 'embed "title. attributes" instead of the title alone')
-      .addOption(new Option('--dtype <dtype>', 'vector storage').choices(['float32', 'float16']).default('float32').argParser(parseStorageDtype))
+      .addOption(new Option('--storage <dtype>', 'vector storage on disk (the model\'s weights are --dtype)').choices(['float32', 'float16']).default('float32').argParser(parseStorageDtype))
       .option('--workers <n>', 'encoder worker threads (Piscina pool; 1 = in this thread)', positiveInt('--workers'), 1)
       .option('--chunk-size <n>', 'products per chunk (the unit of resumption)', positiveInt('--chunk-size'), DEFAULT_CHUNK_SIZE)
       .addOption(new Option('--on-error <mode>', 'fail on a bad line, or skip it into OUT/rejects.jsonl').choices(['fail', 'skip']).default('fail').argParser(parseOnError)),
-  ).action(async (o: ModelOptions & { products: string; out: string; attributes?: boolean; dtype: StorageDtype; workers: number; chunkSize: number; onError: OnError }) => {
+  ).action(async (o: ModelCliOptions & { products: string; out: string; attributes?: boolean; storage: StorageDtype; workers: number; chunkSize: number; onError: OnError }) => {
     const encoder = await openFingerprinted(o, o.workers);
     try {
       const why = notMeaningfulBecause(encoder);
       if (why) process.stderr.write(`warning: similarities in this index are NOT meaningful: ${why}\n`);
-      const r = await buildCatalogIndex({ products: o.products, out: o.out, encoder, notMeaningfulBecause: why, dtype: o.dtype, attributes: o.attributes, chunkSize: o.chunkSize, batchSize: o.batchSize, onError: o.onError });
+      const r = await buildCatalogIndex({ products: o.products, out: o.out, encoder, notMeaningfulBecause: why, dtype: o.storage, attributes: o.attributes, chunkSize: o.chunkSize, batchSize: o.batchSize, onError: o.onError });
       process.stdout.write(`${r.rows} products in ${r.chunks} chunks (${r.chunksEncoded} encoded, ${r.chunksReused} reused), ${r.rejected} rejected; index ${r.indexRebuilt ? `built (${r.indexRebuilt})` : 'reused'} → ${o.out}\n`);
     } finally {
       await encoder.close();
@@ -114,10 +83,10 @@ Example
       .requiredOption('--text <text>', 'the query text')
       .option('--k <n>', 'how many products', positiveInt('--k'), 10)
       .option('--exhaustive', 'scan every product instead of the HNSW candidates'),
-  ).action(async (o: ModelOptions & { index: string; text: string; k: number; exhaustive?: boolean }) => {
+  ).action(async (o: ModelCliOptions & { index: string; text: string; k: number; exhaustive?: boolean }) => {
     const index = await CatalogIndex.open(o.index, { withIndex: !o.exhaustive });
     if (index.manifest.notMeaningfulBecause) process.stderr.write(`warning: these cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);
-    const encoder = await openEncoder(modelOptions(o));
+    const encoder = await openEncoder(encoderOptions(o));
     try {
       const query = await index.embed(o.text, encoder);
       for (const hit of index.nearest(query, o.k, { exhaustive: o.exhaustive })) process.stdout.write(JSON.stringify(hit) + '\n');

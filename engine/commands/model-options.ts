@@ -50,8 +50,9 @@ DIR\` (tiny) or \`intentsim model make-bench --out DIR\` (MiniLM-L6 shape);
 both have random weights, so their similarities mean nothing. Devices:
 --device auto tries cuda, then webgpu, then cpu, and records why each failed.`;
 
-/** Options every model-using command takes. */
-export function addModelOptions(cmd: Command): Command {
+/** Options every model-using command takes; `defaults.batchSize` overrides the --batch-size default
+ * for a command measured with another one (score shoppingbench: 256). */
+export function addModelOptions(cmd: Command, defaults: { batchSize?: number } = {}): Command {
   return cmd
     .option('--model-dir <dir>', 'a local model folder (config.json, tokenizer.json, onnx/model*.onnx)')
     .option('--model-id <id>', 'Hugging Face model id to look for in the cache and on the Hub', DEFAULT_MODEL_ID)
@@ -60,7 +61,7 @@ export function addModelOptions(cmd: Command): Command {
     .addOption(new Option('--dtype <dtype>', 'weights: fp32 (model.onnx) or q8 (model_quantized.onnx)').choices([...MODEL_DTYPES]).default('fp32').argParser(parseModelDtype))
     .addOption(new Option('--device <device>', 'execution provider').choices([...DEVICES]).default('auto'))
     .option('--threads <n>', 'ONNX Runtime intra-op threads (default: one per physical core)', positiveInt('--threads'))
-    .option('--batch-size <n>', 'sentences per model call', positiveInt('--batch-size'), DEFAULT_BATCH_SIZE)
+    .option('--batch-size <n>', 'sentences per model call', positiveInt('--batch-size'), defaults.batchSize ?? DEFAULT_BATCH_SIZE)
     .option('--max-tokens <n>', 'token limit per sentence, [CLS]/[SEP] included (longer ones are truncated)', positiveInt('--max-tokens'), DEFAULT_MAX_TOKENS)
     .addOption(
       new Option('--encoder <name>', 'sentence-bert, or offline-hashing-v1 (a named stand-in for demos: not Sentence-BERT, no meaning)')

@@ -39,7 +39,7 @@ function addItemOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--mode <mode>', 'neighbourhood edges: induced (released code) or incident').choices(['induced', 'incident']).default('induced'))
     .option('--workers <n>', 'worker threads for sentence encoding, each with --threads ONNX threads (0: main thread)', nonNegativeInt('--workers'), 0)
-    .option('--seed <seed>', 'seed of every random choice (same inputs + seed = byte-identical items)', '0')
+    .option('--seed <seed>', 'seed of every random choice (same inputs + seed = byte-identical items)', '1')
     .addOption(
       new Option('--sampling <how>', 'Task 1 distractors: uniform in the window (paper) or lowest (released code)')
         .choices(['uniform', 'lowest'])
@@ -88,7 +88,8 @@ Inputs
   --assertions   JSONL {"id", "item_a_id", "item_b_id", "relation", "assertion", "typicality"}
   --concepts     JSONL {"id", "phrases": [...]} (optional; else the offline conceptualizer)
 Outputs in --out
-  embeddings/    embeddings.npy + ids.txt + phrases.jsonl + manifest.json, products.hnsw
+  embeddings/    embeddings.npy + ids.txt + phrases.jsonl + manifest.json, and
+                 products.hnsw when there are more than 10,000 products to search
   items/         intentionqa_task1.jsonl, intentionqa_task2.jsonl, intentionqa_dropped.jsonl,
                  intentionqa_report.md + .svg, intentionqa_summary.json
   cache/         node embeddings: a rerun (after a crash, Ctrl-C or new assertions)

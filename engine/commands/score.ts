@@ -1,33 +1,30 @@
 // `score shoppingbench`: ShoppingBench relevance scores (CAR, ASR per intent) of an agent's run.
 import { Option, type Command } from 'commander';
-import { parseDeviceRequest, type DeviceRequest } from '../../embeddings/execution-providers.js';
-import { DEFAULT_MODEL_ID } from '../../embeddings/model-files.js';
-import { openEncoder, parseEncoderChoice, type EncoderChoice } from '../../embeddings/open-encoder.js';
+import { openEncoder } from '../../embeddings/open-encoder.js';
 import { parseOnError, type OnError } from '../io/errors.js';
 import { notMeaningfulBecause } from '../shoppingbench/encoder-meaning.js';
 import { scoreShoppingBench } from '../shoppingbench/score-run.js';
+import { addModelOptions, encoderOptions, type ModelCliOptions } from './model-options.js';
 
-interface ScoreCliOptions {
+/** Titles per model call by default: the batch size the title-embedding benchmark measured
+ * (docs/readme/catalog.md); the other model commands default to 64. */
+const SCORE_BATCH_SIZE = 256;
+
+interface ScoreCliOptions extends ModelCliOptions {
   predictions: string;
   targets: string;
   out?: string;
-  modelDir?: string;
-  modelId: string;
-  cacheDir?: string;
-  offline?: boolean;
-  device: DeviceRequest;
-  batchSize: number;
-  encoder: EncoderChoice;
   onError: OnError;
 }
 
 export function registerScoreCommands(program: Command): void {
   const score = program.command('score').description('score agents\' outputs against benchmark targets');
-  score
-    .command('shoppingbench')
-    .summary('ShoppingBench relevance: r_pro, r_kw, r_shop, r_budget; CAR and ASR per intent')
-    .description(
-      `Scores an agent's recommended products against ShoppingBench targets.
+  addModelOptions(
+    score
+      .command('shoppingbench')
+      .summary('ShoppingBench relevance: r_pro, r_kw, r_shop, r_budget; CAR and ASR per intent')
+      .description(
+        `Scores an agent's recommended products against ShoppingBench targets.
 
 Per recommended product, against its target:
   r_pro = (1[title_sim ≥ 0.5] + 1[min ≤ price ≤ max] + |F_t ∩ F_p|) / (2 + |F_t|)
@@ -39,7 +36,8 @@ Per recommended product, against its target:
 CAR = mean over queries of the mean r_pro; ASR = share of queries whose
 products all have r_pro = 1 (plus r_kw / r_shop / r_budget for knowledge /
 shop / voucher queries). title_sim is the cosine of Sentence-BERT embeddings;
-each distinct title is embedded once, in large batches.
+each distinct title is embedded once, in calls of --batch-size titles
+(default 256 here).
 
 Targets (the released evaluator's format), one query per line:
   {"query_id": "q1", "intent": "voucher",          (optional: inferred)
@@ -65,33 +63,23 @@ weights) mean nothing; the summary says so.
 Example
   intentsim score shoppingbench --predictions run.jsonl --targets targets.jsonl \\
     --out scores/ --model-dir all-MiniLM-L6-v2/`,
-    )
-    .requiredOption('--predictions <file>', 'predictions JSONL')
-    .requiredOption('--targets <file>', 'targets JSONL')
-    .option('--out <dir>', 'output folder')
-    .option('--model-dir <dir>', 'a local Sentence-BERT model folder')
-    .option('--model-id <id>', 'Hugging Face model id (cache, then Hub)', DEFAULT_MODEL_ID)
-    .option('--cache-dir <dir>', 'cache root')
-    .option('--offline', 'never contact the Hugging Face Hub')
-    .addOption(new Option('--device <device>', 'execution provider').choices(['auto', 'cpu', 'cuda', 'webgpu']).default('auto').argParser(parseDeviceRequest))
-    .option('--batch-size <n>', 'titles per model call', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new Error(`--batch-size must be a positive integer, got "${v}"`);
-      return n;
-    }, 256)
-    .addOption(new Option('--encoder <name>', 'sentence-bert, or offline-hashing-v1 (stand-in: no meaning)').default('sentence-bert').argParser(parseEncoderChoice))
-    .addOption(new Option('--on-error <mode>', 'fail on a bad line, or skip it into OUT/rejects.jsonl').choices(['fail', 'skip']).default('fail').argParser(parseOnError))
-    .action(async (o: ScoreCliOptions) => {
-      const encoder = await openEncoder({ encoder: o.encoder, modelDir: o.modelDir, modelId: o.modelId, cacheDir: o.cacheDir, offline: o.offline, device: o.device, batchSize: o.batchSize });
-      try {
-        const why = notMeaningfulBecause(encoder);
-        if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
-        const result = await scoreShoppingBench({ predictions: o.predictions, targets: o.targets, out: o.out, encoder, notMeaningfulBecause: why, onError: o.onError, batchSize: o.batchSize });
-        process.stdout.write(result.markdown.split('\n## ')[0]!);
-        if (result.unknownPredictionIds.length > 0) process.stderr.write(`${result.unknownPredictionIds.length} prediction line(s) name queries that are not in the targets (listed in summary.json)\n`);
-        if (result.rejected > 0) process.stderr.write(`${result.rejected} line(s) rejected (see ${o.out}/rejects.jsonl)\n`);
-      } finally {
-        await encoder.close();
-      }
-    });
+      )
+      .requiredOption('--predictions <file>', 'predictions JSONL')
+      .requiredOption('--targets <file>', 'targets JSONL')
+      .option('--out <dir>', 'output folder')
+      .addOption(new Option('--on-error <mode>', 'fail on a bad line, or skip it into OUT/rejects.jsonl').choices(['fail', 'skip']).default('fail').argParser(parseOnError)),
+    { batchSize: SCORE_BATCH_SIZE },
+  ).action(async (o: ScoreCliOptions) => {
+    const encoder = await openEncoder(encoderOptions(o));
+    try {
+      const why = notMeaningfulBecause(encoder);
+      if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
+      const result = await scoreShoppingBench({ predictions: o.predictions, targets: o.targets, out: o.out, encoder, notMeaningfulBecause: why, onError: o.onError, batchSize: o.batchSize });
+      process.stdout.write(result.markdown.split('\n## ')[0]!);
+      if (result.unknownPredictionIds.length > 0) process.stderr.write(`${result.unknownPredictionIds.length} prediction line(s) name queries that are not in the targets (listed in summary.json)\n`);
+      if (result.rejected > 0) process.stderr.write(`${result.rejected} line(s) rejected (see ${o.out}/rejects.jsonl)\n`);
+    } finally {
+      await encoder.close();
+    }
+  });
 }
