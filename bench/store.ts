@@ -174,11 +174,11 @@ export async function run(opts: BenchOptions & { generator?: BenchGraphGenerator
     const singleRate = sample / seconds(t);
     await single.close();
     rows.push(
-      row('import: writer.upsertEdges, 100k a batch (+ index build)', w.edges, 'edges', w.edges / (w.edgeSeconds + indexSeconds), 'one edge a transaction', singleRate, 100_000, w.edges / writerCpu),
+      row('import: writer.upsertEdges, 100k a batch (+ merge, index build)', w.edges, 'edges', w.edges / (w.edgeSeconds + indexSeconds), 'one edge a transaction', singleRate, 100_000, w.edges / writerCpu),
     );
     notes.push(
       `store: ${counts.nodes} nodes, ${counts.edges} distinct edges, ${counts.purchaseNodes} purchase-event nodes; ` +
-        `nodes written first at ${Math.round(graph.nodeCount / w.nodeSeconds)} nodes/s; by-tail index built in ${indexSeconds.toFixed(1)} s`,
+        `nodes written first at ${Math.round(graph.nodeCount / w.nodeSeconds)} nodes/s; staged edges merged and by-tail index built in ${indexSeconds.toFixed(1)} s`,
     );
     await writer.close();
 
