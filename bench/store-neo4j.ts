@@ -106,7 +106,7 @@ async function neighbourhoodRate(store: GraphStore, ids: readonly number[], mode
 
 export async function run(opts: Neo4jBenchOptions): Promise<BenchResult> {
   const uri = opts.uri ?? process.env.NEO4J_URI;
-  if (!uri) return { name: 'store-neo4j', rows: [], notes: ['skipped: NEO4J_URI not set (start a Neo4j 5 server, see docs/readme/neo4j.md, and set NEO4J_URI, NEO4J_PASSWORD)'] };
+  if (!uri) return { name: 'store-neo4j', rows: [], notes: ['skipped: NEO4J_URI not set (start a Neo4j 5 server, see docs/neo4j.md, and set NEO4J_URI, NEO4J_PASSWORD)'] };
   const connection = opts.connection ?? {};
   const seed = opts.seed ?? 1;
   const sizes = opts.sizes ?? (opts.quick ? { nodes: 5_000, edges: 10_000, lookups: 10_000, roots: 2_000 } : { nodes: 100_000, edges: 200_000, lookups: 100_000, roots: 20_000 });

@@ -19,7 +19,7 @@ const SUITE = 'Neo4j GraphStore contract against a real server (set NEO4J_URI to
 if (!uri) {
   console.warn(
     `SKIPPED: "${SUITE}" — NEO4J_URI is not set, so the Cypher queries were not run against a Neo4j server. ` +
-      'Start one (docs/readme/neo4j.md) and run: NEO4J_URI=bolt://localhost:7687 NEO4J_PASSWORD=… npx vitest run test/neo4j-contract.test.ts',
+      'Start one (docs/neo4j.md) and run: NEO4J_URI=bolt://localhost:7687 NEO4J_PASSWORD=… npx vitest run test/neo4j-contract.test.ts',
   );
 }
 

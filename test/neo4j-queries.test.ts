@@ -1,5 +1,5 @@
 // The exact Cypher text and parameters the Neo4j store sends for given calls. Pinned literally:
-// a change to a query must be deliberate (and re-checked against a server, see docs/readme/neo4j.md).
+// a change to a query must be deliberate (and re-checked against a server, see docs/neo4j.md).
 import { int, Integer } from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
 import {

@@ -7,7 +7,7 @@ import { scoreShoppingBench } from '../shoppingbench/score-run.js';
 import { addModelOptions, encoderOptions, type ModelCliOptions } from './model-options.js';
 
 /** Titles per model call by default: the batch size the title-embedding benchmark measured
- * (docs/readme/catalog.md); the other model commands default to 64. */
+ * (docs/catalog.md); the other model commands default to 64. */
 const SCORE_BATCH_SIZE = 256;
 
 interface ScoreCliOptions extends ModelCliOptions {
