@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './io/atomic.js';
 import type { OnError } from './io/errors.js';
-import { RejectsSink } from './io/rejects.js';
+import { CountingRejects, RejectsSink } from './io/rejects.js';
 import { readJsonl } from './io/jsonl.js';
 import { readProducts } from '../graph/products.js';
 import type { NeighbourhoodMode } from '../graph/types.js';
@@ -83,7 +83,7 @@ export interface PipelineManifest {
   outputs: { embeddings: string; items: string; report: string };
 }
 
-/** Product id → normalised category phrases, as stage 1 wrote them. */
+/** Product id → normalised category phrases, as stage 1 wrote them (our own output: not re-validated). */
 async function readPhrases(file: string): Promise<Map<string, string[]>> {
   const phrases = new Map<string, string[]>();
   for await (const { value } of readJsonl(file, (json) => json as { id: string; phrases: string[] })) {
@@ -130,12 +130,11 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
   const embeddings = await readEmbeddings(embeddingsDir);
   const phrases = await readPhrases(join(embeddingsDir, 'phrases.jsonl'));
   const titles = new Map<string, string>();
-  const productRejects = new RejectsSink(join(itemsDir, 'products.rejects.jsonl'));
-  for await (const p of readProducts(options.products, { onError: options.onError, rejects: productRejects })) titles.set(p.id, p.title);
+  // Stage 1 has already reported the products file's bad lines (embeddings/rejects.jsonl).
+  for await (const p of readProducts(options.products, { onError: options.onError, rejects: new CountingRejects() })) titles.set(p.id, p.title);
   const assertionRejects = new RejectsSink(join(itemsDir, 'assertions.rejects.jsonl'));
   const assertions: Assertion[] = [];
   for await (const a of readAssertions(options.assertions, { onError: options.onError, rejects: assertionRejects })) assertions.push(a);
-  await productRejects.close();
   await assertionRejects.close();
   timings.loadInputs = Math.round(performance.now() - t);
 

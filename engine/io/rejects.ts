@@ -38,3 +38,17 @@ export class RejectsSink {
     return this.count === 0 ? 'no rejects' : `${this.count} rejected (see ${this.path})`;
   }
 }
+
+/**
+ * A sink that only counts: for a second pass over a file whose bad lines an earlier pass has already
+ * written to a rejects file (writing them again would report each twice).
+ */
+export class CountingRejects extends RejectsSink {
+  constructor() {
+    super('');
+  }
+  override async reject(): Promise<void> {
+    this.count += 1;
+  }
+  override async close(): Promise<void> {}
+}

@@ -17,7 +17,7 @@ import { openAtomicWriter, writeFileAtomic } from '../io/atomic.js';
 import { InputError, type OnError } from '../io/errors.js';
 import { readJsonl } from '../io/jsonl.js';
 import { createProgress } from '../io/progress.js';
-import { RejectsSink } from '../io/rejects.js';
+import { CountingRejects, RejectsSink } from '../io/rejects.js';
 import { Rng } from '../rng.js';
 import { loadAnnotations, type Annotation, type AnnotationIndex } from './annotations.js';
 import { BalancedPositions } from './balanced-positions.js';
@@ -117,16 +117,6 @@ export interface SibSummary {
 
 const zeroCounts = (): TaskCounts => ({ T1: 0, T2: 0, T3: 0, T4: 0 });
 
-/** A RejectsSink that only counts: the first pass must not write the rejects the second pass writes. */
-class CountingRejects extends RejectsSink {
-  constructor() {
-    super('');
-  }
-  override async reject(): Promise<void> {
-    this.count += 1;
-  }
-  override async close(): Promise<void> {}
-}
 
 /** Chooses the trajectories of a session: all, or `k` of them uniformly with a per-session stream. */
 export function selectTrajectories(session: SibSession, k: number | undefined, seed: number | string): Trajectory[] {
