@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../engine/cli.js';
 import { buildDemoWorld, writeDemo } from '../graph/generate-demo.js';
 import { DEMO_CLUSTERS, DEMO_HUBS, DEMO_ISOLATED, DEMO_NEAR_NEIGHBOURS, ASSERTION_PREFIX } from '../graph/demo-world.js';
 import { PRODUCT_PHRASE_COUNT, ScaleGraph, productPhrase, writeScaleGraph } from '../graph/generate-scale.js';
@@ -15,6 +14,7 @@ import { UserConcepts } from '../graph/concepts.js';
 import { MatchStats, matchProducts } from '../graph/match.js';
 import { edgeSentences } from '../graph/sentences.js';
 import type { EdgeInput, GraphStore } from '../graph/types.js';
+import { cli } from './support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-generate-'));
 
@@ -262,21 +262,6 @@ describe('scale generator', () => {
     expect(() => new ScaleGraph({ nodes: 0, edges: 0 })).toThrow(/--nodes must be a positive integer/);
   });
 });
-
-async function cli(args: string[]): Promise<string> {
-  const chunks: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await buildProgram().exitOverride().parseAsync(['node', 'intentsim', ...args]);
-  } finally {
-    process.stdout.write = write;
-  }
-  return chunks.join('');
-}
 
 describe('intentsim graph generate / neighbours (CLI)', () => {
   it('generates the demo and prints a node context with senses, weights and sentences', async () => {

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../engine/rng.js';
 import { InputError } from '../engine/io/errors.js';
-import { buildProgram } from '../engine/cli.js';
 import { MatchStats, matchPhrases, matchPhrasesByTemplateProbing, matchProducts, matchToJsonl } from '../graph/match.js';
 import { UserConcepts } from '../graph/concepts.js';
 import { readProducts } from '../graph/products.js';
@@ -13,6 +12,7 @@ import { purchaseTemplates } from '../graph/purchase-events.js';
 import { normalizePhrases } from '../graph/normalize.js';
 import type { GraphStore, GraphWriter } from '../graph/types.js';
 import { MemoryGraph } from './support/memory-store.js';
+import { cli } from './support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-match-'));
 let storeCount = 0;
@@ -175,21 +175,6 @@ describe('matchProducts', () => {
     ).toBe('{"id":"p1","title":"T","concepts":"offline","phrases":[{"phrase":"phone","nodes":["PersonX buy a phone"],"nodeIds":[3]}]}\n');
   });
 });
-
-async function cli(args: string[]): Promise<string> {
-  const chunks: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await buildProgram().exitOverride().parseAsync(['node', 'intentsim', ...args]);
-  } finally {
-    process.stdout.write = write;
-  }
-  return chunks.join('');
-}
 
 describe('readProducts', () => {
   it('streams {id, title} with file and line, and names the line and field of a bad or repeated product', async () => {

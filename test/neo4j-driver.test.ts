@@ -16,7 +16,7 @@ import type { GraphStore } from '../graph/types.js';
 import { runGraphStoreContract, type GraphFixture } from './graph-store-contract.js';
 import { FakeBoltServer, type FakeBoltOptions } from './support/fake-bolt-server.js';
 import { Neo4jSimulator } from './support/neo4j-simulator.js';
-import { buildProgram } from '../engine/cli.js';
+import { cli } from './support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-neo4j-driver-'));
 const servers: FakeBoltServer[] = [];
@@ -183,21 +183,6 @@ describe('Neo4j store through the driver: failures a user can act on', () => {
     await second.close();
   });
 });
-
-async function cli(args: string[]): Promise<string> {
-  const chunks: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await buildProgram().exitOverride().parseAsync(['node', 'intentsim', ...args]);
-  } finally {
-    process.stdout.write = write;
-  }
-  return chunks.join('');
-}
 
 describe('intentsim graph import --to bolt://… and graph stats --graph bolt://… (CLI, simulated server)', () => {
   it('imports JSONL into the server, resumably, and reports its counts', async () => {

@@ -5,7 +5,6 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../engine/cli.js';
 import {
   csvDouble,
   csvString,
@@ -20,6 +19,7 @@ import {
 import { SqliteGraphStore } from '../graph/sqlite-store.js';
 import { RELATION_SENSES, type SenseWeights } from '../graph/types.js';
 import { randomFixture } from './graph-store-contract.js';
+import { cli } from './support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-neo4j-export-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -229,21 +229,6 @@ describe('neo4j-admin CSV export', () => {
     expect(readdirSync(out)).toEqual([]);
   });
 });
-
-async function cli(args: string[]): Promise<string> {
-  const chunks: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await buildProgram().exitOverride().parseAsync(['node', 'intentsim', ...args]);
-  } finally {
-    process.stdout.write = write;
-  }
-  return chunks.join('');
-}
 
 describe('intentsim graph export --neo4j-admin (CLI)', () => {
   it('exports a SQLite store and prints the import and schema commands', async () => {
