@@ -13,7 +13,7 @@ import { openGraphStore } from '../graph/open-store.js';
 import { Neo4jStoreError } from '../graph/neo4j-errors.js';
 import { importJsonlEdges } from '../graph/import-jsonl.js';
 import type { GraphStore } from '../graph/types.js';
-import { runGraphStoreContract, type GraphFixture } from './graph-store-contract.js';
+import { readView, runGraphStoreContract, type GraphFixture } from './graph-store-contract.js';
 import { FakeBoltServer, type FakeBoltOptions } from './support/fake-bolt-server.js';
 import { Neo4jSimulator } from './support/neo4j-simulator.js';
 import { cli } from './support/cli.js';
@@ -53,21 +53,6 @@ runGraphStoreContract('Neo4j store through neo4j-driver and Bolt (simulated serv
   return readView(await openGraphStore(server.uri('neo4j'), {}));
 });
 
-/** Only the GraphStore side, so that the contract's writer tests do not apply to a store opened for reading. */
-function readView(s: GraphStore): GraphStore {
-  return {
-    kind: s.kind,
-    lookupIds: (t) => s.lookupIds(t),
-    nodeTexts: (i) => s.nodeTexts(i),
-    neighbourhoods: (i, m) => s.neighbourhoods(i, m),
-    streamNeighbourhood: (i, m, b) => s.streamNeighbourhood(i, m, b),
-    degrees: (i) => s.degrees(i),
-    purchaseNodesByObject: (o) => s.purchaseNodesByObject(o),
-    purchaseEvents: (b) => s.purchaseEvents(b),
-    counts: () => s.counts(),
-    close: () => s.close(),
-  };
-}
 
 async function failure(promise: Promise<unknown>): Promise<Neo4jStoreError> {
   const err = await promise.then(

@@ -7,7 +7,7 @@ import { SqliteGraphStore, SCHEMA_VERSION, StalePurchaseIndexError } from '../gr
 import { openGraphStore, openGraphWriter } from '../graph/open-store.js';
 import { parsePurchaseEvent } from '../graph/purchase-events.js';
 import type { GraphStore } from '../graph/types.js';
-import { HAND_GRAPH, ReferenceGraph, randomFixture, runGraphStoreContract, type GraphFixture } from './graph-store-contract.js';
+import { HAND_GRAPH, ReferenceGraph, randomFixture, readView, runGraphStoreContract, type GraphFixture } from './graph-store-contract.js';
 import { Rng } from '../engine/rng.js';
 import { RELATION_SENSES, type EdgeInput } from '../graph/types.js';
 
@@ -46,21 +46,6 @@ runGraphStoreContract('SQLite (write mode, bulk load)', async (fixture) => {
   return store;
 });
 
-/** Only the GraphStore side of a store, so that the contract's writer tests do not apply to it. */
-function readView(s: GraphStore): GraphStore {
-  return {
-    kind: s.kind,
-    lookupIds: (t) => s.lookupIds(t),
-    nodeTexts: (i) => s.nodeTexts(i),
-    neighbourhoods: (i, m) => s.neighbourhoods(i, m),
-    streamNeighbourhood: (i, m, b) => s.streamNeighbourhood(i, m, b),
-    degrees: (i) => s.degrees(i),
-    purchaseNodesByObject: (o) => s.purchaseNodesByObject(o),
-    purchaseEvents: (b) => s.purchaseEvents(b),
-    counts: () => s.counts(),
-    close: () => s.close(),
-  };
-}
 
 describe('SQLite store specifics', () => {
   it('persists across reopen and leaves one self-contained file', async () => {

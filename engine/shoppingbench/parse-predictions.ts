@@ -8,18 +8,9 @@
 // also be a list of {name: [values]} objects.
 import { InputError } from '../io/errors.js';
 import { describe } from '../io/jsonl.js';
-import { fail, idField, numberField, textField } from './parse-targets.js';
+import { fail, idField, isObject, numberField, textField, type At, type Obj } from './parse-targets.js';
 import type { PredictedProduct, PredictedSku, PredictionQuery } from './types.js';
 
-interface At {
-  file: string;
-  line: number;
-}
-type Obj = Record<string, unknown>;
-
-function isObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function optionalList(v: unknown, at: At, field: string): unknown[] {
   if (v === undefined || v === null) return [];

@@ -8,14 +8,14 @@ import { InputError } from '../io/errors.js';
 import { describe } from '../io/jsonl.js';
 import { INTENTS, type Feature, type Intent, type PriceCondition, type TargetProduct, type TargetQuery, type Voucher } from './types.js';
 
-interface At {
+export interface At {
   file: string;
   line: number;
 }
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
-function isObject(v: unknown): v is Obj {
+export function isObject(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
