@@ -32,6 +32,7 @@ import type { Assertion } from './intentionqa/assertions.js';
 import { IntentionQaRun } from './intentionqa/build-items.js';
 import type { IntentionQaOptions } from './intentionqa/context.js';
 import { writeItems, type WrittenItems } from './intentionqa/write-items.js';
+import { draftInParallel, resolveItemWorkers } from '../workers/intentionqa-pool.js';
 
 export interface PipelineOptions {
   /** Graph store: a SQLite file or a bolt:// / neo4j:// URL. */
@@ -45,6 +46,8 @@ export interface PipelineOptions {
   encoder: OpenEncoderOptions;
   /** Worker threads for sentence encoding (each with encoder.intraOpThreads threads); 0 = main thread. */
   workers: number;
+  /** Worker threads drafting items (0 = main thread; auto = every core for large runs). */
+  itemWorkers?: number | 'auto';
   /** Node-embedding cache root (default OUT/cache). */
   cacheDir?: string;
   items: Partial<IntentionQaOptions>;
@@ -60,6 +63,7 @@ export interface PipelineManifest {
   options: {
     mode: NeighbourhoodMode;
     workers: number;
+    itemWorkers: number;
     seed: string;
     sampling: string;
     anchor: string;
@@ -149,7 +153,9 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
   timings.index = Math.round(performance.now() - t);
 
   t = performance.now();
-  const written: WrittenItems = await writeItems(run.records(), itemsDir, run.settings(options.caveat));
+  const itemWorkers = resolveItemWorkers(options.itemWorkers ?? 'auto', run.size);
+  const records = itemWorkers > 0 ? draftInParallel(run, { workers: itemWorkers, progress: options.progress ?? false }) : run.records();
+  const written: WrittenItems = await writeItems(records, itemsDir, run.settings(options.caveat));
   timings.items = Math.round(performance.now() - t);
   timings.total = Math.round(performance.now() - started);
 
@@ -157,7 +163,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
   const manifest: PipelineManifest = {
     format: 'intentsim-pipeline/1',
     inputs: { graph: redactUserInfo(options.graph), products: options.products, assertions: options.assertions, concepts: options.concepts ?? null },
-    options: { mode: options.mode, workers: options.workers, seed: String(o.seed), sampling: o.sampling, anchor: o.anchor, typicalityMin: o.typicalityMin },
+    options: { mode: options.mode, workers: options.workers, itemWorkers, seed: String(o.seed), sampling: o.sampling, anchor: o.anchor, typicalityMin: o.typicalityMin },
     caveat: options.caveat ?? null,
     encoder: embed.encoder,
     counts: {

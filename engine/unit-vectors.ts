@@ -42,8 +42,9 @@ export class UnitVectors {
     if (set.data.length !== ids.length * dim) {
       throw new Error(`vector set: data has ${set.data.length} floats, expected ids (${ids.length}) × dim (${dim})`);
     }
-    const data = new Float32Array(ids.length * dim);
-    const valid = new Uint8Array(ids.length);
+    // Shared memory, so that worker threads drafting items read the same rows without a copy.
+    const data = new Float32Array(new SharedArrayBuffer(ids.length * dim * Float32Array.BYTES_PER_ELEMENT));
+    const valid = new Uint8Array(new SharedArrayBuffer(ids.length));
     for (let row = 0; row < ids.length; row++) {
       const off = row * dim;
       let norm2 = 0;
@@ -57,6 +58,17 @@ export class UnitVectors {
       const inv = 1 / Math.sqrt(norm2);
       for (let j = 0; j < dim; j++) data[off + j] = set.data[off + j]! * inv;
       valid[row] = 1;
+    }
+    return new UnitVectors(ids, dim, data, valid);
+  }
+
+  /**
+   * Rows that are already unit vectors (another UnitVectors' `data` and `valid`, e.g. received by a
+   * worker thread): wrapped as they are, not renormalised, so every cosine is bit-identical.
+   */
+  static fromUnitRows(ids: readonly string[], dim: number, data: Float32Array, valid: Uint8Array): UnitVectors {
+    if (data.length !== ids.length * dim || valid.length !== ids.length) {
+      throw new Error(`unit rows: ${data.length} floats and ${valid.length} flags for ${ids.length} ids × dim ${dim}`);
     }
     return new UnitVectors(ids, dim, data, valid);
   }

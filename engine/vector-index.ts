@@ -60,6 +60,9 @@ export function vectorsChecksum(vectors: UnitVectors): string {
 }
 
 export class VectorIndex {
+  /** The file this index was saved to or loaded from (worker threads reopen it from there). */
+  path: string | undefined;
+
   private constructor(
     readonly vectors: UnitVectors,
     readonly params: HnswParams,
@@ -125,6 +128,7 @@ export class VectorIndex {
       throw err;
     }
     await writeFileAtomic(sidecarPath(path), JSON.stringify(this.sidecar(), null, 2) + '\n');
+    this.path = path;
   }
 
   /** Loads `<path>` if its sidecar matches these vectors and params; otherwise returns why not. */
@@ -158,7 +162,9 @@ export class VectorIndex {
       return { stale: `unreadable index: ${(err as Error).message}` };
     }
     if (hnsw.getCurrentCount() !== want.indexed) return { stale: `index holds ${hnsw.getCurrentCount()} vectors, expected ${want.indexed}` };
-    return new VectorIndex(vectors, params, hnsw, checksum);
+    const index = new VectorIndex(vectors, params, hnsw, checksum);
+    index.path = path;
+    return index;
   }
 }
 
@@ -203,8 +209,8 @@ export class HnswRange implements RangeSearch {
   readonly method = 'index' as const;
   readonly exact = false;
   readonly vectors: UnitVectors;
-  private readonly k0: number;
-  private readonly ef: number;
+  readonly k0: number;
+  readonly ef: number;
   /** kNN calls made, and the largest k any range needed (for reports). */
   calls = 0;
   maxK = 0;

@@ -111,9 +111,12 @@ describe('pipeline on the demo world with the generated tiny model', () => {
     expect(manifest.caveat).toBeNull();
   });
 
-  it('a rerun (as after a crash) embeds no node again and writes byte-identical items', async () => {
+  it('a rerun (as after a crash) embeds no node again and writes byte-identical items, also when drafted in worker threads', async () => {
     // run2 shares run1's node cache but none of its outputs: only the cache can make it cheap.
-    const second = await runPipeline({ ...base, out: join(dir, 'run2') });
+    // run1 drafted its items on the main thread (a small run: auto = 0), run2 in a pool of 2.
+    expect(first.options.itemWorkers).toBe(0);
+    const second = await runPipeline({ ...base, out: join(dir, 'run2'), itemWorkers: 2 });
+    expect(second.options.itemWorkers).toBe(2);
     const embedManifest = JSON.parse(readFileSync(join(dir, 'run2', 'embeddings', 'manifest.json'), 'utf8')) as {
       counts: { context: { computed: number; fromCache: number; nodes: number } };
     };

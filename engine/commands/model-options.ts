@@ -38,6 +38,12 @@ export function nonNegativeInt(name: string) {
   };
 }
 
+/** `auto`, or a non-negative integer (e.g. a worker count that the engine may choose itself). */
+export function autoOrNonNegativeInt(name: string) {
+  const int = nonNegativeInt(name);
+  return (value: string): number | 'auto' => (value === 'auto' ? 'auto' : int(value));
+}
+
 export const MODEL_HELP = `
 Model: Sentence-BERT all-MiniLM-L6-v2 as ONNX (${DEFAULT_MODEL_ID}:
 onnx/model.onnx for fp32, onnx/model_quantized.onnx for q8), tokenized by

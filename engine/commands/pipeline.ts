@@ -18,11 +18,13 @@ import { writeSampleFiles } from '../sib/sample-data.js';
 import { assembleSib } from '../sib/assemble.js';
 import { DEFAULT_WINDOWS, type DistractorWindows } from '../sib/distractors.js';
 import { PROMPT_STYLES } from '../sib/types.js';
-import { MODEL_HELP, addModelOptions, encoderOptions, formatProviderLine, nonNegativeInt, type ModelCliOptions } from './model-options.js';
+import { MIN_ASSERTIONS_FOR_WORKERS } from '../../workers/intentionqa-pool.js';
+import { MODEL_HELP, addModelOptions, autoOrNonNegativeInt, encoderOptions, formatProviderLine, nonNegativeInt, type ModelCliOptions } from './model-options.js';
 
 interface ItemCliOptions {
   mode: NeighbourhoodMode;
   workers: number;
+  itemWorkers: number | 'auto';
   seed: string;
   sampling: Sampling;
   anchor: Anchor;
@@ -39,6 +41,12 @@ function addItemOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--mode <mode>', 'neighbourhood edges: induced (released code) or incident').choices(['induced', 'incident']).default('induced'))
     .option('--workers <n>', 'worker threads for sentence encoding, each with --threads ONNX threads (0: main thread)', nonNegativeInt('--workers'), 0)
+    .option(
+      '--item-workers <n>',
+      `worker threads drafting items (0: main thread; auto: every core when there are ≥ ${MIN_ASSERTIONS_FOR_WORKERS} assertions); the items are identical either way`,
+      autoOrNonNegativeInt('--item-workers'),
+      'auto',
+    )
     .option('--seed <seed>', 'seed of every random choice (same inputs + seed = byte-identical items)', '1')
     .addOption(
       new Option('--sampling <how>', 'Task 1 distractors: uniform in the window (paper) or lowest (released code)')
@@ -186,6 +194,7 @@ export function registerPipelineCommands(program: Command): void {
       mode: o.mode,
       encoder: encoderOptions(o),
       workers: o.workers,
+      itemWorkers: o.itemWorkers,
       cacheDir: o.cacheDir,
       items: { seed: seedValue(o.seed), sampling: o.sampling, anchor: o.anchor, typicalityMin: o.typicality },
       onError: o.onError,
@@ -220,6 +229,7 @@ export function registerPipelineCommands(program: Command): void {
       mode: o.mode,
       encoder,
       workers: o.workers,
+      itemWorkers: o.itemWorkers,
       items: { seed: seedValue(o.seed), sampling: o.sampling, anchor: o.anchor, typicalityMin: o.typicality },
       onError: o.onError,
       progress: process.stderr.isTTY,

@@ -1,0 +1,84 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { intentionQaWorld } from '../bench/support/intentionqa-world.js';
+import { IntentionQaRun } from '../engine/intentionqa/build-items.js';
+import type { IntentionQaRecord } from '../engine/intentionqa/item-types.js';
+import { UnitVectors } from '../engine/unit-vectors.js';
+import { HnswRange, VectorIndex } from '../engine/vector-index.js';
+import { DRAFT_BLOCK, MIN_ASSERTIONS_FOR_WORKERS, draftInParallel, resolveItemWorkers } from '../workers/intentionqa-pool.js';
+import { checkItemInvariants } from './support/intentionqa-invariants.js';
+
+async function serialise(records: AsyncIterable<IntentionQaRecord>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const r of records) out.push(JSON.stringify(r));
+  return out;
+}
+
+// The pool must be a drop-in for run.records(): the same records, in the same order, byte for
+// byte — with the exact scan and with the HNSW index (saved or in memory), across several blocks.
+describe('draftInParallel (IntentionQA items in a Piscina pool)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'intentsim-items-pool-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // More assertions than two blocks, some below the typicality threshold, some without vectors.
+  const world = intentionQaWorld({
+    products: 900,
+    assertions: 2 * DRAFT_BLOCK + 77,
+    dim: 24,
+    clusters: 12,
+    seed: 11,
+    zeroRows: new Set([3, 50, 400]),
+  });
+
+  it('gives byte-identical records to the main thread with the exact scan', async () => {
+    const run = await IntentionQaRun.prepare({ ...world, options: { seed: 4, exactness: 'exact' } });
+    const expected = await serialise(run.records());
+    const items = expected.filter((line) => line.startsWith('{"kind":"item"'));
+    expect(items.length).toBeGreaterThan(100);
+    expect(expected.some((line) => line.includes('typicality-below-min'))).toBe(true);
+    expect(expected.some((line) => line.includes('product-without-vector'))).toBe(true);
+    const again = await IntentionQaRun.prepare({ ...world, options: { seed: 4, exactness: 'exact' } });
+    expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1 }))).toEqual(expected);
+    const vectors = UnitVectors.fromVectorSet(world.embeddings);
+    for (const line of items) {
+      const record = JSON.parse(line) as IntentionQaRecord;
+      if (record.kind === 'item') checkItemInvariants(record.item, world, vectors);
+    }
+  });
+
+  it('gives byte-identical records with an index saved next to the embeddings, and with one built in memory', async () => {
+    const vectors = UnitVectors.fromVectorSet(world.embeddings);
+    const index = VectorIndex.build(vectors, { m: 8, efConstruction: 40, seed: 3 });
+    const path = join(dir, 'products.hnsw');
+    await index.save(path);
+    expect(index.path).toBe(path);
+    const options = { seed: 'pool', sampling: 'lowest' as const, anchor: 'given' as const };
+    const run = await IntentionQaRun.prepare({ ...world, embeddings: vectors, options: { ...options, search: new HnswRange(index) } });
+    const expected = await serialise(run.records());
+    expect(await serialise(draftInParallel(run, { workers: 3 }))).toEqual(expected);
+
+    // In memory only: the pool saves it to a temporary file for the workers and removes it after.
+    const inMemory = VectorIndex.build(vectors, { m: 8, efConstruction: 40, seed: 3 });
+    expect(inMemory.path).toBeUndefined();
+    const run2 = await IntentionQaRun.prepare({ ...world, embeddings: vectors, options: { ...options, search: new HnswRange(inMemory) } });
+    expect(await serialise(draftInParallel(run2, { workers: 2 }))).toEqual(expected);
+    expect(inMemory.path).toBeUndefined();
+    expect(existsSync(join(tmpdir(), `intentsim-items-${process.pid}`))).toBe(false);
+  });
+
+  it('differs when the seed differs (so the equality above is not vacuous)', async () => {
+    const a = await IntentionQaRun.prepare({ ...world, options: { seed: 1, exactness: 'exact' } });
+    const b = await IntentionQaRun.prepare({ ...world, options: { seed: 2, exactness: 'exact' } });
+    expect(await serialise(draftInParallel(b, { workers: 2 }))).not.toEqual(await serialise(a.records()));
+  });
+
+  it('rejects a worker count below 1 and resolves auto by run size', async () => {
+    const run = await IntentionQaRun.prepare({ ...world, options: { seed: 1, exactness: 'exact' } });
+    await expect(serialise(draftInParallel(run, { workers: 0 }))).rejects.toThrow(/workers must be an integer ≥ 1/);
+    expect(resolveItemWorkers(3, 10)).toBe(3);
+    expect(resolveItemWorkers(0, 1_000_000)).toBe(0);
+    expect(resolveItemWorkers('auto', MIN_ASSERTIONS_FOR_WORKERS - 1)).toBe(0);
+    expect(resolveItemWorkers('auto', MIN_ASSERTIONS_FOR_WORKERS)).toBeGreaterThanOrEqual(1);
+  });
+});
