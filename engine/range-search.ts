@@ -70,11 +70,23 @@ export class RowRangeCache {
   hits = 0;
   misses = 0;
 
+  /** Rows held over all cached results (what the memory bound counts). */
+  private heldRows = 0;
+
+  get rowsHeld(): number {
+    return this.heldRows;
+  }
+
   constructor(
     readonly search: RangeSearch,
     /** Lowest threshold (inclusive) that will ever be asked; results are cached at this floor. */
     readonly floor: number,
-    private readonly capacity = 1 << 18,
+    /**
+     * Bound on the rows held over all entries (12 bytes each; default 16M ≈ 200 MB). Counted in rows,
+     * not entries: where most products are within the floor of each other (a collapsed embedding
+     * space), each entry holds nearly every row.
+     */
+    private readonly capacityRows = 1 << 24,
   ) {}
 
   has(row: number): boolean {
@@ -91,8 +103,15 @@ export class RowRangeCache {
     else {
       this.misses += 1;
       base = this.search.range(this.search.vectors.vector(row), this.floor, true);
-      if (this.cache.size >= this.capacity) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(row, base);
+      while (this.cache.size > 0 && this.heldRows + base.rows.length > this.capacityRows) {
+        const [oldest, evicted] = this.cache.entries().next().value!;
+        this.cache.delete(oldest);
+        this.heldRows -= evicted.rows.length;
+      }
+      if (base.rows.length <= this.capacityRows) {
+        this.cache.set(row, base);
+        this.heldRows += base.rows.length;
+      }
     }
     if (lo === this.floor && loInclusive) return base;
     const rows: number[] = [];

@@ -19,7 +19,10 @@ import type * as Hnsw from 'hnswlib-node';
 import { writeFileAtomic } from './io/atomic.js';
 import { createProgress } from './io/progress.js';
 import type { RangeResult, RangeSearch } from './range-search.js';
-import { passesLo } from './range-search.js';
+import { ExactScanRange, passesLo } from './range-search.js';
+
+/** Above k = n / this, one full scan is cheaper than a kNN search (hnswlib keeps a k-heap and visits ≥ k nodes). */
+const SCAN_INSTEAD_OF_KNN = 8;
 import type { UnitVectors } from './unit-vectors.js';
 
 // hnswlib-node is a CommonJS native add-on.
@@ -211,15 +214,18 @@ export class HnswRange implements RangeSearch {
   readonly vectors: UnitVectors;
   readonly k0: number;
   readonly ef: number;
-  /** kNN calls made, and the largest k any range needed (for reports). */
+  /** kNN calls made, the largest k any range needed, and ranges answered by a full scan instead (for reports). */
   calls = 0;
   maxK = 0;
+  scans = 0;
+  private readonly exactScan: ExactScanRange;
 
   constructor(
     readonly index: VectorIndex,
     opts: HnswRangeOptions = {},
   ) {
     this.vectors = index.vectors;
+    this.exactScan = new ExactScanRange(index.vectors);
     this.k0 = opts.k0 ?? 128;
     this.ef = opts.ef ?? 256;
   }
@@ -229,6 +235,12 @@ export class HnswRange implements RangeSearch {
     const total = this.index.indexed;
     let k = Math.min(this.k0, total);
     for (;;) {
+      // A ball holding a large share of the corpus (a collapsed embedding space, or a very low lo):
+      // a kNN search for k ≈ n costs more than scoring every row, and the scan is complete.
+      if (k > this.k0 && k * SCAN_INSTEAD_OF_KNN > total) {
+        this.scans += 1;
+        return this.exactScan.range(query, lo, loInclusive);
+      }
       this.calls += 1;
       this.maxK = Math.max(this.maxK, k);
       const rows = this.index.knn(query, k, Math.max(this.ef, k));

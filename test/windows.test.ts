@@ -100,6 +100,45 @@ describe('range search', () => {
     cache.aroundRow(3, 0.6, true);
     expect(cache.hits).toBe(1);
   });
+
+  it('the row cache holds at most its row budget, evicting the oldest, and still answers exactly', () => {
+    const budget = 120;
+    const cache = new RowRangeCache(scan, 0.3, budget);
+    const queries = [3, 40, 77, 150, 3, 222, 40, 301, 3];
+    for (const q of queries) {
+      const got = cache.aroundRow(q, 0.3, true);
+      const want = scan.range(vectors.vector(q), 0.3, true);
+      expect(Array.from(got.rows)).toEqual(Array.from(want.rows));
+      expect(Array.from(got.scores)).toEqual(Array.from(want.scores));
+      expect(cache.rowsHeld).toBeLessThanOrEqual(budget);
+    }
+    // Ranges at 0.3 hold a whole cluster (~50 rows): at most two fit, so repeats were evicted.
+    expect(scan.range(vectors.vector(3), 0.3, true).rows.length).toBeGreaterThan(budget / 3);
+    expect(cache.misses).toBeGreaterThan(new Set(queries).size);
+    expect(cache.hits + cache.misses).toBe(queries.length);
+  });
+
+  it('the index answers a ball holding most of a collapsed corpus by one exact scan', () => {
+    // Every vector within a small angle of one direction: every range at 0.6 holds the whole corpus.
+    const rng = new Rng('collapsed');
+    const dim = 16;
+    const n = 400;
+    const data = new Float32Array(n * dim);
+    for (let i = 0; i < n; i++) for (let j = 0; j < dim; j++) data[i * dim + j] = (j === 0 ? 1 : 0) + (rng.next() - 0.5) * 0.1;
+    const collapsed = UnitVectors.fromVectorSet({ ids: Array.from({ length: n }, (_, i) => `p${i}`), dim, data });
+    const index = new HnswRange(VectorIndex.build(collapsed, { m: 8, efConstruction: 40, seed: 1 }, { progress: false }), { k0: 16, ef: 32 });
+    const exact = new ExactScanRange(collapsed);
+    for (const q of [0, 199, 399]) {
+      const got = index.range(collapsed.vector(q), 0.6, true);
+      const want = exact.range(collapsed.vector(q), 0.6, true);
+      expect(got.rows.length).toBe(n);
+      expect(Array.from(got.rows)).toEqual(Array.from(want.rows));
+      expect(Array.from(got.scores)).toEqual(Array.from(want.scores));
+      expect(got.exact).toBe(true);
+    }
+    expect(index.scans).toBe(3);
+    expect(index.maxK).toBeLessThanOrEqual(n / 8); // never asked hnswlib for k ≈ n
+  });
 });
 
 describe('lowestPoolEnd (released rule)', () => {
