@@ -2,21 +2,26 @@
 // magic "\x93NUMPY", version bytes 1 0, a little-endian uint16 header length, then an ASCII Python
 // dict literal padded with spaces and ended by "\n" so that the data starts at a multiple of 64 bytes
 // (what numpy itself writes), then the raw data: here float32, little-endian, row-major.
-import { readFile } from 'node:fs/promises';
-import { openAtomicWriter } from '../engine/io/atomic.js';
+import { mkdir, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 
 const MAGIC = Uint8Array.of(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59); // \x93NUMPY
 const PREAMBLE = MAGIC.length + 2 + 2; // magic, version, header length
 const ALIGN = 64;
 
-/** The full preamble + header of a C-order '<f4' array of the given shape. */
-export function npyHeader(shape: readonly number[]): Uint8Array {
+/**
+ * The full preamble + header of a C-order '<f4' array of the given shape; `length` pads it to that
+ * many bytes (a multiple of 64), so that a header written before the row count is known can be
+ * overwritten in place by the final one.
+ */
+export function npyHeader(shape: readonly number[], length?: number): Uint8Array {
   for (const d of shape) if (!Number.isInteger(d) || d < 0) throw new Error(`invalid .npy dimension ${d}`);
   // Python's tuple syntax: a 1-tuple needs its trailing comma.
   const tuple = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
   const dict = `{'descr': '<f4', 'fortran_order': False, 'shape': ${tuple}, }`;
   const unpadded = PREAMBLE + dict.length + 1;
-  const total = Math.ceil(unpadded / ALIGN) * ALIGN;
+  const total = Math.max(Math.ceil(unpadded / ALIGN) * ALIGN, length ?? 0);
+  if (total % ALIGN !== 0) throw new Error(`.npy header length ${total} is not a multiple of ${ALIGN}`);
   const headerText = dict + ' '.repeat(total - unpadded) + '\n';
   if (headerText.length > 0xffff) throw new Error('.npy header too long for format 1.0');
   const out = new Uint8Array(total);
@@ -40,19 +45,60 @@ export function float32LittleEndian(values: Float32Array): Uint8Array {
 /** Writes a rows × dim float32 matrix as .npy, atomically (a temporary file renamed into place). */
 export async function writeNpyMatrix(path: string, data: Float32Array, rows: number, dim: number): Promise<void> {
   if (data.length !== rows * dim) throw new Error(`writeNpyMatrix: ${data.length} values is not ${rows} × ${dim}`);
-  const writer = await openAtomicWriter(path);
+  const writer = await NpyRowWriter.open(path, dim);
   try {
-    await writer.write(npyHeader([rows, dim]));
-    // In slices: one huge write would double the peak memory on big-endian hosts and stall the stream.
+    // In slices: one huge write would double the peak memory on big-endian hosts.
     const step = Math.max(1, Math.floor((1 << 22) / Math.max(1, dim)));
-    for (let r = 0; r < rows; r += step) {
-      const end = Math.min(rows, r + step);
-      await writer.write(float32LittleEndian(data.subarray(r * dim, end * dim)));
-    }
+    for (let r = 0; r < rows; r += step) await writer.append(data.subarray(r * dim, Math.min(rows, r + step) * dim));
     await writer.commit();
   } catch (err) {
     await writer.abort();
     throw err;
+  }
+}
+
+/**
+ * Streams a float32 matrix of known width and unknown height into `path`: rows are appended to a
+ * temporary file after a header reserved for any row count; `commit()` writes the real header in
+ * place and renames the file into place. Memory holds one write at a time, whatever the height.
+ */
+export class NpyRowWriter {
+  rows = 0;
+  private readonly headerLength: number;
+
+  private constructor(
+    readonly path: string,
+    readonly dim: number,
+    private readonly tmp: string,
+    private readonly file: FileHandle,
+  ) {
+    this.headerLength = npyHeader([Number.MAX_SAFE_INTEGER, dim]).length;
+  }
+
+  static async open(path: string, dim: number): Promise<NpyRowWriter> {
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+    const writer = new NpyRowWriter(path, dim, tmp, await open(tmp, 'w'));
+    await writer.file.write(npyHeader([0, dim], writer.headerLength));
+    return writer;
+  }
+
+  /** Appends whole rows (values.length must be a multiple of dim). */
+  async append(values: Float32Array): Promise<void> {
+    if (values.length % this.dim !== 0) throw new Error(`NpyRowWriter: ${values.length} values is not a whole number of ${this.dim}-wide rows`);
+    await this.file.write(float32LittleEndian(values));
+    this.rows += values.length / this.dim;
+  }
+
+  async commit(): Promise<void> {
+    await this.file.write(npyHeader([this.rows, this.dim], this.headerLength), 0, this.headerLength, 0);
+    await this.file.close();
+    await rename(this.tmp, this.path);
+  }
+
+  async abort(): Promise<void> {
+    await this.file.close().catch(() => undefined);
+    await rm(this.tmp, { force: true });
   }
 }
 

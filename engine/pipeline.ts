@@ -48,6 +48,8 @@ export interface PipelineOptions {
   workers: number;
   /** Worker threads drafting items (0 = main thread; auto = every core for large runs). */
   itemWorkers?: number | 'auto';
+  /** Products per chunk of stage 1 (its memory bound; default DEFAULT_CHUNK_PRODUCTS). */
+  chunkProducts?: number;
   /** Node-embedding cache root (default OUT/cache). */
   cacheDir?: string;
   items: Partial<IntentionQaOptions>;
@@ -122,6 +124,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
     mode: options.mode,
     encoder: options.encoder,
     workers: options.workers,
+    chunkProducts: options.chunkProducts,
     cacheDir: options.cacheDir ?? join(options.out, 'cache'),
     onError: options.onError,
     progress: options.progress,

@@ -1,7 +1,7 @@
 // The commands end to end: `model make-test`, `encode`, `embed` (outputs, manifest, cache reuse,
 // byte-identical reruns, rejects) on a small hand-made graph, with the generated tiny model.
 import { describe, expect, it, beforeAll, vi } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildProgram } from '../engine/cli.js';
@@ -142,6 +142,24 @@ describe('intentsim embed', () => {
     }
     const manifest = JSON.parse(readFileSync(join(work, 'out3', 'manifest.json'), 'utf8')) as EmbedManifest;
     expect(manifest.nodeCache).toBeNull();
+  });
+
+  it('products streamed one per chunk give the same bytes and counts as one chunk, with and without the cache', async () => {
+    const one = join(work, 'out-chunked');
+    await cli(...embedArgs(one, '--chunk-products', '1', '--cache-dir', join(work, 'cache-chunked')));
+    const uncached = join(work, 'out-chunked-nocache');
+    await cli(...embedArgs(uncached, '--chunk-products', '1', '--no-node-cache'));
+    for (const out of [one, uncached]) {
+      for (const f of ['embeddings.npy', 'ids.txt', 'unembedded.jsonl', 'phrases.jsonl']) {
+        expect(readFileSync(join(out, f)).equals(readFileSync(join(work, 'out1', f))), `${out}/${f}`).toBe(true);
+      }
+      const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as EmbedManifest;
+      // p2 meets PHONE again in its own chunk: read back from the cache, not embedded twice.
+      expect(manifest.counts).toMatchObject({ products: 4, embedded: 2, distinctMatchedNodes: 3, releasedPipelineSentences: 7 });
+      expect(manifest.counts.context).toMatchObject({ nodes: 3, computed: 3, fromCache: 0, sentencesEncoded: 4 });
+    }
+    // The temporary cache of --no-node-cache is gone; nothing else is left behind.
+    expect(readdirSync(uncached).sort()).toEqual(['embeddings.npy', 'ids.txt', 'manifest.json', 'phrases.jsonl', 'unembedded.jsonl']);
   });
 
   it('--on-error skip writes bad product lines to rejects.jsonl and counts them', async () => {

@@ -2,10 +2,10 @@
 // little-endian row-major, a round trip, and — where python3 with numpy is installed — numpy.load.
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { npyHeader, readNpyFloat32, writeNpyMatrix } from '../embeddings/npy.js';
+import { NpyRowWriter, npyHeader, readNpyFloat32, writeNpyMatrix } from '../embeddings/npy.js';
 
 /** The header numpy.save writes: magic, version 1.0, uint16 LE length, dict, spaces, "\n"; 64-byte aligned. */
 function expectedHeader(dict: string): Buffer {
@@ -37,6 +37,27 @@ describe('npy', () => {
     const back = await readNpyFloat32(path);
     expect(back.shape).toEqual([2, 3]);
     expect(Array.from(back.data)).toEqual(Array.from(data));
+  });
+
+  it('streams rows of unknown count: the header written last says the real shape; abort leaves nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'intentsim-npy-'));
+    const data = Float32Array.from({ length: 7 * 3 }, (_, i) => i * 0.25 - 2);
+    const writer = await NpyRowWriter.open(join(dir, 'streamed.npy'), 3);
+    await writer.append(data.subarray(0, 6));
+    await writer.append(data.subarray(6, 6));
+    await writer.append(data.subarray(6));
+    expect(existsSync(join(dir, 'streamed.npy'))).toBe(false); // not before commit
+    await expect(writer.append(new Float32Array(4))).rejects.toThrow(/not a whole number of 3-wide rows/);
+    await writer.commit();
+    const back = await readNpyFloat32(join(dir, 'streamed.npy'));
+    expect(back.shape).toEqual([7, 3]);
+    expect(Array.from(back.data)).toEqual(Array.from(data));
+    expect(readFileSync(join(dir, 'streamed.npy')).subarray(0, 128)).toEqual(Buffer.from(npyHeader([7, 3])));
+
+    const aborted = await NpyRowWriter.open(join(dir, 'aborted.npy'), 3);
+    await aborted.append(data);
+    await aborted.abort();
+    expect(readdirSync(dir)).toEqual(['streamed.npy']);
   });
 
   it('refuses a matrix whose size does not match its shape', async () => {

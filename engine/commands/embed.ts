@@ -55,8 +55,9 @@ Example
       .addOption(new Option('--on-error <mode>', 'fail on a bad input line, or skip it into OUT/rejects.jsonl').choices(['fail', 'skip']).default('fail').argParser(parseOnError))
       .option('--work-sentences <n>', 'distinct sentences per chunk of work (dedup scope, cache commit)', positiveInt('--work-sentences'), 8192)
       .option('--hub-neighbours <n>', 'stream nodes with more neighbours than this', positiveInt('--hub-neighbours'), 1000)
+      .option('--chunk-products <n>', 'products matched and embedded together, the memory bound of this stage (default: 20000)', positiveInt('--chunk-products'))
       .option('--workers <n>', 'encode in N worker threads, each with --threads threads (0: this thread)', nonNegativeInt('--workers'), 0),
-  ).action(async (o: ModelCliOptions & { graph: string; products: string; concepts?: string; out: string; mode: NeighbourhoodMode; nodeCache: boolean; onError: OnError; workSentences: number; hubNeighbours: number; workers: number }) => {
+  ).action(async (o: ModelCliOptions & { graph: string; products: string; concepts?: string; out: string; mode: NeighbourhoodMode; nodeCache: boolean; onError: OnError; workSentences: number; hubNeighbours: number; chunkProducts?: number; workers: number }) => {
     const { runEmbed } = await import('../../embeddings/embed-run.js');
     const manifest = await runEmbed({
       graph: o.graph,
@@ -70,6 +71,7 @@ Example
       onError: o.onError,
       workSentences: o.workSentences,
       hubNeighbours: o.hubNeighbours,
+      chunkProducts: o.chunkProducts,
       workers: o.workers,
     });
     const c = manifest.counts;
