@@ -70,7 +70,7 @@ interface PipelineSize {
   itemAssertions?: number;
 }
 
-const LARGE_ITEM_ASSERTIONS = 1_000;
+const LARGE_ITEM_ASSERTIONS = 300;
 
 /** Quantiles of the pairwise cosine among the first `sample` product vectors of a run. */
 async function productCosineQuantiles(embeddingsDir: string, sample = 300): Promise<string> {
