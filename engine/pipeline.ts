@@ -33,6 +33,7 @@ import { IntentionQaRun } from './intentionqa/build-items.js';
 import type { IntentionQaOptions } from './intentionqa/context.js';
 import { writeItems, type WrittenItems } from './intentionqa/write-items.js';
 import { draftInParallel, resolveItemWorkers } from '../workers/intentionqa-pool.js';
+import { UnitVectors } from './unit-vectors.js';
 
 export interface PipelineOptions {
   /** Graph store: a SQLite file or a bolt:// / neo4j:// URL. */
@@ -134,7 +135,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
 
   // Stage 2: items from the embeddings.
   t = performance.now();
-  const embeddings = await readEmbeddings(embeddingsDir);
+  // Normalised once; the raw matrix is not kept (it would double the largest allocation of the stage).
+  const embeddings = UnitVectors.fromVectorSet(await readEmbeddings(embeddingsDir));
   const phrases = await readPhrases(join(embeddingsDir, 'phrases.jsonl'));
   const titles = new Map<string, string>();
   // Stage 1 has already reported the products file's bad lines (embeddings/rejects.jsonl).
