@@ -210,6 +210,16 @@ describe('the `demo` and `pipeline` commands', () => {
     expect(failure?.stderr).toMatch(/offline/);
     expect(existsSync(join(dir, 'p', 'items'))).toBe(false);
   });
+
+  it('refuses a worker count that is neither auto nor a non-negative integer, naming the option', async () => {
+    const args = [CLI, 'pipeline', '--graph', 'g', '--products', 'p', '--assertions', 'a', '--out', join(dir, 'never'), '--item-workers', 'two'];
+    const failure = await run(process.execPath, args, { cwd: ROOT }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failure?.stderr).toMatch(/--item-workers must be a non-negative integer, got "two"/);
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+  });
 });
 
 // Issue 4: the real 3,042 products and 2,315 assertions, end to end, on a generated graph.

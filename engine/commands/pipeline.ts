@@ -19,7 +19,7 @@ import { assembleSib } from '../sib/assemble.js';
 import { DEFAULT_WINDOWS, type DistractorWindows } from '../sib/distractors.js';
 import { PROMPT_STYLES } from '../sib/types.js';
 import { MIN_ASSERTIONS_FOR_WORKERS } from '../../workers/intentionqa-pool.js';
-import { MODEL_HELP, addModelOptions, autoOrNonNegativeInt, encoderOptions, formatProviderLine, nonNegativeInt, type ModelCliOptions } from './model-options.js';
+import { MODEL_HELP, addModelOptions, autoOrNonNegativeInt, encoderOptions, positiveInt, formatProviderLine, nonNegativeInt, type ModelCliOptions } from './model-options.js';
 
 interface ItemCliOptions {
   mode: NeighbourhoodMode;
@@ -182,9 +182,10 @@ export function registerPipelineCommands(program: Command): void {
         .requiredOption('--products <file>', 'products JSONL')
         .requiredOption('--assertions <file>', 'assertions JSONL')
         .option('--concepts <file>', 'user concepts JSONL')
+        .option('--chunk-products <n>', 'products matched and embedded together, the memory bound of stage 1 (default: 20000)', positiveInt('--chunk-products'))
         .requiredOption('--out <dir>', 'output folder'),
     ),
-  ).action(async (o: ModelCliOptions & ItemCliOptions & { graph: string; products: string; assertions: string; concepts?: string; out: string }) => {
+  ).action(async (o: ModelCliOptions & ItemCliOptions & { graph: string; products: string; assertions: string; concepts?: string; chunkProducts?: number; out: string }) => {
     const manifest = await runPipeline({
       graph: o.graph,
       products: o.products,
@@ -195,6 +196,7 @@ export function registerPipelineCommands(program: Command): void {
       encoder: encoderOptions(o),
       workers: o.workers,
       itemWorkers: o.itemWorkers,
+      chunkProducts: o.chunkProducts,
       cacheDir: o.cacheDir,
       items: { seed: seedValue(o.seed), sampling: o.sampling, anchor: o.anchor, typicalityMin: o.typicality },
       onError: o.onError,
