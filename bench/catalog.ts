@@ -34,7 +34,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const queries = opts.quick ? 60 : opts.large ? 3310 : 400;
   const perQuery = 3;
   const threads = Math.max(1, availableParallelism());
-  const device = parseDeviceRequest(process.env.INTENTSIM_BENCH_DEVICE ?? 'cpu');
+  const device = opts.device ?? parseDeviceRequest(process.env.INTENTSIM_BENCH_DEVICE ?? 'cpu');
   const notes: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'intentsim-bench-catalog-'));
   try {
@@ -51,7 +51,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
         for (let j = 0; j < perQuery; j++) pairs.push([pool[queries + rng.int(queries * 2)]!, target]);
       }
       const distinct = new Set(pairs.flat()).size;
-      notes.push(`${queries} queries × ${perQuery} recommended products = ${pairs.length} title pairs, ${distinct} distinct titles; ${source}`);
+      notes.push(`${queries} queries × ${perQuery} recommended products = ${pairs.length} title pairs (drawn with seed ${seed}), ${distinct} distinct titles; ${source}`);
       notes.push(`model: intentsim model make-bench --seed ${seed} (all-MiniLM-L6-v2 shape, RANDOM weights: timing only); provider ${encoder.provider}, ${threads} intra-op threads`);
       await encoder.encode(['warm up the session'], { normalize: true });
 

@@ -5,7 +5,8 @@
 //   - the baseline, measured in the same run: the released code's way, probing all 1,080 templates
 //     of every phrase by exact text (`lookupIds`), on a sample of the same products; both must give
 //     the same nodes (checked here, on the sample);
-//   - the offline conceptualizer (phrases from titles, preferring graph-backed ones) and its match rate.
+//   - the offline conceptualizer (phrases from titles, preferring graph-backed ones) and its match rate;
+//   - scaling series: CPU seconds to match the first 10%, 30% and all of the products, both ways.
 //
 // Run: npx tsc -p . && node dist/bench/match.js [--quick]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -62,6 +63,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'intentsim-bench-match-'));
   const rows: BenchRow[] = [];
   const notes: string[] = [];
+  const scaling: NonNullable<BenchResult['scaling']> = [];
   try {
     const graphPath = join(dir, 'graph.sqlite');
     let t = process.hrtime.bigint();
@@ -139,6 +141,25 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
         meets: '',
       });
       notes.push(`offline conceptualizer: match rate ${(100 * offline.stats.matchRate).toFixed(1)}% (products with ≥ 1 matched purchase node)`);
+
+      // Scaling: the first 10% and 30% of the same products (100% is the runs above), CPU seconds
+      // (matching is single-threaded, SQLite included, so CPU time is the steady measure here).
+      const fractions = [0.1, 0.3];
+      for (const [series, conceptualizer, full] of [
+        ['match products, phrases given, CPU s (products)', () => new UserConcepts(conceptsById, 'concepts'), given],
+        ['match products, offline conceptualizer, CPU s (products)', () => new OfflineConceptualizer(store), offline],
+      ] as const) {
+        for (const f of fractions) {
+          const part = products.slice(0, Math.round(products.length * f));
+          const timed = await timeMatch(store, part, conceptualizer());
+          scaling.push({ series, size: part.length, seconds: part.length / timed.perCpuS });
+        }
+        scaling.push({ series, size: products.length, seconds: products.length / full.perCpuS });
+      }
+      notes.push(
+        `scaling series: the first ${fractions.map((f) => Math.round(products.length * f)).join(', ')} and all ${products.length} products, one run each (2,000 a batch); ` +
+          'each run starts with an empty phrase cache, and a longer run finds more of its phrases there, so a slope below 1 is expected',
+      );
     } finally {
       await store.close();
     }
@@ -151,7 +172,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       .join(' / ')} at the end. per_s is wall-clock; per_cpu_s divides by this process's CPU time, which ` +
       'is what to compare on a busy machine; ratio uses CPU time.',
   );
-  return { name: 'match', rows, notes };
+  return { name: 'match', rows, notes, scaling };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -179,7 +179,6 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     notes: [...table.notes, `scaling points: ${sizes.map((s) => `${s.products} products on ${s.nodes}/${s.edges}`).join('; ')}`],
     scaling,
   };
-  await writeFileAtomic(join('bench', 'results', 'pipeline.json'), JSON.stringify(result, null, 2) + '\n');
   return result;
 }
 
@@ -187,4 +186,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const result = await run({ quick: process.argv.includes('--quick'), large: process.argv.includes('--large') });
   console.table(result.rows);
   for (const n of result.notes) console.log(`- ${n}`);
+  await writeFileAtomic(join('bench', 'results', 'pipeline.json'), JSON.stringify(result, null, 2) + '\n');
 }

@@ -4,7 +4,8 @@
 // paper's raw table by string replacement and the product block rebuilt for every task. Both produce
 // the same bytes (checked by hash). A second row measures distractor-backed items/s with a generated
 // catalogue and the offline hashing encoder, against a brute-force sampler that scans the catalogue
-// for every draw.
+// for every draw. Scaling series (CPU seconds; assembly is single-threaded): tasks at 1k, 3k and
+// 10k sessions (--quick: 100, 300, 1k), distractor items at 300 and 1k sessions (--quick: 30, 100).
 //
 // Run: npx tsc -p . && node dist/bench/sib.js [--quick]
 import { createHash } from 'node:crypto';
@@ -153,6 +154,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'intentsim-bench-sib-'));
   const rows: BenchRow[] = [];
   const notes: string[] = [];
+  const scaling: NonNullable<BenchResult['scaling']> = [];
   try {
     const sessionsFile = join(dir, 'sessions.jsonl');
     await writeLines(sessionsFile, generateSessionLines({ sessions: sessionCount, seed, branching }));
@@ -182,6 +184,18 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const naiveCpu = cpuSecondsSince(c0) - naiveSink.cpuSeconds;
     const same = fastSink.digest() === naiveSink.digest() && naiveTasks === summary.tasks.written;
     if (!same) throw new Error('bench/sib: the streaming and the naive assembly wrote different bytes');
+    const tasksSeries = 'assemble tasks, 3 prompt styles, CPU s (tasks)';
+    scaling.push({ series: tasksSeries, size: summary.tasks.written, seconds: fastCpu });
+    // Smaller session counts for the scaling series (streaming path only; same generator and seed).
+    const scalingSessions = [Math.round(sessionCount / 10), Math.round((sessionCount * 3) / 10)];
+    for (const n of scalingSessions) {
+      const file = join(dir, `sessions-${n}.jsonl`);
+      await writeLines(file, generateSessionLines({ sessions: n, seed, branching }));
+      const sink = new HashingSink();
+      const c = process.cpuUsage();
+      const s = await assembleSib({ sessions: file, outDir: join(dir, `out-${n}`), seed, styles: PROMPT_STYLES, encoder: null, progress: false, sinks: { tasks: sink, distractors: new HashingSink() } });
+      scaling.push({ series: tasksSeries, size: s.tasks.written, seconds: cpuSecondsSince(c) - sink.cpuSeconds });
+    }
     const fastRate = summary.tasks.written / fastSeconds;
     const naiveRate = naiveTasks / naiveSeconds;
     rows.push({
@@ -217,15 +231,15 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       comparison: { lo: 0.3, hi: 0.9 },
       nextProduct: { lo: 0.3, hi: 0.9 },
     };
-    const itemRun = async (brute: boolean) => {
+    const itemRun = async (brute: boolean, sessions = brute ? bruteFile : itemsFile) => {
       const sink = new HashingSink();
       const tasksSink = new HashingSink();
       const start = performance.now();
       const c = process.cpuUsage();
       const s = await assembleSib({
-        sessions: brute ? bruteFile : itemsFile,
+        sessions,
         catalog: catalogFile,
-        outDir: join(dir, brute ? 'items-brute' : 'items'),
+        outDir: join(dir, brute ? 'items-brute' : `items-${sessions === itemsFile ? 'all' : 'part'}`),
         seed,
         styles: PROMPT_STYLES,
         encoder: new HashingSentenceEncoder(384),
@@ -244,6 +258,13 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     };
     const engine = await itemRun(false);
     const brute = await itemRun(true);
+    // Scaling: a third of the item sessions, engine windows only.
+    const smallerItemsFile = join(dir, 'item-sessions-third.jsonl');
+    const smallerItemSessions = Math.round(itemSessions / 3);
+    await writeLines(smallerItemsFile, generateSessionLines({ sessions: smallerItemSessions, seed: seed + 1, branching }));
+    const smaller = await itemRun(false, smallerItemsFile);
+    const itemsSeries = 'distractor items (engine windows), CPU s (items)';
+    scaling.push({ series: itemsSeries, size: smaller.made, seconds: smaller.cpu }, { series: itemsSeries, size: engine.made, seconds: engine.cpu });
     rows.push({
       measurement: 'distractor items/s (engine windows), tasks included',
       sessions: itemSessions,
@@ -265,12 +286,13 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       `Generated sessions (seed ${seed}): 3–6 products, ${branching}-way branching before the fifth product, single after (the paper's shape with 2 instead of 5 branches, so that 10k sessions stay a few hundred thousand tasks); ${summary.sessions.selected_trajectories} trajectories.`,
       `Output is hashed, not written, and the hashing time is subtracted: the figure is assembly (read, parse, validate, enumerate, render, serialise), not disk speed. Streaming and naive outputs are byte-identical (sha256 checked).`,
       `Distractor row: offline-hashing-v1 stand-in encoder (384 dims; no meaning; its time is included), catalogue of ${catalogSize} generated products, windows T1/T2 [0.1, 0.6), T3/next [0.3, 0.9); items made: ${JSON.stringify(made)}; the brute-force baseline ran on the first ${Math.max(10, itemSessions / 10)} sessions.`,
+      `Scaling series: tasks at ${scalingSessions.join(', ')} and ${sessionCount} sessions; distractor items at ${smallerItemSessions} and ${itemSessions} sessions (same generator, seed ${seed} and ${seed + 1}); CPU seconds, hashing subtracted.`,
       `Machine: ${cpus().length} logical CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end; assembly is single-threaded. "rate" is per wall-clock second, "rate per CPU-s" per second of this process's CPU time (user + system, GC threads included), the steadier figure on a shared machine.`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return { name: 'sib', rows, notes };
+  return { name: 'sib', rows, notes, scaling };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

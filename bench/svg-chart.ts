@@ -36,9 +36,16 @@ export function logLogChart(
   series: ReadonlyMap<string, readonly Point[]>,
   axis: { x: string; y: string },
 ): string {
-  const W = 720;
-  const H = 420;
-  const m = { left: 70, right: 230, top: 40, bottom: 50 };
+  // The legend sits right of the plot, one line per series: its width follows the longest label
+  // (about 6.6 px a character at 12 px sans-serif) and the height grows with the number of series.
+  const labels = [...series].map(([name, pts]) => {
+    const fit = logLogFit(pts);
+    return `${name}${fit ? ` (slope ${fit.slope.toFixed(2)})` : ''}`;
+  });
+  const legendWidth = 40 + Math.ceil(6.6 * Math.max(0, ...labels.map((l) => l.length)));
+  const m = { left: 70, right: Math.max(230, legendWidth), top: 40, bottom: 50 };
+  const W = 490 + m.right;
+  const H = Math.max(420, m.top + series.size * 18 + 20);
   const all = [...series.values()].flat().filter((p) => p.x > 0 && p.y > 0);
   if (all.length === 0) return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="60"><text x="10" y="30">${escapeXml(title)}: no data</text></svg>`;
   const lx = all.map((p) => Math.log10(p.x));
@@ -65,17 +72,18 @@ export function logLogChart(
   out.push(`<text x="${(m.left + W - m.right) / 2}" y="${H - 12}" text-anchor="middle">${escapeXml(axis.x)}</text>`);
   out.push(`<text transform="translate(16 ${(m.top + H - m.bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(axis.y)}</text>`);
   let i = 0;
-  for (const [name, pts] of series) {
+  for (const pts of series.values()) {
     const colour = COLOURS[i % COLOURS.length];
+    // Past the eighth series the colours repeat; a dashed line keeps the series apart.
+    const dash = i >= COLOURS.length ? ' stroke-dasharray="6 3"' : '';
     const ok = pts.filter((p) => p.x > 0 && p.y > 0).slice().sort((a, b) => a.x - b.x);
     if (ok.length > 0) {
-      out.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${ok.map((p) => `${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(' ')}"/>`);
+      out.push(`<polyline fill="none" stroke="${colour}" stroke-width="2"${dash} points="${ok.map((p) => `${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(' ')}"/>`);
       for (const p of ok) out.push(`<circle cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="3" fill="${colour}"/>`);
     }
-    const fit = logLogFit(ok);
-    const label = `${name}${fit ? ` (slope ${fit.slope.toFixed(2)})` : ''}`;
-    out.push(`<rect x="${W - m.right + 12}" y="${m.top + i * 18 - 9}" width="10" height="10" fill="${colour}"/>`);
-    out.push(`<text x="${W - m.right + 26}" y="${m.top + i * 18}">${escapeXml(label)}</text>`);
+    const ly = m.top + i * 18;
+    out.push(`<line x1="${W - m.right + 8}" y1="${ly - 4}" x2="${W - m.right + 22}" y2="${ly - 4}" stroke="${colour}" stroke-width="3"${dash}/>`);
+    out.push(`<text x="${W - m.right + 26}" y="${ly}">${escapeXml(labels[i]!)}</text>`);
     i++;
   }
   out.push('</svg>');

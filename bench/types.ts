@@ -1,4 +1,5 @@
 // The shape every benchmark module returns, so that `npm run bench` can assemble one report.
+import type { DeviceRequest } from '../embeddings/execution-providers.js';
 
 export interface BenchOptions {
   /** A small, fast run (CI proves the suite runs with it). */
@@ -6,6 +7,11 @@ export interface BenchOptions {
   /** The largest sizes (minutes to hours). */
   large?: boolean;
   seed?: number;
+  /**
+   * Where modules that run the sentence-embedding model run it (default cpu). `npm run bench` keeps
+   * section 1 on the CPU and passes the GPU provider it found (or was told to use) for section 6.
+   */
+  device?: DeviceRequest;
 }
 
 export type BenchRow = Record<string, string | number>;

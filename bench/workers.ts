@@ -49,7 +49,10 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   try {
     await makeBenchModel(dir, { seed, precisions: dtypes, tokenizerFrom: sharedMiniLmTokenizerDir() });
     const { sentences, source } = aserLikeSentences(count, seed);
-    notes.push(`${count} ASER-like sentences (${source}), batch 64, best of ${reps}, ${cores} cores; model: MiniLM-L6 shape, random weights (speed only)`);
+    notes.push(
+      `${count} ASER-like sentences (seed ${seed}; ${source}), batch 64, best of ${reps}, ${cores} cores, CPU provider; ` +
+        `model: intentsim model make-bench --seed ${seed} (MiniLM-L6 shape, random weights: speed only); Piscina pool for the worker rows`,
+    );
     for (const dtype of dtypes) {
       let baseline = 0;
       for (const c of configs) {
@@ -78,13 +81,13 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const result: BenchResult = { name: 'Workers × ONNX threads (sentence encoding)', rows, notes };
-  await writeFileAtomic(join('bench', 'results', 'workers.json'), JSON.stringify(result, null, 2) + '\n');
-  return result;
+  return { name: 'Workers × ONNX threads (sentence encoding)', rows, notes };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await run({ quick: process.argv.includes('--quick') });
   console.table(result.rows);
   for (const n of result.notes) console.log(`- ${n}`);
+  // Written by the stand-alone run only: inside `npm run bench` the report holds the figures.
+  await writeFileAtomic(join('bench', 'results', 'workers.json'), JSON.stringify(result, null, 2) + '\n');
 }
