@@ -155,29 +155,46 @@ export async function importAserSqlite(writer: GraphWriter, file: string, option
     }
 
     // ---- phase 2: relations → edges (texts by joining on the ASER ids)
-    const senseSelect = senses.map((s) => `typeof(r."${s}"), r."${s}"`).join(', ');
+    // Each row brings only what an edge needs: the two texts, whether each end exists, the weights
+    // (their JavaScript types tell numbers from text or blobs). The relation's own ids are read again
+    // only for a bad row, to name it. Reading the rows was most of this phase's time (38 columns and
+    // 3 id strings a row before); pages of at most 10,000 rows keep them short-lived, while writes
+    // still go in batches of `batchSize`.
     const relPage = db
       .prepare(
-        `SELECT r.rowid, r._id, r.hid, r.tid, h.words, t.words, h._id IS NOT NULL, t._id IS NOT NULL, ${senseSelect}
+        `SELECT r.rowid, h.words, t.words, h._id IS NOT NULL, t._id IS NOT NULL, ${senses.map((s) => `r."${s}"`).join(', ')}
          FROM Relations AS r
          LEFT JOIN Eventualities AS h ON h._id = r.hid
          LEFT JOIN Eventualities AS t ON t._id = r.tid
          WHERE r.rowid > ? ORDER BY r.rowid LIMIT ?`,
       )
       .raw();
+    const relIds = db.prepare('SELECT _id, hid, tid FROM Relations WHERE rowid = ?').raw();
+    const idsOf = (rowid: number): RelationIds => {
+      const [id, hid, tid] = relIds.get(rowid) as [unknown, unknown, unknown];
+      return { id, hid, tid };
+    };
     const relTotal = (db.prepare('SELECT max(rowid) FROM Relations').pluck().get() as number | null) ?? 0;
+    const pageSize = Math.min(batchSize, 10_000);
     progress = createProgress({ label: 'relations', total: relTotal, unit: 'edges', enabled: options.progress });
     try {
       let after = 0;
+      let edges: EdgeInput[] = [];
+      const flush = async () => {
+        if (edges.length === 0) return;
+        await writer.upsertEdges(edges);
+        await log.record('relations', after);
+        summary.edgesWritten += edges.length;
+        edges = [];
+      };
       for (;;) {
-        const rows = relPage.all(after, batchSize) as unknown[][];
+        const rows = relPage.all(after, pageSize) as unknown[][];
         if (rows.length === 0) break;
-        const edges: EdgeInput[] = [];
         for (const row of rows) {
           summary.records += 1;
-          const edge = parseRelationRow(row, senses, file);
+          const edge = parseRelationRow(row, senses, file, idsOf);
           if (edge instanceof InputError) {
-            await bad(edge, relationRowObject(row, senses));
+            await bad(edge, relationRowObject(row, senses, idsOf));
             continue;
           }
           if (Object.keys(edge.senses).length === 0) summary.edgesWithoutSenses += 1;
@@ -185,13 +202,10 @@ export async function importAserSqlite(writer: GraphWriter, file: string, option
           else edges.push(edge);
         }
         after = rows[rows.length - 1]![0] as number;
-        if (edges.length > 0) {
-          await writer.upsertEdges(edges);
-          await log.record('relations', after);
-          summary.edgesWritten += edges.length;
-        }
+        if (edges.length >= batchSize) await flush();
         progress.increment(rows.length);
       }
+      await flush();
     } finally {
       progress.stop();
     }
@@ -203,40 +217,50 @@ export async function importAserSqlite(writer: GraphWriter, file: string, option
   return summary;
 }
 
-/** Where the (typeof, value) pairs of the sense columns start in a Relations page row. */
-const SENSES_AT = 8;
+/** Where the sense columns start in a Relations page row. */
+const SENSES_AT = 5;
+
+/** A relation's own ids, read again only to name a bad row. */
+interface RelationIds {
+  id: unknown;
+  hid: unknown;
+  tid: unknown;
+}
+
+/** SQLite's name for the storage class of a non-null, non-numeric value better-sqlite3 returned. */
+function storageClass(value: unknown): string {
+  return typeof value === 'string' ? 'text' : 'blob';
+}
 
 /** One Relations row as an edge, or the InputError that says what is wrong with it. */
-function parseRelationRow(row: unknown[], senses: readonly RelationSense[], file: string): EdgeInput | InputError {
-  const [rowid, id, hid, tid, headWords, tailWords, headFound, tailFound] = row as [number, unknown, unknown, unknown, unknown, unknown, number, number];
+function parseRelationRow(row: unknown[], senses: readonly RelationSense[], file: string, idsOf: (rowid: number) => RelationIds): EdgeInput | InputError {
+  const [rowid, headWords, tailWords, headFound, tailFound] = row as [number, unknown, unknown, number, number];
   const where = (field: string) => ({ file, line: rowid, field: `Relations.${field}` });
-  const label = `relation _id ${JSON.stringify(id)}`;
-  for (const [field, ref, words, found] of [
-    ['hid', hid, headWords, headFound],
-    ['tid', tid, tailWords, tailFound],
+  const label = () => `relation _id ${JSON.stringify(idsOf(rowid).id)}`;
+  for (const [field, words, found] of [
+    ['hid', headWords, headFound],
+    ['tid', tailWords, tailFound],
   ] as const) {
-    if (!found) return new InputError(where(field), `${label}: no eventuality with _id ${JSON.stringify(ref)}`);
-    if (typeof words !== 'string' || words.trim() === '') {
-      return new InputError(where(field), `${label}: eventuality ${JSON.stringify(ref)} has no text (words is ${describe(words)})`);
-    }
+    if (typeof words === 'string' && found && words.trim() !== '') continue;
+    const ref = JSON.stringify(idsOf(rowid)[field]);
+    if (!found) return new InputError(where(field), `${label()}: no eventuality with _id ${ref}`);
+    return new InputError(where(field), `${label()}: eventuality ${ref} has no text (words is ${describe(words)})`);
   }
   const weights: SenseWeights = {};
   for (let i = 0; i < senses.length; i++) {
-    const type = row[SENSES_AT + 2 * i] as string;
-    const value = row[SENSES_AT + 1 + 2 * i];
+    const value = row[SENSES_AT + i];
     const sense = senses[i]!;
-    if (type === 'null') continue;
-    if ((type !== 'integer' && type !== 'real') || typeof value !== 'number') {
-      return new InputError(where(sense), `${label}: expected a number, got ${type} ${JSON.stringify(value)}`);
-    }
-    if (!Number.isFinite(value) || value < 0) return new InputError(where(sense), `${label}: expected a weight ≥ 0, got ${value}`);
+    if (value === null) continue;
+    if (typeof value !== 'number') return new InputError(where(sense), `${label()}: expected a number, got ${storageClass(value)} ${JSON.stringify(value)}`);
+    if (!Number.isFinite(value) || value < 0) return new InputError(where(sense), `${label()}: expected a weight ≥ 0, got ${value}`);
     if (value > 0) weights[sense] = value;
   }
   return { head: headWords as string, tail: tailWords as string, senses: weights };
 }
 
-function relationRowObject(row: unknown[], senses: readonly RelationSense[]): Record<string, unknown> {
-  const obj: Record<string, unknown> = { rowid: row[0], _id: row[1], hid: row[2], tid: row[3] };
-  senses.forEach((s, i) => (obj[s] = row[SENSES_AT + 1 + 2 * i]));
+function relationRowObject(row: unknown[], senses: readonly RelationSense[], idsOf: (rowid: number) => RelationIds): Record<string, unknown> {
+  const { id, hid, tid } = idsOf(row[0] as number);
+  const obj: Record<string, unknown> = { rowid: row[0], _id: id, hid, tid };
+  senses.forEach((s, i) => (obj[s] = row[SENSES_AT + i]));
   return obj;
 }

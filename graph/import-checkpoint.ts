@@ -21,8 +21,9 @@ export function hasCheckpoints(writer: GraphWriter): writer is GraphWriter & Imp
 
 /**
  * Optional capability of a GraphWriter: cheaper bulk loading into an empty store (the SQLite store
- * appends edges to a staging table and, at the end, merges them sorted by key and builds its by-tail
- * index once, instead of updating both B-trees edge by edge in random order). Importers call `beginBulkLoad`
+ * stages edges as packed runs and, at the end, merges them in key order and builds its by-tail index
+ * once; into a store without nodes it also numbers nodes itself and builds the node-text index once,
+ * instead of updating each B-tree entry by entry in random order). Importers call `beginBulkLoad`
  * (a no-op for a store that already has edges); the writer's `close` (or `endBulkLoad`) finishes it.
  */
 export interface BulkLoad {

@@ -2,16 +2,20 @@
 // (53M nodes, 52M edges) on one machine. Every read is batched: many texts / ids go to SQLite as
 // one JSON array (json_each), so a call costs a handful of statements whatever its size.
 //
-// File format (schema version 1):
+// File format (schema version 2):
 //   meta(key, value)                 format marker, schema version, counters, import checkpoints
-//   nodes(id, text UNIQUE, purchase_objects JSON|NULL)
+//   nodes(id, text, purchase_objects JSON|NULL), unique index nodes_by_text(text)
 //   edges(head, tail, <one REAL column per sense, NULL when absent>) PRIMARY KEY(head, tail),
 //         WITHOUT ROWID so that a node's out-edges are stored together; edges_by_tail for in-edges
 //   purchase_objects(object, node_id)  the purchase-event index, filled at write time
+// Version 1 differs only in declaring the text index as the inline constraint `text UNIQUE`; this
+// code reads and writes both (a version 1 store just cannot defer that index during a bulk load).
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { parsePurchaseEvent } from './purchase-events.js';
+import { BatchedInsert, EdgeUpsert } from './sqlite-bulk-insert.js';
+import { mergeRuns, packRuns, type EdgeRows } from './staged-edges.js';
 import { hashString } from '../engine/rng.js';
 import {
   RELATION_SENSES,
@@ -29,7 +33,9 @@ import {
 } from './types.js';
 
 export const STORE_FORMAT = 'intentsim-graph';
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+/** Schema versions this code opens: see the file format above. */
+const OPENABLE_SCHEMA_VERSIONS: ReadonlySet<number> = new Set([1, SCHEMA_VERSION]);
 
 type Db = Database.Database;
 type Stmt = Database.Statement;
@@ -43,20 +49,29 @@ const SENSE_INDEX: ReadonlyMap<string, number> = new Map(RELATION_SENSES.map((s,
 const E_SENSE_COLUMNS = RELATION_SENSES.map((s) => `e."${s}"`).join(', ');
 
 const EDGES_BY_TAIL = 'CREATE INDEX IF NOT EXISTS edges_by_tail ON edges(tail, head);';
-// Edges written during a bulk load, in write order (a plain rowid table: appending is cheap).
-const EDGES_STAGED = `CREATE TABLE IF NOT EXISTS edges_staged (
-  head INTEGER NOT NULL,
-  tail INTEGER NOT NULL,
-  ${RELATION_SENSES.map((s) => `"${s}" REAL`).join(',\n  ')}
+// A named index rather than an inline UNIQUE constraint (schema version 1) so that a bulk load into
+// an empty store can drop it and build it once, sorted, at the end (see beginBulkLoad).
+const NODES_BY_TEXT = 'CREATE UNIQUE INDEX IF NOT EXISTS nodes_by_text ON nodes(text);';
+// Edges written during a bulk load: per write batch (`run`, in write order), one packed run of
+// edges per bucket of head ids (graph/staged-edges.ts).
+const STAGED_EDGE_RUNS = `CREATE TABLE IF NOT EXISTS staged_edge_runs (
+  bucket INTEGER NOT NULL,
+  run INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (bucket, run)
 );`;
+// Staged edges as written by intentsim before staged_edge_runs (one row per edge, rowid = write
+// order): a load interrupted under that version still merges.
+const LEGACY_EDGES_STAGED = 'edges_staged';
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE nodes (
   id INTEGER PRIMARY KEY,
-  text TEXT NOT NULL UNIQUE,
+  text TEXT NOT NULL,
   purchase_objects TEXT
 );
+${NODES_BY_TEXT}
 CREATE INDEX nodes_purchase ON nodes(id) WHERE purchase_objects IS NOT NULL;
 CREATE TABLE edges (
   head INTEGER NOT NULL,
@@ -113,6 +128,8 @@ export interface OpenSqliteOptions {
   mode?: 'read' | 'write';
   /** Open even when the purchase index was built by another parser (only to call reindexPurchases). */
   allowStalePurchaseIndex?: boolean;
+  /** How many nodes a bulk load may create before it builds the node-text index (default DEFERRED_NODE_LIMIT; tests lower it). */
+  deferredNodeLimit?: number;
 }
 
 function toNumber(v: number | bigint): number {
@@ -126,6 +143,11 @@ function sensesFromRow(row: readonly (number | string | null)[], offset: number)
     if (typeof w === 'number') senses[RELATION_SENSES[i]!] = w;
   }
   return senses;
+}
+
+/** The index of the lowest set bit of a non-zero mask (sense masks: bit c = sense column c). */
+function lowestBit(mask: number): number {
+  return 31 - Math.clz32(mask & -mask);
 }
 
 function compareEdges(a: GraphEdge, b: GraphEdge): number {
@@ -149,6 +171,30 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
 /** A text → id cache for the writer, bounded so that a 53M-node import keeps a flat memory profile. */
 const WRITER_CACHE_LIMIT = 2_000_000;
 
+/**
+ * How many nodes a bulk load may create with the node-text index deferred: its text → id map must
+ * hold every node meanwhile (≈ 90 bytes a node for 36-character texts, measured: ~350 MB here; V8
+ * Maps stop at 2^24 entries). Past this the index is built and the load goes on the general way.
+ */
+export const DEFERRED_NODE_LIMIT = 4_000_000;
+
+/** Meta key present while a bulk load defers the node-text index (so that a crash is recovered from). */
+const DEFERRED_NODE_INDEX_KEY = 'bulk_load.node_text_index';
+
+/**
+ * A bulk load's nodes while the node-text index is deferred: the writer's text → id cache then holds
+ * every node of the store, so a text it lacks is a new node, numbered here and appended (no index
+ * descent at all). `added` lists the texts given ids by the running transaction, so that a rollback
+ * can take exactly those out of the cache again.
+ */
+interface DeferredNodes {
+  nextId: number;
+  limit: number;
+  added: string[];
+  nodes: BatchedInsert;
+  purchaseObjects: BatchedInsert;
+}
+
 export class SqliteGraphStore implements GraphStore, GraphWriter {
   readonly kind = 'sqlite' as const;
   readonly path: string;
@@ -160,16 +206,22 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   private misses = 0;
   private missesNew = 0;
   private readonly s: ReturnType<typeof prepareStatements>;
+  private readonly deferredNodeLimit: number;
+  /** Set while a bulk load defers the node-text index (see beginBulkLoad). */
+  private deferredNodes: DeferredNodes | undefined;
+  private staging: { nextRun: number; insert: Stmt } | undefined;
+  private edgeUpsert: EdgeUpsert | undefined;
 
-  private constructor(path: string, db: Db, readonly: boolean) {
+  private constructor(path: string, db: Db, readonly: boolean, deferredNodeLimit: number) {
     this.path = path;
     this.db = db;
     this.readonly = readonly;
     this.s = prepareStatements(db, readonly);
+    this.deferredNodeLimit = deferredNodeLimit;
   }
 
   /** Opens (or, in write mode, creates) a store file; throws a clear error for anything else. */
-  static open(path: string, { mode = 'read', allowStalePurchaseIndex = false }: OpenSqliteOptions = {}): SqliteGraphStore {
+  static open(path: string, { mode = 'read', allowStalePurchaseIndex = false, deferredNodeLimit = DEFERRED_NODE_LIMIT }: OpenSqliteOptions = {}): SqliteGraphStore {
     const readonly = mode === 'read';
     if (readonly && !existsSync(path)) throw new Error(`${path}: no such graph store (create one with \`intentsim graph import --to ${path} …\`)`);
     if (existsSync(path) && !statSync(path).isFile()) throw new Error(`${path}: not a file`);
@@ -190,13 +242,22 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
       }
       throw err;
     }
-    return new SqliteGraphStore(path, db, readonly);
+    return new SqliteGraphStore(path, db, readonly, deferredNodeLimit);
   }
 
   // ---------------------------------------------------------------- reads
 
   async lookupIds(texts: readonly string[]): Promise<Map<string, NodeId>> {
     const out = new Map<string, NodeId>();
+    if (this.deferredNodes !== undefined) {
+      // No text index yet, but the writer's cache holds every node (and only committed ones: reads
+      // never run inside a write transaction).
+      for (const text of texts) {
+        const id = this.idCache.get(text);
+        if (id !== undefined) out.set(text, id);
+      }
+      return out;
+    }
     for (const part of chunks([...new Set(texts)])) {
       for (const [id, text] of this.s.lookupIds.all(JSON.stringify(part)) as [number, string][]) out.set(text, id);
     }
@@ -488,12 +549,12 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   async upsertEdges(edges: readonly EdgeInput[]): Promise<void> {
     this.assertWritable();
     // Validate the whole batch before writing anything: a bad edge leaves the store untouched.
-    // Each row is the insert statement's parameters: head, tail (filled in below), fifteen senses.
-    const rows: (number | null)[][] = [];
+    const rows: EdgeRows = { heads: [], tails: [], masks: [], weights: [] };
+    const scratch: number[] = new Array<number>(RELATION_SENSES.length).fill(0);
     for (const e of edges) {
       if (typeof e.head !== 'string' || e.head === '') throw new Error(`upsertEdges: empty head text`);
       if (typeof e.tail !== 'string' || e.tail === '') throw new Error(`upsertEdges: empty tail text`);
-      const row: (number | null)[] = [0, 0, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+      let mask = 0;
       for (const sense in e.senses) {
         const w = e.senses[sense as RelationSense];
         if (w === undefined) continue;
@@ -502,60 +563,91 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
         if (typeof w !== 'number' || !Number.isFinite(w) || w <= 0) {
           throw new Error(`upsertEdges: weight of ${sense} on "${e.head}" → "${e.tail}" must be a positive number, got ${String(w)}`);
         }
-        row[2 + column] = w;
+        mask |= 1 << column;
+        scratch[column] = w;
       }
-      rows.push(row);
+      rows.masks.push(mask);
+      for (let m = mask; m !== 0; m &= m - 1) rows.weights.push(scratch[lowestBit(m)]!);
     }
     this.writeTransaction((counters) => {
-      for (let i = 0; i < edges.length; i++) {
-        const row = rows[i]!;
-        row[0] = this.resolveId(edges[i]!.head, counters);
-        row[1] = this.resolveId(edges[i]!.tail, counters);
+      for (const e of edges) {
+        rows.heads.push(this.resolveId(e.head, counters));
+        rows.tails.push(this.resolveId(e.tail, counters));
       }
       if (this.getMeta('bulk_load') !== undefined) {
-        // Bulk load: append to the staging table (rowid order = write order); endBulkLoad merges it
-        // into `edges` sorted by key, so the edge B-tree is never updated in random order.
-        const stage = this.stageStatement();
-        for (const row of rows) stage.run(row);
+        // Bulk load: stage the batch as packed runs; endBulkLoad merges them into `edges` in key
+        // order, so the edge B-tree is never updated in random order.
+        const staging = this.stagingRuns();
+        const run = staging.nextRun++;
+        for (const [bucket, data] of packRuns(rows)) staging.insert.run(bucket, run, data);
         return;
       }
       // Keys in ascending order touch the B-tree's pages in order. The sort is stable, so the last of
       // several writes of one edge in the batch still wins.
-      rows.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
-      for (const row of rows) {
+      const weightsAt: number[] = [];
+      for (let i = 0, w = 0; i < rows.masks.length; i++) {
+        weightsAt.push(w);
+        for (let m = rows.masks[i]!; m !== 0; m &= m - 1) w++;
+      }
+      const order = rows.heads.map((_, i) => i).sort((a, b) => rows.heads[a]! - rows.heads[b]! || rows.tails[a]! - rows.tails[b]!);
+      const row: (number | null)[] = new Array<number | null>(2 + RELATION_SENSES.length);
+      for (const i of order) {
+        row.fill(null);
+        row[0] = rows.heads[i]!;
+        row[1] = rows.tails[i]!;
+        let w = weightsAt[i]!;
+        for (let m = rows.masks[i]!; m !== 0; m &= m - 1) row[2 + lowestBit(m)] = rows.weights[w++]!;
         if (this.s.insertEdge.run(row).changes === 0) this.s.updateEdge.run(...row.slice(2), row[0], row[1]);
         else counters.edges += 1;
       }
     });
   }
 
-  private stageEdge: Stmt | undefined;
-
-  /** The staging insert, preparing it (and creating the table, e.g. for a load begun by an older writer) on first use. */
-  private stageStatement(): Stmt {
-    if (this.stageEdge === undefined) {
-      this.db.exec(EDGES_STAGED);
-      this.stageEdge = this.db.prepare(
-        `INSERT INTO edges_staged (head, tail, ${SENSE_COLUMNS}) VALUES (?, ?, ${RELATION_SENSES.map(() => '?').join(', ')})`,
-      );
+  /** The staging table's insert and next run number, on first use (creating the table, e.g. for a load begun by an older writer). */
+  private stagingRuns(): { nextRun: number; insert: Stmt } {
+    if (this.staging === undefined) {
+      this.db.exec(STAGED_EDGE_RUNS);
+      const last = this.db.prepare('SELECT max(run) FROM staged_edge_runs').pluck().get() as number | null;
+      this.staging = { nextRun: (last ?? 0) + 1, insert: this.db.prepare('INSERT INTO staged_edge_runs (bucket, run, data) VALUES (?, ?, ?)') };
     }
-    return this.stageEdge;
+    return this.staging;
   }
 
   /** Runs `write` in one transaction with the store's counters; a failed transaction forgets cached ids. */
   private writeTransaction<T>(write: (counters: Counters) => T): T {
+    const deferred = this.deferredNodes;
+    const firstNewId = deferred?.nextId ?? 0;
+    let result: T;
     try {
-      return this.db.transaction(() => {
+      result = this.db.transaction(() => {
         const counters = this.readCounters();
-        const result = write(counters);
+        const value = write(counters);
+        if (deferred !== undefined) {
+          deferred.nodes.flush();
+          deferred.purchaseObjects.flush();
+        }
         this.writeCounters(counters);
-        return result;
+        return value;
       })();
     } catch (err) {
-      // Ids of nodes inserted by the rolled-back transaction may be in the cache: they are void now.
-      this.idCache.clear();
+      if (deferred !== undefined) {
+        // The cache must stay complete: forget exactly the texts of the rolled-back transaction.
+        for (const text of deferred.added) this.idCache.delete(text);
+        deferred.added.length = 0;
+        deferred.nextId = firstNewId;
+        deferred.nodes.discard();
+        deferred.purchaseObjects.discard();
+      } else {
+        // Ids of nodes inserted by the rolled-back transaction may be in the cache: they are void now.
+        this.idCache.clear();
+      }
       throw err;
     }
+    if (deferred !== undefined) {
+      deferred.added.length = 0;
+      if (this.idCache.size >= deferred.limit) this.buildNodeTextIndex();
+    }
+    return result;
   }
 
   /**
@@ -567,6 +659,7 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   private resolveId(text: string, counters: Counters): NodeId {
     let id = this.idCache.get(text);
     if (id !== undefined) return id;
+    if (this.deferredNodes !== undefined) return this.appendNode(this.deferredNodes, text, counters);
     if (!this.insertFirst) id = this.s.idByText.get(text) as number | undefined;
     if (id === undefined) {
       const objects = [...new Set(parsePurchaseEvent(text))];
@@ -592,6 +685,31 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     if (this.idCache.size >= WRITER_CACHE_LIMIT) this.idCache.clear();
     this.idCache.set(text, id);
     return id;
+  }
+
+  /** A new node during a bulk load that defers the node-text index: numbered here, appended at commit. */
+  private appendNode(deferred: DeferredNodes, text: string, counters: Counters): NodeId {
+    const id = deferred.nextId++;
+    const objects = [...new Set(parsePurchaseEvent(text))];
+    deferred.nodes.add([id, text, objects.length > 0 ? JSON.stringify(objects) : null]);
+    deferred.added.push(text);
+    counters.nodes += 1;
+    if (objects.length > 0) {
+      counters.purchaseNodes += 1;
+      for (const object of objects) deferred.purchaseObjects.add([object, id]);
+    }
+    this.idCache.set(text, id);
+    return id;
+  }
+
+  /** Ends the deferral of the node-text index: builds it (one sorted pass) and resolves texts the general way from then on. */
+  private buildNodeTextIndex(): void {
+    this.db.transaction(() => {
+      this.db.exec(NODES_BY_TEXT);
+      this.db.prepare('DELETE FROM meta WHERE key = ?').run(DEFERRED_NODE_INDEX_KEY);
+    })();
+    this.deferredNodes = undefined;
+    if (this.idCache.size >= WRITER_CACHE_LIMIT) this.idCache.clear();
   }
 
   private readCounters(): Counters {
@@ -652,18 +770,43 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
    * index is dropped; `endBulkLoad` (or `close`) merges the staged edges into `edges` sorted by
    * (head, tail) and builds the index once, sorted. Both are far cheaper than updating two B-trees
    * edge by edge in random order (each commit rewrote most of their pages). Meanwhile the store's meta
-   * says so, read-only opens refuse it, and the writer's own edge reads and edge count leave out
-   * the staged edges. A crash leaves the staged edges committed: the next writer (the resumed
+   * says so, read-only opens refuse it, and the writer's edge reads and edge count first merge
+   * what is staged. A crash leaves the staged edges committed: the next writer (the resumed
    * import) goes on staging, and merges when it finishes.
+   *
+   * Into a store without nodes either (and of schema version 2), the node-text index is deferred as
+   * well: the writer numbers new nodes itself from its text → id cache, which then holds every node,
+   * and appends them in id order; the unique index is built once at the end (or when the load
+   * passes `deferredNodeLimit` nodes, or when a writer finds it missing after a crash).
    */
   async beginBulkLoad(): Promise<void> {
     this.assertWritable();
     if (this.getMeta('bulk_load') !== undefined || Number(this.getMeta('count.edges') ?? 0) > 0) return;
+    const noNodes = this.db.prepare('SELECT 1 FROM nodes LIMIT 1').get() === undefined;
+    const deferNodes = noNodes && this.hasIndex('nodes_by_text');
     this.db.transaction(() => {
       this.db.exec('DROP INDEX IF EXISTS edges_by_tail');
-      this.db.exec(EDGES_STAGED);
+      this.db.exec(STAGED_EDGE_RUNS);
       this.s.setMeta.run('bulk_load', new Date().toISOString());
+      if (deferNodes) {
+        this.db.exec('DROP INDEX nodes_by_text');
+        this.s.setMeta.run(DEFERRED_NODE_INDEX_KEY, 'deferred');
+      }
     })();
+    if (deferNodes) {
+      this.idCache.clear();
+      this.deferredNodes = {
+        nextId: 1,
+        limit: this.deferredNodeLimit,
+        added: [],
+        nodes: new BatchedInsert(this.db, 'INSERT INTO nodes (id, text, purchase_objects)', 3),
+        purchaseObjects: new BatchedInsert(this.db, 'INSERT OR IGNORE INTO purchase_objects (object, node_id)', 2),
+      };
+    }
+  }
+
+  private hasIndex(name: string): boolean {
+    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
   }
 
   /**
@@ -673,16 +816,30 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
    */
   private mergeStagedEdges(): void {
     if (this.readonly || this.closed || this.getMeta('bulk_load') === undefined) return;
+    const tableExists = (name: string) => this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
     this.db.transaction(() => {
-      if (this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'edges_staged'").get() === undefined) return;
-      if (this.db.prepare('SELECT 1 FROM edges_staged LIMIT 1').get() === undefined) return;
-      this.db.exec(
-        `INSERT INTO edges (head, tail, ${SENSE_COLUMNS})
-         SELECT head, tail, ${SENSE_COLUMNS} FROM edges_staged WHERE true ORDER BY head, tail, rowid
-         ON CONFLICT (head, tail) DO UPDATE SET ${RELATION_SENSES.map((s) => `"${s}" = excluded."${s}"`).join(', ')}`,
-      );
-      this.db.exec('DELETE FROM edges_staged');
-      this.s.setMeta.run('count.edges', String(this.db.prepare('SELECT count(*) FROM edges').pluck().get() as number));
+      let merged = false;
+      if (tableExists(LEGACY_EDGES_STAGED)) {
+        this.db.exec(
+          `INSERT INTO edges (head, tail, ${SENSE_COLUMNS})
+           SELECT head, tail, ${SENSE_COLUMNS} FROM ${LEGACY_EDGES_STAGED} WHERE true ORDER BY head, tail, rowid
+           ON CONFLICT (head, tail) DO UPDATE SET ${RELATION_SENSES.map((s) => `"${s}" = excluded."${s}"`).join(', ')}`,
+        );
+        this.db.exec(`DROP TABLE ${LEGACY_EDGES_STAGED}`);
+        merged = true;
+      }
+      if (tableExists('staged_edge_runs')) {
+        const buckets = this.db.prepare('SELECT DISTINCT bucket FROM staged_edge_runs ORDER BY bucket').pluck().all() as number[];
+        const runsOf = this.db.prepare('SELECT data FROM staged_edge_runs WHERE bucket = ? ORDER BY run').pluck();
+        this.edgeUpsert ??= new EdgeUpsert(this.db, 'edges', RELATION_SENSES.map((s) => `"${s}"`));
+        // A bucket at a time: the merge holds the edges of 2^18 heads in memory, not the whole load.
+        for (const bucket of buckets) this.edgeUpsert.write(mergeRuns(runsOf.all(bucket) as Buffer[]));
+        if (buckets.length > 0) {
+          this.db.exec('DELETE FROM staged_edge_runs');
+          merged = true;
+        }
+      }
+      if (merged) this.s.setMeta.run('count.edges', String(this.db.prepare('SELECT count(*) FROM edges').pluck().get() as number));
     })();
   }
 
@@ -691,9 +848,10 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     this.assertWritable();
     if (this.getMeta('bulk_load') === undefined) return;
     this.mergeStagedEdges();
+    if (this.deferredNodes !== undefined) this.buildNodeTextIndex();
     this.db.transaction(() => {
-      this.db.exec('DROP TABLE IF EXISTS edges_staged');
-      this.stageEdge = undefined;
+      this.db.exec('DROP TABLE IF EXISTS staged_edge_runs');
+      this.staging = undefined;
       this.db.exec(EDGES_BY_TAIL);
       this.db.prepare("DELETE FROM meta WHERE key = 'bulk_load'").run();
     })();
@@ -757,11 +915,22 @@ function initialiseOrCheck(db: Db, path: string, readonly: boolean, allowStalePu
   const format = get.get('format') as string | undefined;
   if (format !== STORE_FORMAT) throw new Error(`${path}: not an intentsim graph store (format is ${JSON.stringify(format ?? null)})`);
   const version = Number(get.get('schema_version'));
-  if (version !== SCHEMA_VERSION) {
-    throw new Error(`${path}: graph store schema version ${version}, but this intentsim reads version ${SCHEMA_VERSION}; re-import the graph`);
+  if (!OPENABLE_SCHEMA_VERSIONS.has(version)) {
+    throw new Error(
+      `${path}: graph store schema version ${version}, but this intentsim reads version ${SCHEMA_VERSION} (and ${[...OPENABLE_SCHEMA_VERSIONS].filter((v) => v !== SCHEMA_VERSION).join(', ')}); re-import the graph`,
+    );
   }
   if (readonly && get.get('bulk_load') !== undefined) {
-    throw new Error(`${path}: an import into this store has not finished (its by-tail index is not built yet); re-run the import, which resumes and finishes it`);
+    throw new Error(`${path}: an import into this store has not finished (its indexes are not built yet); re-run the import, which resumes and finishes it`);
+  }
+  if (!readonly && get.get(DEFERRED_NODE_INDEX_KEY) !== undefined) {
+    // A writer died while its bulk load deferred the node-text index. Only that writer's in-memory
+    // text → id map could resolve texts without the index, so build it now (every committed text is
+    // unique: the map made sure of it); the load itself goes on and finishes as usual.
+    db.transaction(() => {
+      db.exec(NODES_BY_TEXT);
+      db.prepare('DELETE FROM meta WHERE key = ?').run(DEFERRED_NODE_INDEX_KEY);
+    })();
   }
   const parser = get.get('purchase_parser') as string | undefined;
   if (parser !== purchaseParserFingerprint() && !allowStalePurchaseIndex) {
