@@ -111,7 +111,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     scaling.push({ series: 'HNSW build', size: n, seconds: buildS });
 
     // One thread, the same records (checked by SHA-256).
-    let oneThread: { seconds: number; cpu: number; same: boolean } | undefined;
+    let oneThread: { seconds: number; cpu: number; same: boolean; run: IntentionQaRun } | undefined;
     if (n <= oneThreadUpTo) {
       const fresh = await IntentionQaRun.prepare({ ...world, embeddings: vectors, options: { seed, search: new HnswRange(index) } });
       t = process.hrtime.bigint();
@@ -119,7 +119,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       const digestOne = createHash('sha256');
       for await (const r of fresh.records()) digestOne.update(JSON.stringify(r) + '\n');
       const cpu = process.cpuUsage(cpu0);
-      oneThread = { seconds: seconds(t), cpu: (cpu.user + cpu.system) / 1e6, same: digestOne.digest('hex') === digestPool.digest('hex') };
+      oneThread = { seconds: seconds(t), cpu: (cpu.user + cpu.system) / 1e6, same: digestOne.digest('hex') === digestPool.digest('hex'), run: fresh };
     }
     await rm(dir, { recursive: true, force: true });
 
@@ -214,10 +214,14 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       ...(n === 100_000 ? { target: '≤ 60 s', meets: total <= 60 ? 'yes' : 'NO' } : {}),
     });
     if (n === largest) {
-      const ranges = ctx.ranges;
+      // The pool's drafting happened in the workers: the search statistics are the one-thread run's.
+      const searched = oneThread?.run.context;
+      const stats = searched
+        ? `range cache ${searched.ranges.misses} queries, ${searched.ranges.hits} reuses; index kNN calls ${(searched.search as HnswRange).calls}, ` +
+          `max k ${(searched.search as HnswRange).maxK}, full scans ${(searched.search as HnswRange).scans} (one-thread run)`
+        : 'search statistics are kept by the workers (no one-thread run at this size)';
       notes.push(
-        `At ${n} products: dropped records ${dropped}; distractors by method ${JSON.stringify(methods)}; ` +
-          `range cache ${ranges.misses} queries, ${ranges.hits} reuses; index kNN calls ${(ctx.search as HnswRange).calls}, max k ${(ctx.search as HnswRange).maxK}.`,
+        `At ${n} products: dropped records ${dropped}; distractors by method ${JSON.stringify(methods)}; ${stats}.`,
         `Brute force measured on ${sample} assertions (${round(brutePerQuery * 1000, 1)} ms each: 2n dot products + one pass over all assertions; ` +
           `${sink} Task-1 + Task-2 window members found) and extrapolated linearly to ${ctx.validAssertions.length}; ` +
           `it is exact, the index path is complete up to the recall shown (${queries.length} index queries timed, ${scanned.length} scans).`,
