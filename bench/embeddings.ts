@@ -204,24 +204,16 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       await ffnMeter.close();
       const theoretical = theoreticalPeakOfThisMachine(threads);
       const gf = (x: number) => x.toFixed(1);
-      rows.push({
-        case: 'fp32 engine vs the measured fp32 GEMM peak (share of peak)',
+      const shareOf = (label: string, peakGflops: number) => ({
+        case: `fp32 engine vs the ${label}`,
         engine_sentences_per_s: round(count / fp32.engine, 1),
-        baseline_sentences_per_s: round((peak.gflops * 1e9) / flopsPerSentence, 1),
-        ratio: round(engineGflops / peak.gflops),
+        baseline_sentences_per_s: round((peakGflops * 1e9) / flopsPerSentence, 1),
+        ratio: round(engineGflops / peakGflops),
         target: '',
-        meets: `${gf(engineGflops)} of ${gf(peak.gflops)} GFLOP/s`,
+        meets: `${gf(engineGflops)} of ${gf(peakGflops)} GFLOP/s`,
       });
-      if (theoretical) {
-        rows.push({
-          case: 'fp32 engine vs the theoretical fp32 peak (assumption, see notes)',
-          engine_sentences_per_s: round(count / fp32.engine, 1),
-          baseline_sentences_per_s: round((theoretical.gflops * 1e9) / flopsPerSentence, 1),
-          ratio: round(engineGflops / theoretical.gflops),
-          target: '',
-          meets: `${gf(engineGflops)} of ${gf(theoretical.gflops)} GFLOP/s`,
-        });
-      }
+      rows.push(shareOf('measured fp32 GEMM peak (share of peak)', peak.gflops));
+      if (theoretical) rows.push(shareOf('theoretical fp32 peak (assumption, see notes)', theoretical.gflops));
       notes.push(
         `share of peak: the model's FLOPs counted analytically (bench/support/bert-flops.ts: per token and layer 4·h² + 2·h·I + 2·L·h multiply-adds, ` +
           `h 384, I 1536, 6 layers, L the batch's padded length, padding tokens included; a multiply-add = 2 FLOPs; embeddings, LayerNorm, softmax and GELU not counted): ` +

@@ -5,7 +5,7 @@
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from './errors.js';
-import type { JsonlRecord, ReadJsonlOptions } from './jsonl.js';
+import { parseJsonlLine, type JsonlRecord, type ReadJsonlOptions } from './jsonl.js';
 
 export interface ReadJsonlBatchesOptions extends ReadJsonlOptions {
   /** Records per yielded array: at least this many (a batch ends at a chunk boundary), except the last (default 10,000). */
@@ -48,13 +48,7 @@ export async function* readJsonlBatches<T>(
       line += 1;
       if (text.trim() === '') return true;
       try {
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch (err) {
-          throw new InputError({ file, line }, `invalid JSON: ${(err as Error).message}`);
-        }
-        batch.push({ line, value: parse(json, { file, line }) });
+        batch.push({ line, value: parseJsonlLine(text, file, line, parse) });
       } catch (err) {
         if (!(err instanceof InputError) || onError === 'fail') {
           failure = err;

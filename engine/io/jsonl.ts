@@ -16,6 +16,17 @@ export interface ReadJsonlOptions {
   rejects?: RejectsSink;
 }
 
+/** One line's record: JSON.parse (a syntax error becomes an InputError naming file and line), then `parse`. */
+export function parseJsonlLine<T>(text: string, file: string, line: number, parse: (json: unknown, at: { file: string; line: number }) => T): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new InputError({ file, line }, `invalid JSON: ${(err as Error).message}`);
+  }
+  return parse(json, { file, line });
+}
+
 /**
  * Reads a JSONL file line by line (blank lines are ignored). `parse` turns the decoded JSON into a
  * typed record or throws an InputError (use `fieldError` to build one); with onError 'skip', bad
@@ -35,13 +46,7 @@ export async function* readJsonl<T>(
     if (text.trim() === '') continue;
     let value: T;
     try {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (err) {
-        throw new InputError({ file, line }, `invalid JSON: ${(err as Error).message}`);
-      }
-      value = parse(json, { file, line });
+      value = parseJsonlLine(text, file, line, parse);
     } catch (err) {
       if (!(err instanceof InputError) || onError === 'fail') throw err;
       await options.rejects!.reject(err, text);
