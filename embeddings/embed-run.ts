@@ -98,6 +98,7 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
 
     store = await openGraphStore(options.graph);
     const graphCounts = await store.counts();
+    const revision = await store.revision?.();
     conceptualizer = options.concepts ? await UserConcepts.load(options.concepts) : new OfflineConceptualizer(store);
 
     // Products stream through in chunks: match a chunk, embed the nodes it meets for the first
@@ -114,7 +115,7 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
       model: encoder.name,
       dtype: encoderDtype(encoder),
       mode: options.mode,
-      graph: `${store.kind}:${graphCounts.nodes}n:${graphCounts.edges}e`,
+      graph: `${store.kind}:${graphCounts.nodes}n:${graphCounts.edges}e${revision === undefined ? '' : `:r${revision}`}`,
       templates: TEMPLATES_FINGERPRINT,
       dim: encoder.dim,
     });

@@ -500,6 +500,12 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     }
   }
 
+  /** Committed write transactions so far (0 for a store never written, or written before revisions were kept). */
+  async revision(): Promise<number> {
+    this.mergeStagedEdges();
+    return Number(this.getMeta('revision') ?? 0);
+  }
+
   async counts(): Promise<GraphCounts> {
     this.mergeStagedEdges();
     return {
@@ -627,6 +633,8 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
           deferred.purchaseObjects.flush();
         }
         this.writeCounters(counters);
+        // Any committed write changes what the graph says: caches keyed by the revision go stale.
+        this.s.setMeta.run('revision', String(Number(this.getMeta('revision') ?? 0) + 1));
         return value;
       })();
     } catch (err) {

@@ -101,6 +101,12 @@ export interface GraphStore {
   /** Every purchase-event node, in batches, ordered by id. */
   purchaseEvents(batchSize?: number): AsyncIterable<PurchaseEventNode[]>;
   counts(): Promise<GraphCounts>;
+  /**
+   * A number that changes with every committed write (the SQLite store counts its write
+   * transactions). Caches of derived data (node embeddings) key on it; a store that cannot tell
+   * (Neo4j, written by other clients too) leaves it out, and such caches key on the counts only.
+   */
+  revision?(): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 // The commands end to end: `model make-test`, `encode`, `embed` (outputs, manifest, cache reuse,
 // byte-identical reruns, rejects) on a small hand-made graph, with the generated tiny model.
 import { describe, expect, it, beforeAll, vi } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildProgram } from '../engine/cli.js';
@@ -160,6 +160,24 @@ describe('intentsim embed', () => {
     }
     // The temporary cache of --no-node-cache is gone; nothing else is left behind.
     expect(readdirSync(uncached).sort()).toEqual(['embeddings.npy', 'ids.txt', 'manifest.json', 'phrases.jsonl', 'unembedded.jsonl']);
+  });
+
+  it('a graph changed without changing its node and edge counts does not reuse the cached nodes', async () => {
+    const changed = join(work, 'graph-changed.sqlite');
+    copyFileSync(graph, changed);
+    const cache = join(work, 'cache-changed');
+    const args = (out: string) => embedArgs(out, '--cache-dir', cache).map((a) => (a === graph ? changed : a));
+    await cli(...args(join(work, 'out-before')));
+    const store = SqliteGraphStore.open(changed, { mode: 'write' });
+    const before = await store.counts();
+    // The same edge with another sense: same counts, another sentence in PHONE's neighbourhood.
+    await store.upsertEdges([{ head: PHONE, tail: 'PersonX call PersonY', senses: { Reason: 1 } }]);
+    expect(await store.counts()).toEqual(before);
+    await store.close();
+    await cli(...args(join(work, 'out-after')));
+    const manifest = JSON.parse(readFileSync(join(work, 'out-after', 'manifest.json'), 'utf8')) as EmbedManifest;
+    expect(manifest.counts.context).toMatchObject({ fromCache: 0, computed: 3 });
+    expect(readFileSync(join(work, 'out-after', 'embeddings.npy')).equals(readFileSync(join(work, 'out-before', 'embeddings.npy')))).toBe(false);
   });
 
   it('--on-error skip writes bad product lines to rejects.jsonl and counts them', async () => {
