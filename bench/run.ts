@@ -44,7 +44,7 @@ async function runModule(name: string, options: BenchOptions, label = name): Pro
   const started = performance.now();
   let mod: { run?: (o: BenchOptions) => Promise<BenchResult> };
   try {
-    mod = (await import(`./${name}.js`)) as typeof mod;
+    mod = (await import(/* @vite-ignore */ `./${name}.js`)) as typeof mod;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(err).includes(`${name}.js`)) {
       return { module: name, label, error: 'not present', seconds: 0 };
