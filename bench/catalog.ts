@@ -6,15 +6,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { makeBenchModel } from '../embeddings/model-generator.js';
 import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { parseDeviceRequest } from '../embeddings/execution-providers.js';
 import { sharedDir, sharedMiniLmTokenizerDir } from '../embeddings/shared-files.js';
-import { writeFileAtomic } from '../engine/io/atomic.js';
 import { Rng } from '../engine/rng.js';
 import { TitleEmbeddings, pairSimilarity } from '../engine/shoppingbench/title-embeddings.js';
 import type { BenchOptions, BenchResult, BenchRow } from './types.js';
+import { runAlone } from './support/run-alone.js';
 
 const WORDS = ['wireless', 'bluetooth', 'mouse', 'pad', 'gaming', 'keyboard', 'usb', 'cable', 'charger', 'phone', 'case', 'red', 'black', 'cotton', 'shirt', 'women', 'men', 'running', 'shoes', 'waterproof', 'jacket', 'kids', 'toy', 'led', 'lamp', 'desk', 'steel', 'water', 'bottle', 'large'];
 
@@ -82,11 +81,4 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const quick = process.argv.includes('--quick');
-  const large = process.argv.includes('--large');
-  const result = await run({ quick, large });
-  console.table(result.rows);
-  for (const n of result.notes) console.log(`- ${n}`);
-  await writeFileAtomic(join(process.cwd(), 'bench', 'results', 'catalog.json'), JSON.stringify(result, null, 2) + '\n');
-}
+await runAlone(import.meta.url, 'catalog', run);

@@ -17,8 +17,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { writeFileAtomic } from '../engine/io/atomic.js';
 import { writeScaleGraph } from '../graph/generate-scale.js';
 import { SqliteGraphStore } from '../graph/sqlite-store.js';
 import { UserConcepts } from '../graph/concepts.js';
@@ -33,6 +31,7 @@ import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { releasedPipelineSentenceCount, type ProductPhraseNodes } from '../embeddings/product-embedding.js';
 import { sharedEventualitiesFile, sharedMiniLmTokenizerDir } from '../embeddings/shared-files.js';
 import type { BenchOptions, BenchResult, BenchRow } from './types.js';
+import { runAlone } from './support/run-alone.js';
 
 function round(x: number, digits = 2): number {
   const f = 10 ** digits;
@@ -172,12 +171,4 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   return { name: 'Context embeddings: deduplicated work vs the released pipeline', rows, notes, scaling };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const quick = process.argv.includes('--quick');
-  const large = process.argv.includes('--large');
-  const result = await run({ quick, large });
-  console.table(result.rows);
-  for (const n of result.notes) console.log(`- ${n}`);
-  console.table(result.scaling);
-  await writeFileAtomic(join(process.cwd(), 'bench', 'results', 'context.json'), JSON.stringify(result, null, 2) + '\n');
-}
+await runAlone(import.meta.url, 'context', run);

@@ -22,21 +22,20 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type * as ort from 'onnxruntime-node';
-import { writeFileAtomic } from '../engine/io/atomic.js';
 import { Rng } from '../engine/rng.js';
 import { ScaleGraph } from '../graph/generate-scale.js';
 import { senseSentence } from '../graph/sentences.js';
 import { RELATION_SENSES } from '../graph/types.js';
 import { makeBenchModel } from '../embeddings/model-generator.js';
 import { OnnxSentenceEncoder, paddedInputs } from '../embeddings/onnx-encoder.js';
-import { DeviceUnavailableError, parseDeviceRequest } from '../embeddings/execution-providers.js';
+import { parseDeviceRequest } from '../embeddings/execution-providers.js';
 import { planBatches, type BatchPlan } from '../embeddings/length-batching.js';
 import { MINILM_L6_SHAPE } from '../embeddings/bert-onnx.js';
 import { sharedEventualitiesFile, sharedMiniLmTokenizerDir } from '../embeddings/shared-files.js';
 import type { ModelDtype } from '../embeddings/model-files.js';
 import type { BenchOptions, BenchResult, BenchRow } from './types.js';
+import { runAlone } from './support/run-alone.js';
 import { planFlops } from './support/bert-flops.js';
 import { GemmPeakMeter, theoreticalPeakOfThisMachine } from './support/cpu-peak.js';
 
@@ -320,20 +319,4 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   return { name: 'Sentence embeddings (MiniLM-L6-shaped model)', rows, notes, scaling };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const quick = process.argv.includes('--quick');
-  const large = process.argv.includes('--large');
-  const deviceAt = process.argv.indexOf('--device');
-  const device = deviceAt > 0 ? parseDeviceRequest(process.argv[deviceAt + 1] ?? '') : undefined;
-  const result = await run({ quick, large, device }).catch((err: unknown) => {
-    // A device that cannot run is the user's setting, not a bug: its reasons and hints, no stack.
-    if (err instanceof DeviceUnavailableError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  });
-  console.table(result.rows);
-  for (const n of result.notes) console.log(`- ${n}`);
-  await writeFileAtomic(join(process.cwd(), 'bench', 'results', 'embeddings.json'), JSON.stringify(result, null, 2) + '\n');
-}
+await runAlone(import.meta.url, 'embeddings', run);

@@ -14,10 +14,9 @@
 // of assertions and extrapolated linearly (per-query cost does not depend on which query).
 // Recall of the index-backed window enumeration against the exact scan is measured on a sample too.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { IntentionQaRun } from '../engine/intentionqa/build-items.js';
 import { TASK1_WINDOW_UNIFORM, TASK2_WINDOW } from '../engine/intentionqa/context.js';
 import { ExactScanRange } from '../engine/range-search.js';
@@ -28,6 +27,7 @@ import { inWindow } from '../engine/windows.js';
 import { intentionQaWorld } from './support/intentionqa-world.js';
 import { DRAFT_BLOCK, draftInParallel } from '../workers/intentionqa-pool.js';
 import type { BenchOptions, BenchResult, BenchRow } from './types.js';
+import { runAlone } from './support/run-alone.js';
 
 const DIM = 384;
 const PER_CLUSTER = 100;
@@ -244,12 +244,4 @@ function round(x: number, digits = 3): number {
   return Math.round(x * f) / f;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const result = await run({ quick: process.argv.includes('--quick'), large: process.argv.includes('--large') });
-  console.table(result.rows);
-  for (const note of result.notes) console.log('- ' + note);
-  const out = new URL('./results/', import.meta.url);
-  const dir = fileURLToPath(out).replace(/dist\/bench\/results\/$/, 'bench/results/');
-  await mkdir(dir, { recursive: true });
-  await writeFile(dir + 'items.json', JSON.stringify(result, null, 2) + '\n');
-}
+await runAlone(import.meta.url, 'items', run);

@@ -12,8 +12,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { writeFileAtomic } from '../engine/io/atomic.js';
 import { writeScaleGraph } from '../graph/generate-scale.js';
 import { SqliteGraphStore } from '../graph/sqlite-store.js';
 import { UserConcepts, loadUserConcepts } from '../graph/concepts.js';
@@ -23,6 +21,7 @@ import { normalizePhrases } from '../graph/normalize.js';
 import type { ProductRecord } from '../graph/products.js';
 import type { Conceptualizer } from '../graph/concepts.js';
 import type { BenchOptions, BenchResult, BenchRow } from './types.js';
+import { runAlone } from './support/run-alone.js';
 
 const TARGET_PRODUCTS_PER_S = 50_000;
 
@@ -175,10 +174,4 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   return { name: 'match', rows, notes, scaling };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const quick = process.argv.includes('--quick');
-  const result = await run({ quick });
-  console.table(result.rows);
-  for (const note of result.notes) console.log(`- ${note}`);
-  await writeFileAtomic(join('bench', 'results', 'match.json'), JSON.stringify(result, null, 2) + '\n');
-}
+await runAlone(import.meta.url, 'match', run);

@@ -15,8 +15,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { writeFileAtomic } from '../engine/io/atomic.js';
 import { Rng } from '../engine/rng.js';
 import { readEmbeddings, runPipeline, type PipelineManifest } from '../engine/pipeline.js';
 import { dot } from '../engine/unit-vectors.js';
@@ -24,6 +22,7 @@ import { makeBenchModel } from '../embeddings/model-generator.js';
 import { sharedEventualitiesFile, sharedMiniLmTokenizerDir } from '../embeddings/shared-files.js';
 import { writeScaleGraph } from '../graph/generate-scale.js';
 import type { BenchOptions, BenchResult, BenchRow } from './types.js';
+import { runAlone } from './support/run-alone.js';
 
 /** Co-buy assertions between products that share a concept word, in the FolkScope form. */
 function writeAssertions(conceptsFile: string, out: string, seed: number, limit = Infinity): number {
@@ -182,9 +181,4 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   return result;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const result = await run({ quick: process.argv.includes('--quick'), large: process.argv.includes('--large') });
-  console.table(result.rows);
-  for (const n of result.notes) console.log(`- ${n}`);
-  await writeFileAtomic(join('bench', 'results', 'pipeline.json'), JSON.stringify(result, null, 2) + '\n');
-}
+await runAlone(import.meta.url, 'pipeline', run);

@@ -13,10 +13,8 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { HashingSentenceEncoder } from '../embeddings/hashing-encoder.js';
 import type { VectorSet } from '../embeddings/types.js';
-import { writeFileAtomic } from '../engine/io/atomic.js';
 import { assembleSib, type LineSink } from '../engine/sib/assemble.js';
 import type { DistractorWindows } from '../engine/sib/distractors.js';
 import { generateCatalogLines, generateSessionLines } from '../engine/sib/generate.js';
@@ -30,6 +28,7 @@ import { PROMPT_STYLES, TASK_NUMBERS, type PromptStyle } from '../engine/sib/typ
 import { type CosineWindowSampler, type WindowDraw, type WindowDrawOptions } from '../engine/sib/window-sampler.js';
 import { toUnitVector, UnitVectors } from '../engine/unit-vectors.js';
 import type { BenchOptions, BenchResult, BenchRow } from './types.js';
+import { runAlone } from './support/run-alone.js';
 
 /**
  * Hashes and counts what it is given and keeps nothing: the figure is assembly, not the disk. Its
@@ -295,11 +294,4 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   return { name: 'sib', rows, notes, scaling };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const quick = process.argv.includes('--quick');
-  const large = process.argv.includes('--large');
-  const result = await run({ quick, large });
-  console.table(result.rows);
-  for (const note of result.notes) console.log(`- ${note}`);
-  await writeFileAtomic(join('bench', 'results', 'sib.json'), JSON.stringify(result, null, 2) + '\n');
-}
+await runAlone(import.meta.url, 'sib', run);

@@ -13,16 +13,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import neo4j from 'neo4j-driver';
 import { Rng } from '../engine/rng.js';
-import { writeFileAtomic } from '../engine/io/atomic.js';
 import { SqliteGraphStore } from '../graph/sqlite-store.js';
 import { openNeo4jGraphStore, openNeo4jGraphWriter, type Neo4jStoreOptions } from '../graph/neo4j-store.js';
 import { resolveNeo4jConnection } from '../graph/neo4j-config.js';
 import type { EdgeInput, GraphStore, GraphWriter, NeighbourhoodMode } from '../graph/types.js';
 import { syntheticGraph, type BenchGraph } from './store.js';
 import type { BenchOptions, BenchResult, BenchRow } from './types.js';
+import { runAlone } from './support/run-alone.js';
 
 /** Marks a database as a scratch database that benchmarks and tests may empty. */
 export const SCRATCH_MARKER_KEY = 'test-scratch';
@@ -157,10 +156,4 @@ export async function run(opts: Neo4jBenchOptions): Promise<BenchResult> {
   return { name: 'store-neo4j', rows, notes };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const quick = process.argv.includes('--quick');
-  const result = await run({ quick });
-  if (result.rows.length > 0) console.table(result.rows);
-  for (const note of result.notes) console.log(`- ${note}`);
-  await writeFileAtomic(join('bench', 'results', 'store-neo4j.json'), JSON.stringify(result, null, 2) + '\n');
-}
+await runAlone(import.meta.url, 'store-neo4j', run);

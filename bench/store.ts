@@ -10,16 +10,15 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { Rng } from '../engine/rng.js';
-import { writeFileAtomic } from '../engine/io/atomic.js';
 import { importAserSqlite } from '../graph/import-aser-sqlite.js';
 import { importJsonlEdges } from '../graph/import-jsonl.js';
 import { DEFAULT_IMPORT_BATCH, type ImportSummary } from '../graph/import-checkpoint.js';
 import { SqliteGraphStore } from '../graph/sqlite-store.js';
 import { RELATION_SENSES, type EdgeInput, type NeighbourhoodMode, type SenseWeights } from '../graph/types.js';
 import type { BenchOptions, BenchResult, BenchRow } from './types.js';
+import { runAlone } from './support/run-alone.js';
 
 /**
  * A deterministic graph to benchmark on. To use another generator (e.g. `graph generate --nodes N
@@ -386,11 +385,4 @@ export async function run(opts: BenchOptions & { generator?: BenchGraphGenerator
   return { name: 'store', rows, notes, scaling };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const quick = process.argv.includes('--quick');
-  const result = await run({ quick });
-  console.table(result.rows);
-  console.table(result.scaling);
-  for (const note of result.notes) console.log(`- ${note}`);
-  await writeFileAtomic(join('bench', 'results', 'store.json'), JSON.stringify(result, null, 2) + '\n');
-}
+await runAlone(import.meta.url, 'store', run);

@@ -8,8 +8,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { writeFileAtomic } from '../engine/io/atomic.js';
 import { makeBenchModel } from '../embeddings/model-generator.js';
 import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { sharedMiniLmTokenizerDir } from '../embeddings/shared-files.js';
@@ -18,6 +16,7 @@ import type { FingerprintedEncoder } from '../embeddings/types.js';
 import { PooledSentenceEncoder } from '../workers/pooled-encoder.js';
 import { aserLikeSentences } from './embeddings.js';
 import type { BenchOptions, BenchResult, BenchRow } from './types.js';
+import { runAlone } from './support/run-alone.js';
 
 interface Config {
   workers: number;
@@ -84,10 +83,4 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   return { name: 'Workers × ONNX threads (sentence encoding)', rows, notes };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const result = await run({ quick: process.argv.includes('--quick') });
-  console.table(result.rows);
-  for (const n of result.notes) console.log(`- ${n}`);
-  // Written by the stand-alone run only: inside `npm run bench` the report holds the figures.
-  await writeFileAtomic(join('bench', 'results', 'workers.json'), JSON.stringify(result, null, 2) + '\n');
-}
+await runAlone(import.meta.url, 'workers', run);
