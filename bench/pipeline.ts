@@ -121,7 +121,7 @@ async function measure(size: PipelineSize, seed: number, full: boolean): Promise
     const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
     if (!full) return { rows, notes, first };
     const second = await once('run2');
-    const stages = ['embed.openEncoderMs', 'embed.matchMs', 'embed.nodesMs', 'embed.writeMs', 'loadInputs', 'index', 'items', 'total'];
+    const stages = ['embed.openEncoderMs', 'embed.matchMs', 'embed.nodesMs', 'embed.writeMs', 'loadInputs', 'search', 'items', 'total'];
     for (const stage of stages) {
       const a = first.timings[stage] ?? 0;
       const b = second.timings[stage] ?? 0;

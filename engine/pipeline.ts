@@ -2,12 +2,13 @@
 //
 // Data flows one way (DESIGN.md 3):
 //   products → concepts → matched nodes → node context embeddings (deduplicated, cached) →
-//   product embeddings → index → windows → items.
+//   product embeddings → window search → windows → items.
 // Stage 1 (embed) is embeddings/embed-run.ts and stage 2 (items) is engine/intentionqa/; this file
 // chains them, records where the time goes, and makes a rerun cheap:
 //   - node embeddings persist in OUT/cache/node-embeddings.sqlite, so a rerun after a crash or
 //     Ctrl-C embeds only the nodes that were not finished;
-//   - the HNSW index persists next to the embeddings and is rebuilt only when they change;
+//   - the window search is exact ranges by matrix products (computed each run), or for the largest
+//     runs an HNSW index that persists next to the embeddings and is rebuilt only when they change;
 //   - every output file is written to a temporary name and renamed into place.
 // Layout of OUT:
 //   embeddings/  embeddings.npy, ids.txt, phrases.jsonl, unembedded.jsonl, manifest.json (stage 1)
@@ -70,7 +71,10 @@ export interface PipelineManifest {
     seed: string;
     sampling: string;
     anchor: string;
+    exactness: string;
     typicalityMin: number;
+    /** How windows were enumerated (the report's words). */
+    search: string;
   };
   caveat: string | null;
   encoder: Record<string, unknown>;
@@ -155,7 +159,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
     phrases,
     options: { ...options.items, indexPath: join(embeddingsDir, 'products.hnsw'), progress: options.progress ?? false },
   });
-  timings.index = Math.round(performance.now() - t);
+  timings.search = Math.round(performance.now() - t); // MatrixRanges, or the HNSW index built or loaded
 
   t = performance.now();
   const itemWorkers = resolveItemWorkers(options.itemWorkers ?? 'auto', run.size);
@@ -168,7 +172,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
   const manifest: PipelineManifest = {
     format: 'intentsim-pipeline/1',
     inputs: { graph: redactUserInfo(options.graph), products: options.products, assertions: options.assertions, concepts: options.concepts ?? null },
-    options: { mode: options.mode, workers: options.workers, itemWorkers, seed: String(o.seed), sampling: o.sampling, anchor: o.anchor, typicalityMin: o.typicalityMin },
+    options: { mode: options.mode, workers: options.workers, itemWorkers, seed: String(o.seed), sampling: o.sampling, anchor: o.anchor, exactness: o.exactness, typicalityMin: o.typicalityMin, search: run.settings().search },
     caveat: options.caveat ?? null,
     encoder: embed.encoder,
     counts: {

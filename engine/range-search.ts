@@ -1,8 +1,10 @@
 // Range queries over unit vectors: every valid row whose EXACT cosine with a query is ≥ lo (or > lo).
 //
-// Two implementations behind one interface:
+// Three implementations behind one interface:
 // - ExactScanRange (this file): scores every valid row. Complete by construction; n·dim
 //   multiply-adds per query.
+// - MatrixRanges (engine/matrix-ranges.ts): the ranges around all anchor rows computed up front by
+//   blocked matrix products, re-scored exactly. Complete; answers an anchor from memory (`rowRange`).
 // - HnswRange (engine/vector-index.ts): kNN candidates from the HNSW index with growing k, each
 //   verified with the exact cosine. Fast on thin bands; complete only up to the index's recall
 //   (measured in bench/items.ts), so results carry `exact: false`.
@@ -30,6 +32,24 @@ export interface RangeSearch {
   range(query: Float32Array, lo: number, loInclusive: boolean): RangeResult;
   /** Rough cost of one `range` call in dot-product units, for choosing between rejection and enumeration. */
   estimatedCost(): number;
+  /**
+   * A precomputed range around a corpus row: every valid row with cosine ≥ floor (inclusive),
+   * ascending, or undefined when this search holds none for that row (the caller then calls `range`).
+   */
+  rowRange?(row: number, floor: number): RangeResult | undefined;
+}
+
+/** The members of `base` whose score passes lo (a fresh result; `base` is not modified). */
+export function filterRange(base: RangeResult, lo: number, loInclusive: boolean): RangeResult {
+  const rows: number[] = [];
+  const scores: number[] = [];
+  for (let i = 0; i < base.rows.length; i++) {
+    if (passesLo(base.scores[i]!, lo, loInclusive)) {
+      rows.push(base.rows[i]!);
+      scores.push(base.scores[i]!);
+    }
+  }
+  return { rows: Int32Array.from(rows), scores: Float64Array.from(scores), method: base.method, exact: base.exact };
 }
 
 export function passesLo(score: number, lo: number, loInclusive: boolean): boolean {
@@ -69,6 +89,8 @@ export class RowRangeCache {
   private readonly cache = new Map<number, RangeResult>();
   hits = 0;
   misses = 0;
+  /** Answers read from the search's own precomputed ranges (MatrixRanges), never cached here. */
+  precomputed = 0;
 
   /** Rows held over all cached results (what the memory bound counts). */
   private heldRows = 0;
@@ -98,6 +120,17 @@ export class RowRangeCache {
       this.misses += 1;
       return this.search.range(this.search.vectors.vector(row), lo, loInclusive);
     }
+    const base = this.floorRange(row);
+    if (lo === this.floor && loInclusive) return base;
+    return filterRange(base, lo, loInclusive);
+  }
+
+  private floorRange(row: number): RangeResult {
+    const precomputed = this.search.rowRange?.(row, this.floor);
+    if (precomputed) {
+      this.precomputed += 1;
+      return precomputed;
+    }
     let base = this.cache.get(row);
     if (base) this.hits += 1;
     else {
@@ -113,15 +146,6 @@ export class RowRangeCache {
         this.heldRows += base.rows.length;
       }
     }
-    if (lo === this.floor && loInclusive) return base;
-    const rows: number[] = [];
-    const scores: number[] = [];
-    for (let i = 0; i < base.rows.length; i++) {
-      if (passesLo(base.scores[i]!, lo, loInclusive)) {
-        rows.push(base.rows[i]!);
-        scores.push(base.scores[i]!);
-      }
-    }
-    return { rows: Int32Array.from(rows), scores: Float64Array.from(scores), method: base.method, exact: base.exact };
+    return base;
   }
 }

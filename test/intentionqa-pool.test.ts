@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { intentionQaWorld } from '../bench/support/intentionqa-world.js';
 import { IntentionQaRun } from '../engine/intentionqa/build-items.js';
 import type { IntentionQaRecord } from '../engine/intentionqa/item-types.js';
+import { MatrixRanges } from '../engine/matrix-ranges.js';
+import { ExactScanRange } from '../engine/range-search.js';
 import { UnitVectors } from '../engine/unit-vectors.js';
 import { HnswRange, VectorIndex } from '../engine/vector-index.js';
 import { DRAFT_BLOCK, MIN_ASSERTIONS_FOR_WORKERS, draftInParallel, resolveItemWorkers } from '../workers/intentionqa-pool.js';
@@ -31,16 +33,27 @@ describe('draftInParallel (IntentionQA items in a Piscina pool)', () => {
     zeroRows: new Set([3, 50, 400]),
   });
 
+  it('gives byte-identical records to the main thread with MatrixRanges (shared with the workers)', async () => {
+    const options = { seed: 6, exactness: 'exact' as const };
+    const run = await IntentionQaRun.prepare({ ...world, options });
+    expect(run.context.search).toBeInstanceOf(MatrixRanges);
+    const expected = await serialise(run.records());
+    expect(expected.filter((line) => line.startsWith('{"kind":"item"')).length).toBeGreaterThan(100);
+    const again = await IntentionQaRun.prepare({ ...world, options });
+    expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1 }))).toEqual(expected);
+  });
+
   it('gives byte-identical records to the main thread with the exact scan', async () => {
-    const run = await IntentionQaRun.prepare({ ...world, options: { seed: 4, exactness: 'exact' } });
+    const vectors = UnitVectors.fromVectorSet(world.embeddings);
+    const scan = () => ({ seed: 4, search: new ExactScanRange(vectors) });
+    const run = await IntentionQaRun.prepare({ ...world, embeddings: vectors, options: scan() });
     const expected = await serialise(run.records());
     const items = expected.filter((line) => line.startsWith('{"kind":"item"'));
     expect(items.length).toBeGreaterThan(100);
     expect(expected.some((line) => line.includes('typicality-below-min'))).toBe(true);
     expect(expected.some((line) => line.includes('product-without-vector'))).toBe(true);
-    const again = await IntentionQaRun.prepare({ ...world, options: { seed: 4, exactness: 'exact' } });
+    const again = await IntentionQaRun.prepare({ ...world, embeddings: vectors, options: scan() });
     expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1 }))).toEqual(expected);
-    const vectors = UnitVectors.fromVectorSet(world.embeddings);
     for (const line of items) {
       const record = JSON.parse(line) as IntentionQaRecord;
       if (record.kind === 'item') checkItemInvariants(record.item, world, vectors);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { intentionQaWorld } from '../bench/support/intentionqa-world.js';
 import { readAssertions } from '../engine/intentionqa/assertions.js';
 import { IntentionQaRun, buildIntentionQaItems, resolveOptions as resolveOptionsForTest } from '../engine/intentionqa/build-items.js';
-import { IntentionQaContext, TASK1_WINDOW_UNIFORM } from '../engine/intentionqa/context.js';
+import { IntentionQaContext, TASK1_WINDOW_UNIFORM, type IntentionQaOptions } from '../engine/intentionqa/context.js';
 import { overlaps, wordsOf } from '../engine/intentionqa/concept-overlap.js';
 import { difficultyOf } from '../engine/intentionqa/difficulty.js';
 import { GoldPlacer } from '../engine/intentionqa/gold-placement.js';
@@ -18,7 +18,10 @@ import { writeItems } from '../engine/intentionqa/write-items.js';
 import { checkItemInvariants } from './support/intentionqa-invariants.js';
 import { InputError } from '../engine/io/errors.js';
 import { RejectsSink } from '../engine/io/rejects.js';
+import { MatrixRanges } from '../engine/matrix-ranges.js';
+import { ExactScanRange } from '../engine/range-search.js';
 import { Rng } from '../engine/rng.js';
+import { HnswRange } from '../engine/vector-index.js';
 import { UnitVectors } from '../engine/unit-vectors.js';
 import { drawFromWindow, inWindow, lowestPoolEnd } from '../engine/windows.js';
 
@@ -350,6 +353,34 @@ describe('IntentionQA items on a synthetic world', () => {
         expect(got.some((line) => line.includes('"exact":false'))).toBe(true);
       }
     }
+  });
+
+  it('exact windows come from MatrixRanges: byte-identical to an exact scan enumerating every window', async () => {
+    const viaMatrix = await IntentionQaRun.prepare({ ...world, embeddings: vectors, options: { seed: 5, exactness: 'exact' } });
+    expect(viaMatrix.context.search).toBeInstanceOf(MatrixRanges);
+    expect(viaMatrix.settings().search).toMatch(/matrix products/);
+    const viaScan = await IntentionQaRun.prepare({
+      ...world,
+      embeddings: vectors,
+      options: { seed: 5, search: new ExactScanRange(vectors), strategy: 'enumerate' },
+    });
+    const a: string[] = [];
+    for await (const r of viaMatrix.records()) a.push(JSON.stringify(r));
+    const b: string[] = [];
+    for await (const r of viaScan.records()) b.push(JSON.stringify(r));
+    expect(a).toEqual(b);
+    expect(a.filter((line) => line.startsWith('{"kind":"item"')).length).toBeGreaterThan(600);
+    expect(viaMatrix.context.ranges.precomputed).toBeGreaterThan(0);
+    expect(viaMatrix.context.ranges.misses).toBe(0); // every anchor was precomputed
+  });
+
+  it('auto picks MatrixRanges up to matrixPairLimit anchor × product pairs, the index above', async () => {
+    const search = async (options: Partial<IntentionQaOptions>) => (await IntentionQaRun.prepare({ ...world, embeddings: vectors, options })).context.search;
+    expect(await search({})).toBeInstanceOf(MatrixRanges);
+    expect(await search({ matrixPairLimit: 1000 })).toBeInstanceOf(HnswRange);
+    expect(await search({ exactness: 'exact', matrixPairLimit: 1000 })).toBeInstanceOf(MatrixRanges);
+    expect(await search({ exactness: 'index' })).toBeInstanceOf(HnswRange);
+    expect(() => resolveOptionsForTest({ exactness: 'fast' as never })).toThrow(/--exactness must be "auto", "exact" or "index", got "fast"/);
   });
 
   it('the index-backed run keeps every invariant too', async () => {

@@ -1,12 +1,13 @@
-// IntentionQA items drafted in a Piscina pool: the CPU-heavy part of the items stage (window range
-// queries through the HNSW index, exact re-scoring, distractor draws) runs in worker threads, and
+// IntentionQA items drafted in a Piscina pool: the CPU-heavy part of the items stage (window
+// enumeration, exact re-scoring, distractor draws) runs in worker threads, and
 // the main thread only finishes the drafts in assertion order (gold placement is sequential) and
 // writes them.
 //
 // Why the output equals the one-thread output byte for byte: a draft is a pure function of
 // (inputs, seed, assertion index) — IntentionQaRun.draftAssertion — and every worker sees the same
-// inputs: the unit vectors are shared memory (no renormalisation), the index is the very file the
-// main thread saved (hnswlib searches deterministically), the options are the resolved ones.
+// inputs: the unit vectors and precomputed matrix ranges are shared memory (no renormalisation, no
+// copy), the index is the very file the main thread saved (hnswlib searches deterministically), the
+// options are the resolved ones.
 // Blocks are submitted a bounded number ahead of the one being finished, so memory stays bounded
 // whatever the number of assertions.
 import { rm } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import type { AssertionDraft, IntentionQaRun } from '../engine/intentionqa/build
 import type { IntentionQaOptions } from '../engine/intentionqa/context.js';
 import type { IntentionQaRecord } from '../engine/intentionqa/item-types.js';
 import { createProgress } from '../engine/io/progress.js';
+import { MatrixRanges, type MatrixRangesData } from '../engine/matrix-ranges.js';
 import { ExactScanRange } from '../engine/range-search.js';
 import { HnswRange, sidecarPath, type HnswParams } from '../engine/vector-index.js';
 import { compiledWorkerFile } from './worker-file.js';
@@ -37,7 +39,10 @@ export interface IntentionQaWorkerData {
   phrases: Array<[string, readonly string[]]>;
   vectors: { ids: readonly string[]; dim: number; data: Float32Array; valid: Uint8Array };
   options: Omit<IntentionQaOptions, 'search' | 'indexPath' | 'progress'>;
-  search: { kind: 'scan' } | { kind: 'index'; path: string; hnsw: HnswParams; k0: number; ef: number };
+  search:
+    | { kind: 'scan' }
+    | { kind: 'index'; path: string; hnsw: HnswParams; k0: number; ef: number }
+    | { kind: 'matrix'; ranges: MatrixRangesData };
 }
 
 /** Below this many assertions, starting workers costs more than drafting on the main thread. */
@@ -120,6 +125,7 @@ export async function* draftInParallel(run: IntentionQaRun, opts: ParallelDraftO
 async function searchForWorkers(run: IntentionQaRun): Promise<{ search: IntentionQaWorkerData['search']; temporaryIndex?: string }> {
   const search = run.context.search;
   if (search instanceof ExactScanRange) return { search: { kind: 'scan' } };
+  if (search instanceof MatrixRanges) return { search: { kind: 'matrix', ranges: search.data } }; // shared memory
   if (!(search instanceof HnswRange)) throw new Error(`items workers: cannot reproduce a custom range search (${search.method}) in a worker thread`);
   let temporaryIndex: string | undefined;
   if (search.index.path === undefined) {

@@ -1,9 +1,11 @@
 // Piscina worker: drafts IntentionQA items for blocks of assertions (see intentionqa-pool.ts).
-// On its first task it rebuilds the run from the pool's workerData: the unit vectors arrive in
-// shared memory (no copy, no renormalisation) and the HNSW index is reopened from the file saved
-// next to the embeddings, so every draft equals the one the main thread would make.
+// On its first task it rebuilds the run from the pool's workerData: the unit vectors and any
+// precomputed matrix ranges arrive in shared memory (no copy, no renormalisation) and the HNSW index
+// is reopened from the file saved next to the embeddings, so every draft equals the one the main
+// thread would make.
 import { workerData } from 'piscina';
 import { IntentionQaRun, type AssertionDraft } from '../engine/intentionqa/build-items.js';
+import { MatrixRanges } from '../engine/matrix-ranges.js';
 import { ExactScanRange, type RangeSearch } from '../engine/range-search.js';
 import { UnitVectors } from '../engine/unit-vectors.js';
 import { HnswRange, VectorIndex } from '../engine/vector-index.js';
@@ -16,6 +18,8 @@ async function prepare(data: IntentionQaWorkerData): Promise<IntentionQaRun> {
   let search: RangeSearch;
   if (data.search.kind === 'scan') {
     search = new ExactScanRange(vectors);
+  } else if (data.search.kind === 'matrix') {
+    search = new MatrixRanges(vectors, data.search.ranges);
   } else {
     const index = await VectorIndex.load(data.search.path, vectors, data.search.hnsw);
     if (!(index instanceof VectorIndex)) throw new Error(`items worker: cannot reopen the index ${data.search.path}: ${index.stale}`);

@@ -7,7 +7,7 @@ import { Option, type Command } from 'commander';
 import { parseOnError, type OnError } from '../io/errors.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { parseSampling, type Sampling } from '../windows.js';
-import { parseAnchor, type Anchor } from '../intentionqa/context.js';
+import { parseAnchor, parseExactness, type Anchor, type Exactness } from '../intentionqa/context.js';
 import { runPipeline, type PipelineManifest } from '../pipeline.js';
 import { writeDemo } from '../../graph/generate-demo.js';
 import { HASHING_ENCODER_NAME, HASHING_ENCODER_NOTICE } from '../../embeddings/hashing-encoder.js';
@@ -28,6 +28,7 @@ interface ItemCliOptions {
   seed: string;
   sampling: Sampling;
   anchor: Anchor;
+  exactness: Exactness;
   typicality: number;
   onError: OnError;
 }
@@ -60,6 +61,15 @@ function addItemOptions(cmd: Command): Command {
         .default('answer')
         .argParser(parseAnchor),
     )
+    .addOption(
+      new Option(
+        '--exactness <how>',
+        'window enumeration: exact (a scan per query up to 10,000 products, matrix products over all anchors above), index (HNSW, complete up to its recall), auto (exact up to 1e11 anchor × product pairs, index above)',
+      )
+        .choices(['auto', 'exact', 'index'])
+        .default('auto')
+        .argParser(parseExactness),
+    )
     .option('--typicality <min>', 'drop assertions below this typicality first', Number, 0.5)
     .addOption(new Option('--on-error <mode>', 'fail on a bad input line, or skip it into a rejects file').choices(['fail', 'skip']).default('fail').argParser(parseOnError));
 }
@@ -87,7 +97,8 @@ function pipelineSummary(m: PipelineManifest): string[] {
 const PIPELINE_HELP = `
 Runs every stage from a product catalogue to IntentionQA items (DESIGN.md 1):
 conceptualize → match purchase events → node context embeddings (each distinct
-node once, cached) → product embeddings CE(p) → HNSW index → exact cosine
+node once, cached) → product embeddings CE(p) → window search (exact ranges
+by matrix products, or an HNSW index for the largest runs) → exact cosine
 windows → Task 1 (IntentUnderstand) and Task 2 (IntentUtilize) items.
 
 Inputs
@@ -97,7 +108,7 @@ Inputs
   --concepts     JSONL {"id", "phrases": [...]} (optional; else the offline conceptualizer)
 Outputs in --out
   embeddings/    embeddings.npy + ids.txt + phrases.jsonl + manifest.json, and
-                 products.hnsw when there are more than 10,000 products to search
+                 products.hnsw when the HNSW index is used (--exactness)
   items/         intentionqa_task1.jsonl, intentionqa_task2.jsonl, intentionqa_dropped.jsonl,
                  intentionqa_report.md + .svg, intentionqa_summary.json
   cache/         node embeddings: a rerun (after a crash, Ctrl-C or new assertions)
@@ -198,7 +209,7 @@ export function registerPipelineCommands(program: Command): void {
       itemWorkers: o.itemWorkers,
       chunkProducts: o.chunkProducts,
       cacheDir: o.cacheDir,
-      items: { seed: seedValue(o.seed), sampling: o.sampling, anchor: o.anchor, typicalityMin: o.typicality },
+      items: { seed: seedValue(o.seed), sampling: o.sampling, anchor: o.anchor, exactness: o.exactness, typicalityMin: o.typicality },
       onError: o.onError,
       progress: process.stderr.isTTY,
     });
@@ -232,7 +243,7 @@ export function registerPipelineCommands(program: Command): void {
       encoder,
       workers: o.workers,
       itemWorkers: o.itemWorkers,
-      items: { seed: seedValue(o.seed), sampling: o.sampling, anchor: o.anchor, typicalityMin: o.typicality },
+      items: { seed: seedValue(o.seed), sampling: o.sampling, anchor: o.anchor, exactness: o.exactness, typicalityMin: o.typicality },
       onError: o.onError,
       progress: process.stderr.isTTY,
       caveat,

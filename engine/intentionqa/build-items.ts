@@ -9,10 +9,11 @@
 // Invariants of every emitted item (checked here, not just hoped for): exactly four options with
 // pairwise distinct normalised texts, exactly one of them the gold. An assertion that cannot get
 // three valid distractors is emitted as a `dropped` record with the reason instead.
+import { MatrixRanges } from '../matrix-ranges.js';
 import { Rng } from '../rng.js';
 import { createProgress } from '../io/progress.js';
 import { formatWindow, parseSampling } from '../windows.js';
-import { DEFAULT_INTENTIONQA_OPTIONS, IntentionQaContext, TASK2_WINDOW, parseAnchor, type IntentionQaInput, type IntentionQaOptions } from './context.js';
+import { DEFAULT_INTENTIONQA_OPTIONS, IntentionQaContext, TASK2_WINDOW, parseAnchor, parseExactness, type IntentionQaInput, type IntentionQaOptions } from './context.js';
 import { difficultyOf } from './difficulty.js';
 import type { Draft, DraftResult } from './draft.js';
 import { GoldPlacer } from './gold-placement.js';
@@ -30,7 +31,7 @@ export function resolveOptions(partial: Partial<IntentionQaOptions> = {}): Inten
   // Values may come from untyped callers (CLI, JSON configs): check the enumerations too.
   parseSampling(o.sampling);
   parseAnchor(o.anchor);
-  if (!['auto', 'exact', 'index'].includes(o.exactness)) throw new RangeError(`exactness must be auto, exact or index, got "${o.exactness}"`);
+  parseExactness(o.exactness);
   if (!['auto', 'rejection', 'enumerate'].includes(o.strategy)) throw new RangeError(`strategy must be auto, rejection or enumerate, got "${o.strategy}"`);
   return o;
 }
@@ -73,9 +74,11 @@ export class IntentionQaRun {
       typicalityMin: o.typicalityMin,
       requireOverlap: o.requireOverlap,
       search:
-        search.method === 'scan'
-          ? 'exact scan (complete)'
-          : 'HNSW candidates with growing k, re-scored exactly (complete up to the index recall)',
+        search instanceof MatrixRanges
+          ? 'exact: every anchor range by blocked matrix products, re-scored exactly (complete)'
+          : search.method === 'scan'
+            ? 'exact scan (complete)'
+            : 'HNSW candidates with growing k, re-scored exactly (complete up to the index recall)',
       productsWithoutVector: this.context.vectors.size - this.context.vectors.validRows.length,
       ...(caveat ? { caveat } : {}),
     };

@@ -1,9 +1,10 @@
 // Everything the two tasks look up per assertion, built once: unit product vectors, the range search
-// (exact scan or HNSW) with a per-row cache shared by both tasks, product titles and concept word
+// (exact ranges by matrix products, or HNSW) with a per-row cache shared by both tasks, product titles and concept word
 // sets, and the typicality-filtered assertions with their product rows.
 import type { VectorSet } from '../../embeddings/types.js';
-import { ExactScanRange, RowRangeCache, type RangeSearch } from '../range-search.js';
+import { RowRangeCache, type RangeSearch } from '../range-search.js';
 import { UnitVectors } from '../unit-vectors.js';
+import { MatrixRanges } from '../matrix-ranges.js';
 import { DEFAULT_HNSW_PARAMS, HnswRange, VectorIndex, openOrBuildIndex, type HnswParams } from '../vector-index.js';
 import type { CosineWindow, Sampling, WindowStrategy } from '../windows.js';
 import type { Assertion } from './assertions.js';
@@ -18,8 +19,18 @@ export function parseAnchor(value: string): Anchor {
   throw new Error(`--anchor must be "answer" or "given", got "${value}"`);
 }
 
-/** How completely windows are enumerated: full scans (exact), the HNSW index, or by corpus size. */
+/**
+ * How windows are enumerated. `exact`: complete, from the ranges around every anchor computed up
+ * front by matrix products and re-scored exactly (MatrixRanges). `index`: HNSW candidates re-scored
+ * exactly (complete up to the index's recall). `auto`: exact while the matrix products stay within
+ * `matrixPairLimit` (anchors × products), the index above.
+ */
 export type Exactness = 'auto' | 'exact' | 'index';
+
+export function parseExactness(value: string): Exactness {
+  if (value === 'auto' || value === 'exact' || value === 'index') return value;
+  throw new Error(`--exactness must be "auto", "exact" or "index", got "${value}"`);
+}
 
 /** Task 1, paper (uniform): Sim_i ∈ [0.6, 0.9]. */
 export const TASK1_WINDOW_UNIFORM: CosineWindow = { lo: 0.6, hi: 0.9, loInclusive: true, hiInclusive: true };
@@ -27,6 +38,9 @@ export const TASK1_WINDOW_UNIFORM: CosineWindow = { lo: 0.6, hi: 0.9, loInclusiv
 export const TASK1_WINDOW_LOWEST: CosineWindow = { lo: 0.6, hi: 0.9, loInclusive: true, hiInclusive: false };
 /** Task 2: Sim_p ∈ [0.7, 0.9). */
 export const TASK2_WINDOW: CosineWindow = { lo: 0.7, hi: 0.9, loInclusive: true, hiInclusive: false };
+
+/** Every range query of either task is at lo ≥ this (inclusive): the cache's and MatrixRanges' floor. */
+export const RANGE_FLOOR = Math.min(TASK1_WINDOW_UNIFORM.lo, TASK1_WINDOW_LOWEST.lo, TASK2_WINDOW.lo);
 
 export interface IntentionQaOptions {
   seed: number | string;
@@ -39,8 +53,10 @@ export interface IntentionQaOptions {
   requireOverlap: boolean;
   tasks: ReadonlyArray<1 | 2>;
   exactness: Exactness;
-  /** `auto` scans exactly up to this many products with vectors, and uses the index above it. */
-  exactScanLimit: number;
+  /** `auto` uses MatrixRanges up to this many anchor × product pairs, and the HNSW index above. */
+  matrixPairLimit: number;
+  /** ONNX Runtime threads for MatrixRanges (0 = every core). */
+  matrixThreads: number;
   /** A ready range search (e.g. HnswRange over an index persisted next to the embeddings); overrides exactness. */
   search?: RangeSearch;
   /** Where to persist / reuse the HNSW index when one is built here. */
@@ -59,7 +75,10 @@ export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
   requireOverlap: true,
   tasks: [1, 2],
   exactness: 'auto',
-  exactScanLimit: 10_000,
+  // On 2 cores the matrix products beat an HNSW build + kNN queries up to roughly 500k products with
+  // as many assertions (bench/items.ts); 1e11 pairs is about 300k anchors × 300k products.
+  matrixPairLimit: 1e11,
+  matrixThreads: 0,
   hnsw: DEFAULT_HNSW_PARAMS,
   strategy: 'auto',
   progress: false,
@@ -79,8 +98,6 @@ export interface IntentionQaInput {
 
 export class IntentionQaContext {
   readonly vectors: UnitVectors;
-  readonly search: RangeSearch;
-  readonly ranges: RowRangeCache;
   /** Title and normalised title per vector row ('' / undefined when the catalogue lacks the product). */
   readonly titleOfRow: Array<string | undefined>;
   readonly normTitleOfRow: Array<string | undefined>;
@@ -102,11 +119,21 @@ export class IntentionQaContext {
   readonly rowStamps: Uint32Array;
   readonly rowScratch: Float64Array;
   private stamp = 0;
+  /** Set once by `create`, after the assertions are known (MatrixRanges needs their anchors). */
+  private searchInUse: RangeSearch | undefined;
+  private rangeCache: RowRangeCache | undefined;
 
-  private constructor(input: IntentionQaInput, options: IntentionQaOptions, vectors: UnitVectors, search: RangeSearch) {
+  get search(): RangeSearch {
+    return this.searchInUse!;
+  }
+
+  /** Range queries around corpus rows, at the lowest lo either task uses, shared by both tasks. */
+  get ranges(): RowRangeCache {
+    return this.rangeCache!;
+  }
+
+  private constructor(input: IntentionQaInput, options: IntentionQaOptions, vectors: UnitVectors) {
     this.vectors = vectors;
-    this.search = search;
-    this.ranges = new RowRangeCache(search, Math.min(TASK1_WINDOW_UNIFORM.lo, TASK2_WINDOW.lo));
     this.titleOfRow = vectors.ids.map((id) => input.products.get(id));
     this.normTitleOfRow = this.titleOfRow.map((t) => (t === undefined ? undefined : normaliseOptionText(t)));
     this.wordsOfRow = vectors.ids.map((id) => wordsOf([input.phrases.get(id)]));
@@ -153,23 +180,33 @@ export class IntentionQaContext {
 
   static async create(input: IntentionQaInput, options: IntentionQaOptions): Promise<IntentionQaContext> {
     const vectors = input.embeddings instanceof UnitVectors ? input.embeddings : UnitVectors.fromVectorSet(input.embeddings);
-    let search = options.search;
-    if (search && search.vectors !== vectors) {
+    if (options.search && options.search.vectors !== vectors) {
       throw new Error('intentionqa: options.search was built over a different UnitVectors than the embeddings given');
     }
-    if (!search) {
-      const useIndex =
-        options.exactness === 'index' || (options.exactness === 'auto' && vectors.validRows.length > options.exactScanLimit);
-      if (useIndex) {
-        const index = options.indexPath
-          ? (await openOrBuildIndex(options.indexPath, vectors, options.hnsw, { progress: options.progress })).index
-          : VectorIndex.build(vectors, options.hnsw, { progress: options.progress });
-        search = new HnswRange(index);
-      } else {
-        search = new ExactScanRange(vectors);
-      }
+    const ctx = new IntentionQaContext(input, options, vectors);
+    ctx.searchInUse = options.search ?? (await ctx.chooseSearch(options));
+    ctx.rangeCache = new RowRangeCache(ctx.searchInUse, RANGE_FLOOR);
+    return ctx;
+  }
+
+  /** The distinct anchor rows (Task-2 anchor = Task-1 pivot) of the valid assertions, ascending. */
+  anchorRows(anchor: Anchor): Int32Array {
+    const rows = new Set<number>();
+    for (const i of this.validAssertions) rows.add(anchor === 'answer' ? this.rowB[i]! : this.rowA[i]!);
+    return Int32Array.from(rows).sort();
+  }
+
+  private async chooseSearch(options: IntentionQaOptions): Promise<RangeSearch> {
+    const vectors = this.vectors;
+    const products = vectors.validRows.length;
+    const anchors = this.anchorRows(options.anchor);
+    if (options.exactness === 'exact' || (options.exactness === 'auto' && anchors.length * products <= options.matrixPairLimit)) {
+      return MatrixRanges.compute(vectors, anchors, RANGE_FLOOR, { threads: options.matrixThreads, progress: options.progress });
     }
-    return new IntentionQaContext(input, options, vectors, search);
+    const index = options.indexPath
+      ? (await openOrBuildIndex(options.indexPath, vectors, options.hnsw, { progress: options.progress })).index
+      : VectorIndex.build(vectors, options.hnsw, { progress: options.progress });
+    return new HnswRange(index);
   }
 
   /** Whether a product row has a vector. */
