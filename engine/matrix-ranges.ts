@@ -17,16 +17,23 @@
 //    of two anchors is added to both lists.
 //
 // Stored as one CSR (compressed rows: offsets, rows ascending, exact scores) in shared memory, so
-// worker threads drafting items read it without a copy. Memory is bounded by `maxEntries`: anchors
+// worker threads drafting items read it without a copy. `openOrComputeRanges` saves it next to the
+// embeddings (`<path>` + a `<path>.json` sidecar with checksums of the vectors and the anchors) and
+// reuses it on a rerun only when both match. Memory is bounded by `maxEntries`: anchors
 // past the budget (a collapsed embedding space, where every range is nearly the whole corpus) are
 // answered by an exact scan at query time, which is what such a range costs anyway.
-import { availableParallelism } from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { availableParallelism, endianness } from 'node:os';
 import * as ort from 'onnxruntime-node';
 import { OnnxDataType } from '../embeddings/onnx-proto.js';
 import { OnnxGraphBuilder } from '../embeddings/onnx-graph-builder.js';
+import { openAtomicWriter, writeFileAtomic } from './io/atomic.js';
 import { createProgress } from './io/progress.js';
 import { ExactScanRange, filterRange, type RangeResult, type RangeSearch } from './range-search.js';
 import { dot, type UnitVectors } from './unit-vectors.js';
+import { sidecarPath, vectorsChecksum } from './vector-index.js';
 
 /** Default bound on stored (row, score) entries: 16M ≈ 200 MB (12 bytes each), like the range cache. */
 export const DEFAULT_MAX_ENTRIES = 1 << 24;
@@ -124,6 +131,107 @@ export class MatrixRanges implements RangeSearch {
   estimatedCost(): number {
     return 0;
   }
+}
+
+/** `<path>.json` next to saved ranges: what they were computed from (a load checks every field). */
+export interface RangesSidecar {
+  format: 'intentsim-matrix-ranges/1';
+  /** Byte order of the arrays in `<path>` (the machine's own). */
+  endianness: 'LE' | 'BE';
+  floor: number;
+  dim: number;
+  rows: number;
+  /** SHA-256 of ids, validity and unit vectors (as for the HNSW index), and of the distinct anchor rows. */
+  vectors: string;
+  anchors: string;
+  maxEntries: number;
+  /** Lengths of the arrays stored one after another: slotOfRow (rows), offsets (stored + 1), rows and scores (entries). */
+  stored: number;
+  entries: number;
+}
+
+/** The distinct anchor rows, ascending (what the ranges depend on). */
+function distinctRows(anchors: ArrayLike<number>): Int32Array {
+  return Int32Array.from(new Set(Array.from(anchors))).sort();
+}
+
+function expectedSidecar(vectors: UnitVectors, anchors: ArrayLike<number>, floor: number, maxEntries: number): Omit<RangesSidecar, 'stored' | 'entries'> {
+  const rows = distinctRows(anchors);
+  return {
+    format: 'intentsim-matrix-ranges/1',
+    endianness: endianness(),
+    floor,
+    dim: vectors.dim,
+    rows: vectors.size,
+    vectors: vectorsChecksum(vectors),
+    anchors: createHash('sha256').update(new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength)).digest('hex'),
+    maxEntries,
+  };
+}
+
+/** Writes `<path>` (the four arrays) then `<path>.json`, each atomically: no sidecar ever vouches for a partial file. */
+export async function saveRanges(ranges: MatrixRanges, path: string, anchors: ArrayLike<number>, maxEntries = DEFAULT_MAX_ENTRIES): Promise<void> {
+  const d = ranges.data;
+  const out = await openAtomicWriter(path);
+  try {
+    for (const a of [d.slotOfRow, d.offsets, d.rows, d.scores]) await out.write(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+    await out.commit();
+  } catch (err) {
+    await out.abort();
+    throw err;
+  }
+  const side: RangesSidecar = { ...expectedSidecar(ranges.vectors, anchors, d.floor, maxEntries), stored: d.offsets.length - 1, entries: d.rows.length };
+  await writeFileAtomic(sidecarPath(path), JSON.stringify(side, null, 2) + '\n');
+}
+
+/** Loads ranges saved for exactly these vectors, anchors, floor and budget; otherwise says why not. */
+export async function loadRanges(
+  path: string,
+  vectors: UnitVectors,
+  anchors: ArrayLike<number>,
+  floor: number,
+  maxEntries = DEFAULT_MAX_ENTRIES,
+): Promise<MatrixRanges | { stale: string }> {
+  if (!existsSync(path) || !existsSync(sidecarPath(path))) return { stale: 'no saved ranges' };
+  let side: RangesSidecar;
+  try {
+    side = JSON.parse(await readFile(sidecarPath(path), 'utf8')) as RangesSidecar;
+  } catch (err) {
+    return { stale: `unreadable sidecar: ${(err as Error).message}` };
+  }
+  const want = expectedSidecar(vectors, anchors, floor, maxEntries);
+  for (const key of Object.keys(want) as Array<keyof typeof want>) {
+    if (side[key] !== want[key]) return { stale: `sidecar ${key} is ${JSON.stringify(side[key])}, expected ${JSON.stringify(want[key])}` };
+  }
+  const bytes = await readFile(path);
+  const lengths = [vectors.size, side.stored + 1, side.entries, side.entries];
+  const widths = [4, 4, 4, 8];
+  const size = lengths.reduce((sum, n, k) => sum + n * widths[k]!, 0);
+  if (bytes.byteLength !== size) return { stale: `${path} has ${bytes.byteLength} bytes, the sidecar describes ${size}` };
+  let at = 0;
+  const [slotOfRow, offsets, rows, scores] = lengths.map((n, k) => {
+    const shared = new Uint8Array(new SharedArrayBuffer(n * widths[k]!));
+    shared.set(bytes.subarray(at, at + n * widths[k]!));
+    at += n * widths[k]!;
+    return k === 3 ? new Float64Array(shared.buffer) : new Int32Array(shared.buffer);
+  }) as [Int32Array, Int32Array, Int32Array, Float64Array];
+  return new MatrixRanges(vectors, { floor, slotOfRow, offsets, rows, scores });
+}
+
+/** Reuses the ranges saved at `path` when they match, else computes and saves them (saying why). */
+export async function openOrComputeRanges(
+  path: string,
+  vectors: UnitVectors,
+  anchors: ArrayLike<number>,
+  floor: number,
+  opts: MatrixRangesOptions = {},
+): Promise<{ ranges: MatrixRanges; recomputed?: string }> {
+  const maxEntries = opts.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const loaded = await loadRanges(path, vectors, anchors, floor, maxEntries);
+  if (loaded instanceof MatrixRanges) return { ranges: loaded };
+  const ranges = await MatrixRanges.compute(vectors, anchors, floor, opts);
+  await saveRanges(ranges, path, anchors, maxEntries);
+  return { ranges, recomputed: loaded.stale };
 }
 
 /** floor − ε as a float32 no larger than floor − ε (see the file comment for ε). */

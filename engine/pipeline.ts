@@ -7,8 +7,8 @@
 // chains them, records where the time goes, and makes a rerun cheap:
 //   - node embeddings persist in OUT/cache/node-embeddings.sqlite, so a rerun after a crash or
 //     Ctrl-C embeds only the nodes that were not finished;
-//   - the window search is exact ranges by matrix products (computed each run), or for the largest
-//     runs an HNSW index that persists next to the embeddings and is rebuilt only when they change;
+//   - the window search (exact ranges by matrix products, or for the largest runs an HNSW index)
+//     persists next to the embeddings and is recomputed only when they or the anchors change;
 //   - every output file is written to a temporary name and renamed into place.
 // Layout of OUT:
 //   embeddings/  embeddings.npy, ids.txt, phrases.jsonl, unembedded.jsonl, manifest.json (stage 1)
@@ -76,6 +76,8 @@ export interface PipelineManifest {
     /** How windows were enumerated (the report's words). */
     search: string;
   };
+  /** The saved window ranges or index this run reloaded instead of computing (null: computed). */
+  reusedSearch: string | null;
   caveat: string | null;
   encoder: Record<string, unknown>;
   counts: {
@@ -157,7 +159,12 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
     assertions,
     embeddings,
     phrases,
-    options: { ...options.items, indexPath: join(embeddingsDir, 'products.hnsw'), progress: options.progress ?? false },
+    options: {
+      ...options.items,
+      indexPath: join(embeddingsDir, 'products.hnsw'),
+      rangesPath: join(embeddingsDir, 'window-ranges.bin'),
+      progress: options.progress ?? false,
+    },
   });
   timings.search = Math.round(performance.now() - t); // MatrixRanges, or the HNSW index built or loaded
 
@@ -174,6 +181,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
     inputs: { graph: redactUserInfo(options.graph), products: options.products, assertions: options.assertions, concepts: options.concepts ?? null },
     options: { mode: options.mode, workers: options.workers, itemWorkers, seed: String(o.seed), sampling: o.sampling, anchor: o.anchor, exactness: o.exactness, typicalityMin: o.typicalityMin, search: run.settings().search },
     caveat: options.caveat ?? null,
+    reusedSearch: run.context.reusedSearchFrom ?? null,
     encoder: embed.encoder,
     counts: {
       products: embed.counts.products,

@@ -1,12 +1,16 @@
 // MatrixRanges must return exactly what an exact scan returns — the same rows, the same float64
 // scores, bit for bit — for every anchor, whatever the dimension, the floor, the block sizes the
 // density leads to, and the entry budget. The float32 products only propose candidates.
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { clusteredVectors } from '../bench/support/clustered-vectors.js';
-import { MatrixRanges, candidateThreshold } from '../engine/matrix-ranges.js';
+import { MatrixRanges, candidateThreshold, loadRanges, openOrComputeRanges } from '../engine/matrix-ranges.js';
 import { ExactScanRange, RowRangeCache } from '../engine/range-search.js';
 import { Rng } from '../engine/rng.js';
 import { UnitVectors } from '../engine/unit-vectors.js';
+import { sidecarPath } from '../engine/vector-index.js';
 
 function world(count: number, dim: number, clusters: number, seed: number, zeroRows = new Set<number>()): UnitVectors {
   return UnitVectors.fromVectorSet(clusteredVectors({ count, dim, clusters, seed, zeroRows }));
@@ -129,5 +133,44 @@ describe('MatrixRanges', () => {
       expect(t).toBeLessThanOrEqual(floor - 2 * gamma);
       expect(t).toBeGreaterThan(floor - 2 * gamma - 1e-6);
     }
+  });
+});
+
+describe('saved MatrixRanges (next to the embeddings, reused by a rerun)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'intentsim-ranges-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const vectors = world(400, 12, 6, 21, new Set([5]));
+  const anchors = someAnchors(vectors, 0.5, 'saved');
+
+  it('round-trips: the reloaded ranges are the computed ones, in shared memory', async () => {
+    const path = join(dir, 'a.bin');
+    const first = await openOrComputeRanges(path, vectors, anchors, 0.6, { threads: 1 });
+    expect(first.recomputed).toBe('no saved ranges');
+    const again = await openOrComputeRanges(path, vectors, anchors, 0.6, { threads: 1 });
+    expect(again.recomputed).toBeUndefined();
+    expect(again.ranges.stats).toBeUndefined(); // loaded, not computed
+    for (const key of ['slotOfRow', 'offsets', 'rows', 'scores'] as const) {
+      expect(Array.from(again.ranges.data[key])).toEqual(Array.from(first.ranges.data[key]));
+      expect(again.ranges.data[key].buffer).toBeInstanceOf(SharedArrayBuffer);
+    }
+    expectSameAsScan(vectors, again.ranges, anchors, 0.6);
+  });
+
+  it('recomputes, saying why, when the vectors, the anchors, the floor or the file changed', async () => {
+    const path = join(dir, 'b.bin');
+    await openOrComputeRanges(path, vectors, anchors, 0.6, { threads: 1 });
+    const moved = world(400, 12, 6, 22, new Set([5]));
+    expect(await loadRanges(path, moved, anchors, 0.6)).toEqual({ stale: expect.stringMatching(/^sidecar vectors is/) });
+    expect(await loadRanges(path, vectors, anchors.filter((r) => r !== anchors[0]), 0.6)).toEqual({ stale: expect.stringMatching(/^sidecar anchors is/) });
+    expect(await loadRanges(path, vectors, [...anchors].reverse(), 0.6)).toBeInstanceOf(MatrixRanges); // the set matters, not the order
+    expect(await loadRanges(path, vectors, anchors, 0.5)).toEqual({ stale: 'sidecar floor is 0.6, expected 0.5' });
+    expect(await loadRanges(path, vectors, anchors, 0.6, 1000)).toEqual({ stale: expect.stringMatching(/^sidecar maxEntries is/) });
+    truncateSync(path, 100);
+    expect(await loadRanges(path, vectors, anchors, 0.6)).toEqual({ stale: expect.stringMatching(/has 100 bytes, the sidecar describes \d+/) });
+    writeFileSync(sidecarPath(path), '{ not json');
+    expect(await loadRanges(path, vectors, anchors, 0.6)).toEqual({ stale: expect.stringMatching(/^unreadable sidecar/) });
+    const redone = await openOrComputeRanges(path, vectors, anchors, 0.6, { threads: 1 });
+    expect(redone.recomputed).toMatch(/^unreadable sidecar/);
+    expect(await loadRanges(path, vectors, anchors, 0.6)).toBeInstanceOf(MatrixRanges);
   });
 });

@@ -129,6 +129,18 @@ describe('pipeline on the demo world with the generated tiny model', () => {
     expect(second.counts).toEqual(first.counts);
   });
 
+  it('a rerun into the same folder reloads the saved window ranges instead of computing them, with the same items', async () => {
+    const out = join(dir, 'run-ranges');
+    const once = await runPipeline({ ...base, out });
+    expect(once.reusedSearch).toBeNull();
+    expect(once.options.search).toMatch(/matrix products/);
+    const twice = await runPipeline({ ...base, out });
+    expect(twice.reusedSearch).toBe(join(out, 'embeddings', 'window-ranges.bin'));
+    for (const f of ['intentionqa_task1.jsonl', 'intentionqa_task2.jsonl', 'intentionqa_dropped.jsonl']) {
+      expect(readFileSync(join(out, 'items', f)).equals(readFileSync(join(dir, 'run1', 'items', f)))).toBe(true);
+    }
+  });
+
   it('another seed changes the items (the seed is really used)', async () => {
     await runPipeline({ ...base, out: join(dir, 'run3'), items: { seed: 4 } });
     const a = readFileSync(join(dir, 'run1', 'items', 'intentionqa_task1.jsonl'), 'utf8');

@@ -38,7 +38,7 @@ export interface IntentionQaWorkerData {
   assertions: readonly Assertion[];
   phrases: Array<[string, readonly string[]]>;
   vectors: { ids: readonly string[]; dim: number; data: Float32Array; valid: Uint8Array };
-  options: Omit<IntentionQaOptions, 'search' | 'indexPath' | 'progress'>;
+  options: Omit<IntentionQaOptions, 'search' | 'indexPath' | 'rangesPath' | 'progress'>;
   search:
     | { kind: 'scan' }
     | { kind: 'index'; path: string; hnsw: HnswParams; k0: number; ef: number }
@@ -72,7 +72,7 @@ export interface ParallelDraftOptions {
 export async function* draftInParallel(run: IntentionQaRun, opts: ParallelDraftOptions): AsyncGenerator<IntentionQaRecord> {
   if (!(Number.isInteger(opts.workers) && opts.workers >= 1)) throw new RangeError(`workers must be an integer ≥ 1, got ${opts.workers}`);
   const { search, temporaryIndex } = await searchForWorkers(run);
-  const { search: _s, indexPath: _p, progress: _g, ...options } = run.options;
+  const { search: _s, indexPath: _p, rangesPath: _r, progress: _g, ...options } = run.options;
   const vectors = run.context.vectors;
   const data: IntentionQaWorkerData = {
     products: [...run.input.products],

@@ -64,7 +64,7 @@ function addItemOptions(cmd: Command): Command {
     .addOption(
       new Option(
         '--exactness <how>',
-        'window enumeration: exact (a scan per query up to 10,000 products, matrix products over all anchors above), index (HNSW, complete up to its recall), auto (exact up to 1e11 anchor × product pairs, index above)',
+        'window enumeration: exact (ranges around every anchor by matrix products, re-scored exactly), index (HNSW candidates, complete up to the index recall), auto (exact up to 1e11 anchor × product pairs, index above)',
       )
         .choices(['auto', 'exact', 'index'])
         .default('auto')

@@ -1,10 +1,10 @@
 // Everything the two tasks look up per assertion, built once: unit product vectors, the range search
-// (exact ranges by matrix products, or HNSW) with a per-row cache shared by both tasks, product titles and concept word
-// sets, and the typicality-filtered assertions with their product rows.
+// (exact ranges by matrix products, or HNSW) with a per-row cache shared by both tasks, product
+// titles and concept word sets, and the typicality-filtered assertions with their product rows.
 import type { VectorSet } from '../../embeddings/types.js';
 import { RowRangeCache, type RangeSearch } from '../range-search.js';
 import { UnitVectors } from '../unit-vectors.js';
-import { MatrixRanges } from '../matrix-ranges.js';
+import { MatrixRanges, openOrComputeRanges } from '../matrix-ranges.js';
 import { DEFAULT_HNSW_PARAMS, HnswRange, VectorIndex, openOrBuildIndex, type HnswParams } from '../vector-index.js';
 import type { CosineWindow, Sampling, WindowStrategy } from '../windows.js';
 import type { Assertion } from './assertions.js';
@@ -61,6 +61,8 @@ export interface IntentionQaOptions {
   search?: RangeSearch;
   /** Where to persist / reuse the HNSW index when one is built here. */
   indexPath?: string;
+  /** Where to persist / reuse MatrixRanges when they are computed here. */
+  rangesPath?: string;
   hnsw: HnswParams;
   /** Force rejection sampling or enumeration (tests, measurements); default by estimated cost. */
   strategy: WindowStrategy;
@@ -121,6 +123,8 @@ export class IntentionQaContext {
   private stamp = 0;
   /** Set once by `create`, after the assertions are known (MatrixRanges needs their anchors). */
   private searchInUse: RangeSearch | undefined;
+  /** The file the search was reloaded from (saved ranges or index), or undefined when computed here or given. */
+  reusedSearchFrom: string | undefined;
   private rangeCache: RowRangeCache | undefined;
 
   get search(): RangeSearch {
@@ -201,12 +205,16 @@ export class IntentionQaContext {
     const products = vectors.validRows.length;
     const anchors = this.anchorRows(options.anchor);
     if (options.exactness === 'exact' || (options.exactness === 'auto' && anchors.length * products <= options.matrixPairLimit)) {
-      return MatrixRanges.compute(vectors, anchors, RANGE_FLOOR, { threads: options.matrixThreads, progress: options.progress });
+      const opts = { threads: options.matrixThreads, progress: options.progress };
+      if (!options.rangesPath) return MatrixRanges.compute(vectors, anchors, RANGE_FLOOR, opts);
+      const opened = await openOrComputeRanges(options.rangesPath, vectors, anchors, RANGE_FLOOR, opts);
+      if (opened.recomputed === undefined) this.reusedSearchFrom = options.rangesPath;
+      return opened.ranges;
     }
-    const index = options.indexPath
-      ? (await openOrBuildIndex(options.indexPath, vectors, options.hnsw, { progress: options.progress })).index
-      : VectorIndex.build(vectors, options.hnsw, { progress: options.progress });
-    return new HnswRange(index);
+    if (!options.indexPath) return new HnswRange(VectorIndex.build(vectors, options.hnsw, { progress: options.progress }));
+    const opened = await openOrBuildIndex(options.indexPath, vectors, options.hnsw, { progress: options.progress });
+    if (opened.rebuilt === undefined) this.reusedSearchFrom = options.indexPath;
+    return new HnswRange(opened.index);
   }
 
   /** Whether a product row has a vector. */
