@@ -46,6 +46,9 @@ const PRODUCT_BLOCK_BYTES = 256 * 1024 * 1024;
 const MAX_BLOCK_ROWS = 512;
 const FIRST_BLOCK_ROWS = 64;
 
+/** Index of the low 32-bit word of an int64 in this machine's byte order. */
+const LOW_WORD = endianness() === 'LE' ? 0 : 1;
+
 /** Everything a MatrixRanges holds; all arrays are in shared memory (see `shared()`). */
 export interface MatrixRangesData {
   floor: number;
@@ -328,20 +331,24 @@ async function computeRanges(
       calls += 1;
       const idx = out.idx!;
       const count = idx.dims[1]!;
-      const pairs = idx.data as BigInt64Array;
+      // int64 indices below 2³¹, read as their low 32-bit words: reading a BigInt64Array element
+      // allocates a BigInt, which would cost more than the exact dot product of the pair.
+      const int64 = idx.data as BigInt64Array;
+      const words = new Int32Array(int64.buffer, int64.byteOffset, 2 * int64.length);
+      const low = LOW_WORD;
       candidates += count;
       // Pairs come sorted by query row: handle each anchor's run as a whole (the budget is per anchor).
       let k = 0;
       for (let p = p0; p < p1; p++) {
         const runStart = k;
-        while (k < count && Number(pairs[k]!) + p0 === p) k += 1;
+        while (k < count && words[2 * k + low]! + p0 === p) k += 1;
         if (entries.length + 2 * (k - runStart) > maxEntries) {
           budgetExhausted = true;
           break;
         }
         const row = order[p]!;
         for (let c = runStart; c < k; c++) {
-          const pc = Number(pairs[count + c]!) + p0;
+          const pc = words[2 * (count + c) + low]! + p0;
           if (pc < p) continue; // the pair (pc, p) is this block's too: counted once, below the diagonal
           const col = order[pc]!;
           const s = dot(vectors.data, row * dim, vectors.data, col * dim, dim);
@@ -387,18 +394,24 @@ function toCsr(vectors: UnitVectors, order: readonly number[], stored: number, e
     rows[at] = entries.rows[e]!;
     scores[at] = entries.scores[e]!;
   }
-  // Rows ascending within each slot, as an exact scan returns them.
-  const idx: number[] = [];
+  // Rows ascending within each slot, as an exact scan returns them. Each entry is keyed
+  // row · length + k, exact in a float64 while rows · length < 2⁵³ (checked), so a native numeric
+  // sort of the keys orders the rows and still says where each score was.
   for (let s = 0; s < stored; s++) {
     const from = offsets[s]!;
-    const to = offsets[s + 1]!;
-    idx.length = 0;
-    for (let e = from; e < to; e++) idx.push(e);
-    idx.sort((a, b) => rows[a]! - rows[b]!);
-    const r = idx.map((e) => rows[e]!);
-    const sc = idx.map((e) => scores[e]!);
-    rows.set(r, from);
-    scores.set(sc, from);
+    const len = offsets[s + 1]! - from;
+    if (len < 2) continue;
+    if (vectors.size * len > Number.MAX_SAFE_INTEGER) throw new Error(`matrix ranges: ${len} members in one range is beyond the sort's exact keys`);
+    const keys = new Float64Array(len);
+    for (let k = 0; k < len; k++) keys[k] = rows[from + k]! * len + k;
+    keys.sort();
+    const sortedScores = new Float64Array(len);
+    for (let k = 0; k < len; k++) {
+      const at = keys[k]! % len;
+      rows[from + k] = (keys[k]! - at) / len;
+      sortedScores[k] = scores[from + at]!;
+    }
+    scores.set(sortedScores, from);
   }
   return { floor, slotOfRow, offsets, rows, scores };
 }

@@ -77,8 +77,10 @@ export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
   requireOverlap: true,
   tasks: [1, 2],
   exactness: 'auto',
-  // On 2 cores the matrix products beat an HNSW build + kNN queries up to roughly 500k products with
-  // as many assertions (bench/items.ts); 1e11 pairs is about 300k anchors × 300k products.
+  // Matrix products grow as anchors × products, the index as products · log: at 100k products and
+  // assertions on 2 cores the products take 28 s against 60 s of index build plus ~80 s of kNN
+  // queries (bench/items.ts), so they stay ahead up to a few 100k. 1e11 pairs is about 400k products
+  // with as many assertions (0.6 distinct anchors per assertion there).
   matrixPairLimit: 1e11,
   matrixThreads: 0,
   hnsw: DEFAULT_HNSW_PARAMS,
