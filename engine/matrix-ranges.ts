@@ -23,17 +23,17 @@
 // past the budget (a collapsed embedding space, where every range is nearly the whole corpus) are
 // answered by an exact scan at query time, which is what such a range costs anyway.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism, endianness } from 'node:os';
 import * as ort from 'onnxruntime-node';
 import { OnnxDataType } from '../embeddings/onnx-proto.js';
 import { OnnxGraphBuilder } from '../embeddings/onnx-graph-builder.js';
 import { openAtomicWriter, writeFileAtomic } from './io/atomic.js';
+import { readMatchingSidecar, sidecarPath } from './io/sidecar.js';
 import { createProgress } from './io/progress.js';
 import { ExactScanRange, filterRange, type RangeResult, type RangeSearch } from './range-search.js';
 import { dot, type UnitVectors } from './unit-vectors.js';
-import { sidecarPath, vectorsChecksum } from './vector-index.js';
+import { vectorsChecksum } from './vector-index.js';
 
 /** Default bound on stored (row, score) entries: 16M ≈ 200 MB (12 bytes each), like the range cache. */
 export const DEFAULT_MAX_ENTRIES = 1 << 24;
@@ -195,17 +195,8 @@ export async function loadRanges(
   floor: number,
   maxEntries = DEFAULT_MAX_ENTRIES,
 ): Promise<MatrixRanges | { stale: string }> {
-  if (!existsSync(path) || !existsSync(sidecarPath(path))) return { stale: 'no saved ranges' };
-  let side: RangesSidecar;
-  try {
-    side = JSON.parse(await readFile(sidecarPath(path), 'utf8')) as RangesSidecar;
-  } catch (err) {
-    return { stale: `unreadable sidecar: ${(err as Error).message}` };
-  }
-  const want = expectedSidecar(vectors, anchors, floor, maxEntries);
-  for (const key of Object.keys(want) as Array<keyof typeof want>) {
-    if (side[key] !== want[key]) return { stale: `sidecar ${key} is ${JSON.stringify(side[key])}, expected ${JSON.stringify(want[key])}` };
-  }
+  const side = await readMatchingSidecar<RangesSidecar>(path, expectedSidecar(vectors, anchors, floor, maxEntries), 'ranges');
+  if ('stale' in side) return side;
   const bytes = await readFile(path);
   const lengths = [vectors.size, side.stored + 1, side.entries, side.entries];
   const widths = [4, 4, 4, 8];

@@ -11,12 +11,12 @@
 // different parameters, unreadable) rebuilds and says why. The index file is renamed into place
 // before the sidecar, so a crash leaves no sidecar that vouches for a half-written index.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readFile, rename, rm, mkdir } from 'node:fs/promises';
+import { rename, rm, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, basename, join } from 'node:path';
 import type * as Hnsw from 'hnswlib-node';
 import { writeFileAtomic } from './io/atomic.js';
+import { readMatchingSidecar, sidecarPath } from './io/sidecar.js';
 import { createProgress } from './io/progress.js';
 import type { RangeResult, RangeSearch } from './range-search.js';
 import { ExactScanRange, passesLo } from './range-search.js';
@@ -136,13 +136,6 @@ export class VectorIndex {
 
   /** Loads `<path>` if its sidecar matches these vectors and params; otherwise returns why not. */
   static async load(path: string, vectors: UnitVectors, params: HnswParams): Promise<VectorIndex | { stale: string }> {
-    if (!existsSync(path) || !existsSync(sidecarPath(path))) return { stale: 'no saved index' };
-    let side: IndexSidecar;
-    try {
-      side = JSON.parse(await readFile(sidecarPath(path), 'utf8')) as IndexSidecar;
-    } catch (err) {
-      return { stale: `unreadable sidecar: ${(err as Error).message}` };
-    }
     const checksum = vectorsChecksum(vectors);
     const want: IndexSidecar = {
       format: 'intentsim-hnsw/1',
@@ -155,9 +148,8 @@ export class VectorIndex {
       seed: params.seed,
       checksum,
     };
-    for (const key of Object.keys(want) as Array<keyof IndexSidecar>) {
-      if (side[key] !== want[key]) return { stale: `sidecar ${key} is ${JSON.stringify(side[key])}, expected ${JSON.stringify(want[key])}` };
-    }
+    const side = await readMatchingSidecar(path, want, 'index');
+    if ('stale' in side) return side;
     const hnsw = new hnswlib.HierarchicalNSW('ip', vectors.dim);
     try {
       hnsw.readIndexSync(path);
@@ -171,9 +163,7 @@ export class VectorIndex {
   }
 }
 
-export function sidecarPath(indexPath: string): string {
-  return indexPath + '.json';
-}
+export { sidecarPath };
 
 export interface OpenedIndex {
   index: VectorIndex;
