@@ -49,7 +49,7 @@ const FIRST_BLOCK_ROWS = 64;
 /** Index of the low 32-bit word of an int64 in this machine's byte order. */
 const LOW_WORD = endianness() === 'LE' ? 0 : 1;
 
-/** Everything a MatrixRanges holds; all arrays are in shared memory (see `shared()`). */
+/** Everything a MatrixRanges holds; every array is in shared memory, so worker threads read it without a copy. */
 export interface MatrixRangesData {
   floor: number;
   /** Per vector row: its slot in `offsets`, or -1 when its range is not stored (answered by a scan). */

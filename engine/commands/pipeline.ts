@@ -107,8 +107,9 @@ Inputs
   --assertions   JSONL {"id", "item_a_id", "item_b_id", "relation", "assertion", "typicality"}
   --concepts     JSONL {"id", "phrases": [...]} (optional; else the offline conceptualizer)
 Outputs in --out
-  embeddings/    embeddings.npy + ids.txt + phrases.jsonl + manifest.json, and
-                 products.hnsw when the HNSW index is used (--exactness)
+  embeddings/    embeddings.npy + ids.txt + phrases.jsonl + manifest.json, and the
+                 window search, reused by a rerun: window-ranges.bin (exact ranges)
+                 or products.hnsw (the HNSW index, --exactness index), each + .json
   items/         intentionqa_task1.jsonl, intentionqa_task2.jsonl, intentionqa_dropped.jsonl,
                  intentionqa_report.md + .svg, intentionqa_summary.json
   cache/         node embeddings: a rerun (after a crash, Ctrl-C or new assertions)
