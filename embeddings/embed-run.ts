@@ -54,6 +54,11 @@ export interface EmbedRunOptions {
   chunkProducts?: number;
   /** Show a progress bar (default: on a terminal, off in tests). */
   progress?: boolean;
+  /**
+   * Filled with id → title of every accepted product, for a caller that needs the titles next (the
+   * pipeline's items stage), so that it does not read the products file a second time.
+   */
+  titles?: Map<string, string>;
 }
 
 export interface EmbedManifest {
@@ -215,6 +220,7 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
         }
         if (!outcome.ok) continue;
         counts.products += 1;
+        options.titles?.set(outcome.product.id, outcome.product.title);
         const entry: ProductPhraseNodes = {
           id: outcome.match.id,
           phrases: outcome.match.phrases.map((p) => ({ phrase: p.phrase, nodes: p.nodes.map((n) => n.id) })),

@@ -19,9 +19,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './io/atomic.js';
 import type { OnError } from './io/errors.js';
-import { CountingRejects, RejectsSink } from './io/rejects.js';
+import { RejectsSink } from './io/rejects.js';
 import { readJsonl } from './io/jsonl.js';
-import { readProducts } from '../graph/products.js';
 import type { NeighbourhoodMode } from '../graph/types.js';
 import { redactUserInfo } from '../graph/neo4j-config.js';
 import { runEmbed, type EmbedManifest } from '../embeddings/embed-run.js';
@@ -123,7 +122,9 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
 
   // Stage 1: context embeddings of every product (resumable through the node cache).
   let t = performance.now();
+  const titles = new Map<string, string>(); // filled by stage 1 (read once), used by stage 2
   const embed: EmbedManifest = await runEmbed({
+    titles,
     graph: options.graph,
     products: options.products,
     concepts: options.concepts,
@@ -144,9 +145,6 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
   // Normalised once; the raw matrix is not kept (it would double the largest allocation of the stage).
   const embeddings = UnitVectors.fromVectorSet(await readEmbeddings(embeddingsDir));
   const phrases = await readPhrases(join(embeddingsDir, 'phrases.jsonl'));
-  const titles = new Map<string, string>();
-  // Stage 1 has already reported the products file's bad lines (embeddings/rejects.jsonl).
-  for await (const p of readProducts(options.products, { onError: options.onError, rejects: new CountingRejects() })) titles.set(p.id, p.title);
   const assertionRejects = new RejectsSink(join(itemsDir, 'assertions.rejects.jsonl'));
   const assertions: Assertion[] = [];
   for await (const a of readAssertions(options.assertions, { onError: options.onError, rejects: assertionRejects })) assertions.push(a);
