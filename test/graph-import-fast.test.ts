@@ -13,6 +13,7 @@ import { importJsonlEdges } from '../graph/import-jsonl.js';
 import { SqliteGraphStore } from '../graph/sqlite-store.js';
 import { RELATION_SENSES, type EdgeInput, type GraphWriter } from '../graph/types.js';
 import { ReferenceGraph, randomFixture } from './graph-store-contract.js';
+import { crashingAfter, withUpsertEdges } from './support/crashing-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-import-fast-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,34 +83,9 @@ function randomEdges(seed: number): EdgeInput[] {
 
 /** Checks, after the writer's first edge batch, that the load is on the fast path: no node-text index yet. */
 function watchingFirstBatch(writer: SqliteGraphStore, path: string, seen: { indexesDuringLoad?: string[] }): GraphWriter {
-  return new Proxy(writer, {
-    get(target, prop, receiver) {
-      if (prop === 'upsertEdges') {
-        return async (edges: EdgeInput[]) => {
-          await target.upsertEdges(edges);
-          seen.indexesDuringLoad ??= indexNames(path);
-        };
-      }
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
-}
-
-/** A writer whose k-th upsertEdges call fails before writing: a crash in the middle of an import. */
-function crashingAfter(writer: SqliteGraphStore, k: number): GraphWriter {
-  let calls = 0;
-  return new Proxy(writer, {
-    get(target, prop, receiver) {
-      if (prop === 'upsertEdges') {
-        return async (edges: EdgeInput[]) => {
-          if (++calls === k) throw new Error('simulated crash');
-          return target.upsertEdges(edges);
-        };
-      }
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
+  return withUpsertEdges(writer, async (edges) => {
+    await writer.upsertEdges(edges);
+    seen.indexesDuringLoad ??= indexNames(path);
   });
 }
 

@@ -9,8 +9,9 @@ import { buildProgram } from '../engine/cli.js';
 import { importAserSqlite } from '../graph/import-aser-sqlite.js';
 import { importJsonlEdges } from '../graph/import-jsonl.js';
 import { SqliteGraphStore } from '../graph/sqlite-store.js';
-import { RELATION_SENSES, type EdgeInput, type GraphWriter, type GraphStore } from '../graph/types.js';
+import { RELATION_SENSES, type EdgeInput, type GraphStore } from '../graph/types.js';
 import { randomFixture } from './graph-store-contract.js';
+import { crashingAfter } from './support/crashing-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -83,24 +84,6 @@ function writeJsonl(path: string, lines: unknown[]): string {
 
 function edgeLine(e: EdgeInput): { head: string; tail: string; relations: Record<string, number> } {
   return { head: e.head, tail: e.tail, relations: e.senses as Record<string, number> };
-}
-
-/** A writer that fails on its k-th upsertEdges call: a crash in the middle of an import. */
-function crashingAfter(writer: SqliteGraphStore, k: number): GraphWriter {
-  let calls = 0;
-  return new Proxy(writer, {
-    get(target, prop, receiver) {
-      if (prop === 'upsertEdges') {
-        return async (edges: EdgeInput[]) => {
-          calls += 1;
-          if (calls === k) throw new Error('simulated crash');
-          return target.upsertEdges(edges);
-        };
-      }
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
 }
 
 async function expectInputError(p: Promise<unknown>, location: { file: string; line?: number; field?: string }, reason: RegExp): Promise<void> {
