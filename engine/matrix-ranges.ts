@@ -89,6 +89,7 @@ export interface MatrixRangesStats {
 export class MatrixRanges implements RangeSearch {
   readonly method = 'scan' as const;
   readonly exact = true;
+  readonly description = 'exact: every anchor range by blocked matrix products, re-scored exactly (complete)';
   private readonly scan: ExactScanRange;
 
   constructor(
@@ -158,7 +159,11 @@ function distinctRows(anchors: ArrayLike<number>): Int32Array {
   return Int32Array.from(new Set(Array.from(anchors))).sort();
 }
 
-function expectedSidecar(vectors: UnitVectors, anchors: ArrayLike<number>, floor: number, maxEntries: number): Omit<RangesSidecar, 'stored' | 'entries'> {
+/** What saved ranges must have been computed from to be reused: the sidecar less the array lengths. */
+type RangesIdentity = Omit<RangesSidecar, 'stored' | 'entries'>;
+
+/** The identity of ranges over these inputs (hashes every vector: computed once per open). */
+function rangesIdentity(vectors: UnitVectors, anchors: ArrayLike<number>, floor: number, maxEntries: number): RangesIdentity {
   const rows = distinctRows(anchors);
   return {
     format: 'intentsim-matrix-ranges/1',
@@ -173,7 +178,7 @@ function expectedSidecar(vectors: UnitVectors, anchors: ArrayLike<number>, floor
 }
 
 /** Writes `<path>` (the four arrays) then `<path>.json`, each atomically: no sidecar ever vouches for a partial file. */
-export async function saveRanges(ranges: MatrixRanges, path: string, anchors: ArrayLike<number>, maxEntries = DEFAULT_MAX_ENTRIES): Promise<void> {
+async function saveRanges(ranges: MatrixRanges, path: string, identity: RangesIdentity): Promise<void> {
   const d = ranges.data;
   const out = await openAtomicWriter(path);
   try {
@@ -183,7 +188,7 @@ export async function saveRanges(ranges: MatrixRanges, path: string, anchors: Ar
     await out.abort();
     throw err;
   }
-  const side: RangesSidecar = { ...expectedSidecar(ranges.vectors, anchors, d.floor, maxEntries), stored: d.offsets.length - 1, entries: d.rows.length };
+  const side: RangesSidecar = { ...identity, stored: d.offsets.length - 1, entries: d.rows.length };
   await writeFileAtomic(sidecarPath(path), JSON.stringify(side, null, 2) + '\n');
 }
 
@@ -195,8 +200,13 @@ export async function loadRanges(
   floor: number,
   maxEntries = DEFAULT_MAX_ENTRIES,
 ): Promise<MatrixRanges | { stale: string }> {
-  const side = await readMatchingSidecar<RangesSidecar>(path, expectedSidecar(vectors, anchors, floor, maxEntries), 'ranges');
+  return loadMatchingRanges(path, vectors, rangesIdentity(vectors, anchors, floor, maxEntries));
+}
+
+async function loadMatchingRanges(path: string, vectors: UnitVectors, identity: RangesIdentity): Promise<MatrixRanges | { stale: string }> {
+  const side = await readMatchingSidecar<RangesSidecar>(path, identity, 'ranges');
   if ('stale' in side) return side;
+  const floor = identity.floor;
   const bytes = await readFile(path);
   const lengths = [vectors.size, side.stored + 1, side.entries, side.entries];
   const widths = [4, 4, 4, 8];
@@ -220,11 +230,11 @@ export async function openOrComputeRanges(
   floor: number,
   opts: MatrixRangesOptions = {},
 ): Promise<{ ranges: MatrixRanges; recomputed?: string }> {
-  const maxEntries = opts.maxEntries ?? DEFAULT_MAX_ENTRIES;
-  const loaded = await loadRanges(path, vectors, anchors, floor, maxEntries);
+  const identity = rangesIdentity(vectors, anchors, floor, opts.maxEntries ?? DEFAULT_MAX_ENTRIES);
+  const loaded = await loadMatchingRanges(path, vectors, identity);
   if (loaded instanceof MatrixRanges) return { ranges: loaded };
   const ranges = await MatrixRanges.compute(vectors, anchors, floor, opts);
-  await saveRanges(ranges, path, anchors, maxEntries);
+  await saveRanges(ranges, path, identity);
   return { ranges, recomputed: loaded.stale };
 }
 
