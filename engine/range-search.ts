@@ -32,6 +32,8 @@ export interface RangeSearch {
   range(query: Float32Array, lo: number, loInclusive: boolean): RangeResult;
   /** Rough cost of one `range` call in dot-product units, for choosing between rejection and enumeration. */
   estimatedCost(): number;
+  /** How ranges are found and how complete they are, in words (reports and manifests). */
+  readonly description: string;
   /**
    * A precomputed range around a corpus row: every valid row with cosine ≥ floor (inclusive),
    * ascending, or undefined when this search holds none for that row (the caller then calls `range`).
@@ -59,6 +61,7 @@ export function passesLo(score: number, lo: number, loInclusive: boolean): boole
 export class ExactScanRange implements RangeSearch {
   readonly method = 'scan' as const;
   readonly exact = true;
+  readonly description = 'exact scan (complete)';
   constructor(readonly vectors: UnitVectors) {}
 
   range(query: Float32Array, lo: number, loInclusive: boolean): RangeResult {

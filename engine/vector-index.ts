@@ -201,6 +201,7 @@ export interface HnswRangeOptions {
 export class HnswRange implements RangeSearch {
   readonly method = 'index' as const;
   readonly exact = false;
+  readonly description = 'HNSW candidates with growing k, re-scored exactly (complete up to the index recall)';
   readonly vectors: UnitVectors;
   readonly k0: number;
   readonly ef: number;

@@ -9,7 +9,6 @@
 // Invariants of every emitted item (checked here, not just hoped for): exactly four options with
 // pairwise distinct normalised texts, exactly one of them the gold. An assertion that cannot get
 // three valid distractors is emitted as a `dropped` record with the reason instead.
-import { MatrixRanges } from '../matrix-ranges.js';
 import { Rng } from '../rng.js';
 import { createProgress } from '../io/progress.js';
 import { formatWindow, parseSampling } from '../windows.js';
@@ -64,7 +63,6 @@ export class IntentionQaRun {
   /** What the report and the manifest record about this run. */
   settings(caveat?: string): ReportSettings {
     const o = this.options;
-    const search = this.context.search;
     return {
       seed: String(o.seed),
       sampling: o.sampling,
@@ -73,12 +71,7 @@ export class IntentionQaRun {
       task2Window: formatWindow(TASK2_WINDOW),
       typicalityMin: o.typicalityMin,
       requireOverlap: o.requireOverlap,
-      search:
-        search instanceof MatrixRanges
-          ? 'exact: every anchor range by blocked matrix products, re-scored exactly (complete)'
-          : search.method === 'scan'
-            ? 'exact scan (complete)'
-            : 'HNSW candidates with growing k, re-scored exactly (complete up to the index recall)',
+      search: this.context.search.description,
       productsWithoutVector: this.context.vectors.size - this.context.vectors.validRows.length,
       ...(caveat ? { caveat } : {}),
     };
