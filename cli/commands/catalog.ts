@@ -2,24 +2,15 @@
 import { Option, type Command } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
 import { openEncoder } from '../../workers/open-encoder.js';
-import type { FingerprintedEncoder } from '../../embeddings/sentence-encoder.js';
-import { PooledSentenceEncoder } from '../../workers/pooled-encoder.js';
 import { buildCatalogIndex, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
 import { CatalogIndex } from '../../engine/catalog/catalog-query.js';
 import { buildProductItems } from '../../engine/items/catalog/product-items.js';
 import { notMeaningfulBecause } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
-import { addModelOptions, encoderOptions, type ModelCliOptions } from '../options/model-options.js';
+import { addModelOptions, encoderOptions } from '../options/model-options.js';
 import { addOnErrorOption } from '../options/on-error.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { number, positiveInt } from '../options/value-parsers.js';
-
-/** workers > 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1). */
-async function openFingerprinted(o: ModelCliOptions, workers: number): Promise<FingerprintedEncoder> {
-  if (workers > 1 && o.encoder === 'sentence-bert')
-    return PooledSentenceEncoder.open(encoderOptions(o), { workers, threadsPerWorker: o.threads ?? 1 });
-  return openEncoder(encoderOptions(o));
-}
 
 export function registerCatalogCommands(program: Command): void {
   const catalog = program
@@ -63,7 +54,8 @@ Example
     .option('--workers <n>', 'encoder worker threads (Piscina pool; 1 = in this thread)', positiveInt, 1)
     .option('--chunk-size <n>', 'products per chunk (the unit of resumption)', positiveInt, DEFAULT_CHUNK_SIZE);
   addModelOptions(addOnErrorOption(index, 'OUT/rejects.jsonl')).action(async (o) => {
-    const encoder = await openFingerprinted(o, o.workers);
+    // --workers N > 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1).
+    const encoder = await openEncoder({ ...encoderOptions(o), workers: o.workers > 1 ? o.workers : 0 });
     try {
       const why = notMeaningfulBecause(encoder);
       if (why) process.stderr.write(`warning: similarities in this index are NOT meaningful: ${why}\n`);
