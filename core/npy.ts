@@ -6,7 +6,7 @@
 // halving catalog vector storage: see float16.ts for the rounding).
 import { mkdir, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { temporaryPathFor } from './atomic.js';
+import { removeOnInterrupt, temporaryPathFor } from './temporary-files.js';
 import { decodeFloat16, encodeFloat16 } from './float16.js';
 
 const MAGIC = Uint8Array.of(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59); // \x93NUMPY
@@ -101,6 +101,7 @@ export class NpyRowWriter {
     readonly dtype: StorageDtype,
     private readonly tmp: string,
     private readonly file: FileHandle,
+    private readonly forget: () => void,
   ) {
     this.headerLength = npyHeader([Number.MAX_SAFE_INTEGER, dim], undefined, dtype).length;
   }
@@ -108,7 +109,8 @@ export class NpyRowWriter {
   static async open(path: string, dim: number, dtype: StorageDtype = 'float32'): Promise<NpyRowWriter> {
     await mkdir(dirname(path), { recursive: true });
     const tmp = temporaryPathFor(path);
-    const writer = new NpyRowWriter(path, dim, dtype, tmp, await open(tmp, 'w'));
+    const forget = removeOnInterrupt(tmp);
+    const writer = new NpyRowWriter(path, dim, dtype, tmp, await open(tmp, 'w'), forget);
     await writer.file.write(npyHeader([0, dim], writer.headerLength, dtype));
     return writer;
   }
@@ -125,11 +127,13 @@ export class NpyRowWriter {
     await this.file.write(npyHeader([this.rows, this.dim], this.headerLength, this.dtype), 0, this.headerLength, 0);
     await this.file.close();
     await rename(this.tmp, this.path);
+    this.forget();
   }
 
   async abort(): Promise<void> {
     await this.file.close().catch(() => undefined);
     await rm(this.tmp, { force: true });
+    this.forget();
   }
 }
 
@@ -142,7 +146,11 @@ export interface NpyMatrix {
 
 /** Reads a little-endian float32 or float16 C-order .npy file, as float32; anything else is an error. */
 export async function readNpyFloat32(path: string): Promise<NpyMatrix> {
-  const bytes = await readFile(path);
+  return decodeNpyFloat32(await readFile(path), path);
+}
+
+/** The matrix in the bytes of a .npy file (`path` names it in errors): for bytes already read and checked. */
+export function decodeNpyFloat32(bytes: Buffer, path: string): NpyMatrix {
   if (bytes.length < PREAMBLE || !MAGIC.every((b, i) => bytes[i] === b)) throw new Error(`${path}: not a .npy file`);
   const major = bytes[6]!;
   const headerLength = major === 1 ? bytes.readUInt16LE(8) : bytes.readUInt32LE(8);

@@ -10,6 +10,7 @@ import { buildCatalogIndex, loadCatalogVectors } from '../engine/catalog/build-c
 import { fromFloat16Bits, toFloat16Bits } from '../core/float16.js';
 import { readNpyFloat32 } from '../core/npy.js';
 import { CatalogIndex } from '../engine/catalog/catalog-query.js';
+import type { CatalogManifest } from '../engine/catalog/catalog-layout.js';
 import { Rng } from '../core/rng.js';
 import { InputError } from '../core/errors.js';
 import { embeddingText, parseCatalogProduct } from '../engine/products/catalog-products.js';
@@ -69,6 +70,11 @@ function sampleCatalog(
       ...(i % 3 === 0 ? { attributes: { color: [WORDS[rng.int(2)]!] } } : {}),
     };
   });
+}
+
+/** The manifest of a finished index folder. */
+function manifestOf(dir: string): CatalogManifest {
+  return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as CatalogManifest;
 }
 
 function writeCatalog(dir: string, rows: unknown[]): string {
@@ -178,8 +184,8 @@ describe('float16 storage', () => {
       const err = Math.abs(b.data[i]! - x);
       expect(err).toBeLessThanOrEqual(Math.abs(x) >= 2 ** -14 ? Math.abs(x) * 2 ** -11 : 2 ** -25);
     }
-    const u32 = (await loadCatalogVectors(join(dir, 'f32'), 3)).unit;
-    const u16 = (await loadCatalogVectors(join(dir, 'f16'), 3)).unit;
+    const u32 = (await loadCatalogVectors(join(dir, 'f32'), manifestOf(join(dir, 'f32')))).unit;
+    const u16 = (await loadCatalogVectors(join(dir, 'f16'), manifestOf(join(dir, 'f16')))).unit;
     for (let r = 0; r < 119; r++) expect(Math.abs(u16.cosine(r, r + 1) - u32.cosine(r, r + 1))).toBeLessThan(1e-3);
   });
 });
@@ -199,7 +205,7 @@ describe('catalog index', () => {
       progress: false,
     });
     expect([r.rows, r.chunks, r.chunksEncoded, r.chunksReused]).toEqual([23, 3, 3, 0]);
-    const loaded = await loadCatalogVectors(join(dir, 'idx'), 3);
+    const loaded = await loadCatalogVectors(join(dir, 'idx'), r.manifest);
     expect(loaded.unit.ids).toEqual(rows.map((p) => p.id));
     expect(loaded.titles).toEqual(rows.map((p) => p.title));
     const texts = rows.map((p) => (p.attributes ? `${p.title}. color: ${p.attributes.color![0]}` : p.title));

@@ -1,6 +1,8 @@
 // `score shoppingbench`: ShoppingBench relevance scores (CAR, ASR per intent) of an agent's run.
 import type { Command } from '@commander-js/extra-typings';
+import { join } from 'node:path';
 import { UserError } from '../../core/errors.js';
+import { claimOutput } from '../../core/output-claim.js';
 import { openEncoder } from '../../workers/open-encoder.js';
 import { notMeaningfulBecause } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
@@ -62,7 +64,15 @@ Example
     .option('--out <dir>', 'output folder (needed by --on-error skip, for rejects.jsonl)');
   addModelOptions(addOnErrorOption(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }).action(async (o) => {
     if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
-    const encoder = await openEncoder(encoderOptions(o));
+    // --out is claimed (locked, temporary files of killed runs removed, summary.json removed until done).
+    const claim = o.out ? claimOutput(o.out, 'folder', { completionFiles: [join(o.out, 'summary.json')] }) : undefined;
+    let encoder: Awaited<ReturnType<typeof openEncoder>>;
+    try {
+      encoder = await openEncoder(encoderOptions(o));
+    } catch (err) {
+      claim?.release();
+      throw err;
+    }
     try {
       const why = notMeaningfulBecause(encoder);
       if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
@@ -84,6 +94,7 @@ Example
         process.stderr.write(`${result.rejected} line(s) rejected (see ${o.out}/rejects.jsonl)\n`);
     } finally {
       await encoder.close();
+      claim?.release();
     }
   });
 }
