@@ -71,12 +71,15 @@ export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
     throw err;
   }
   let settled = false;
+  let aborted = false;
   return {
     path,
     async write(chunk) {
+      if (aborted) return;
       if (failure) throw failure;
       if (!stream.write(chunk)) await drainedOrClosed(stream);
-      if (failure) throw failure;
+      // A write cut short by abort() is not a failure: the caller discarded the output.
+      if (failure && !aborted) throw failure;
     },
     async commit() {
       if (settled) return;
@@ -100,6 +103,7 @@ export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
     async abort() {
       if (settled) return;
       settled = true;
+      aborted = true;
       // destroy() drops the buffered writes (each fails with ERR_STREAM_DESTROYED, which the error
       // listener above absorbs) and closes the file once the write in progress, if any, is done.
       stream.destroy();

@@ -15,6 +15,8 @@ import { Rng } from '../core/rng.js';
 import { InputError } from '../core/errors.js';
 import { embeddingText, parseCatalogProduct } from '../engine/products/catalog-products.js';
 import { sibProduct } from '../engine/items/sib/sib-catalog.js';
+import { cli } from './support/cli.js';
+import { fileHashes } from './support/faults.js';
 
 /** The hashing stand-in (deterministic, word-based), counting what it encodes; optionally crashing. */
 class CountingEncoder extends HashingSentenceEncoder {
@@ -246,6 +248,37 @@ describe('catalog index', () => {
     await expect(
       buildCatalogIndex({ products, out, encoder: partial, chunkSize: 10, dtype: 'float16', progress: false }),
     ).rejects.toThrow(/dtype was "float32", now "float16"/);
+  });
+
+  it('--workers 2 with a real ONNX model writes exactly what --workers 1 writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'intentsim-cat-workers-'));
+    const products = writeCatalog(dir, sampleCatalog(90, 4));
+    const model = join(dir, 'model');
+    await cli(['model', 'make-test', '--out', model]);
+    const run = (workers: number) =>
+      cli([
+        'catalog',
+        'index',
+        '--products',
+        products,
+        '--out',
+        join(dir, `w${workers}`),
+        '--model-dir',
+        model,
+        '--device',
+        'cpu',
+        '--chunk-size',
+        '16',
+        '--batch-size',
+        '8',
+        '--workers',
+        String(workers),
+      ]);
+    expect(await run(2)).toMatch(/^90 products in 6 chunks \(6 encoded, 0 reused\)/);
+    await run(1);
+    const one = fileHashes(join(dir, 'w1'));
+    expect(one.size).toBe(1 + 6 * 3 + 2); // manifest, chunks (.jsonl, .npy, sidecar), index + sidecar
+    expect(fileHashes(join(dir, 'w2'))).toEqual(one);
   });
 
   it('rejects bad lines naming file, line and field, or skips them into rejects.jsonl', async () => {
