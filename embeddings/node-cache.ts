@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS node_embeddings (
 export type RefusedRowReason = 'no-checksum' | 'checksum-mismatch' | 'wrong-size' | 'not-finite';
 
 /** SHA-256 over what a row says: sentence count, node text and vector bytes (null: none). */
-function rowChecksum(text: string, sentences: number, vector: Uint8Array | null): Buffer {
+export function rowChecksum(text: string, sentences: number, vector: Uint8Array | null): Buffer {
   const h = createHash('sha256');
   h.update(`${sentences}\n${text}\n`);
   h.update(vector === null ? 'null' : 'vector\n');

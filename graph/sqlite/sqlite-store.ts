@@ -7,8 +7,11 @@
 //   sqlite-bulk-load.ts  the importers' fast path into an empty store: staged edges, deferred indexes
 //   sqlite-id-cache.ts   the writer's text → id cache
 // A store opened for writing is claimed (core/output-claim.ts) until it is closed: one writer at a
-// time (import, generate, reindex-purchases), with a message naming the other one.
+// time (import, generate, reindex-purchases), with a message naming the other one. (A generator
+// writes a temporary file and renames it: graph/generate/graph-output.ts claims the target.)
+import { basename } from 'node:path';
 import { claimOutput, type OutputClaim } from '../../core/output-claim.js';
+import { parseTemporaryName } from '../../core/temporary-files.js';
 import { SqliteBulkLoad, DEFERRED_NODE_LIMIT } from './sqlite-bulk-load.js';
 import { NodeIdCache } from './sqlite-id-cache.js';
 import { MetaTable, type StoreMetadata } from './sqlite-meta.js';
@@ -71,7 +74,8 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     { mode = 'read', allowStalePurchaseIndex = false, deferredNodeLimit = DEFERRED_NODE_LIMIT }: OpenSqliteOptions = {},
   ): SqliteGraphStore {
     const readonly = mode === 'read';
-    const claim = readonly ? undefined : claimOutput(path, 'file');
+    // A temporary file (a generator's store before its rename) is private to its writer: no lock.
+    const claim = readonly || parseTemporaryName(basename(path)) ? undefined : claimOutput(path, 'file');
     try {
       return new SqliteGraphStore(
         path,
