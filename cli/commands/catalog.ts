@@ -26,14 +26,17 @@ with Sentence-BERT and builds one HNSW index (cosine) over them.
 
 Input  --products FILE: JSONL {"id": "p1", "title": "…", "attributes": {"color": ["red"]}}
 Output --out DIR:
-  manifest.json              model fingerprint, storage dtype, chunk size, counts
+  manifest.json              model fingerprint, storage dtype, chunk size, counts,
+                             what was reused (written last: present = complete)
   chunks/chunk-NNNNNN.jsonl  {"id", "title"} per row, input order
   chunks/chunk-NNNNNN.npy    rows × dim vectors (float32 '<f4' or float16 '<f2')
-  index.hnsw, index.hnsw.json  the HNSW graph and what it was built from
+  chunks/chunk-NNNNNN.npy.json  the chunk's model, storage and checksums
+  index.hnsw, index.hnsw.json  the HNSW graph, what it was built from, its checksum
   rejects.jsonl              bad lines, with --on-error skip
 
-Resumable: a rerun skips every finished chunk (same products), so a crash costs
-at most the chunk in flight. Storage per product (--storage): dim × 4 bytes
+Resumable: a rerun skips every finished chunk (same products, files matching
+their checksums), so a crash costs at most the chunk in flight; a damaged chunk
+is encoded again. Storage per product (--storage): dim × 4 bytes
 (float32) or dim × 2 (float16): 2.5M × 384 is 3.8 GB or 1.9 GB on disk; the
 index file adds about dim × 4 + 2 × M × 4 bytes per product. --dtype is the
 model's weights (fp32 or q8), not the storage. With --workers N each worker's
