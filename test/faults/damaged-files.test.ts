@@ -150,11 +150,8 @@ describe('catalog chunks and the catalog HNSW index, damaged four ways', () => {
     '--model-dir',
     model,
   ];
-  let referenceQuery: string;
   beforeAll(() => {
     runCliOk(indexArgs(reference));
-    referenceQuery = runCliOk(queryArgs(reference)).stdout;
-    expect(referenceQuery.split('\n')).toHaveLength(11);
   });
 
   it('one chunk damaged each way: exactly those four are encoded again, saying why; the index equals an undamaged one', () => {
@@ -201,7 +198,6 @@ describe('catalog chunks and the catalog HNSW index, damaged four ways', () => {
       expect([reuse.chunksReused, reuse.chunksEncoded]).toEqual([6, 0]);
       expect(reuse.indexBuiltBecause).toMatch(/\(damaged file\)$/);
       expectSameOutputs(out, reference);
-      expect(runCliOk(queryArgs(out)).stdout).toBe(referenceQuery);
     },
   );
 });
