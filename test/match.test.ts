@@ -363,19 +363,8 @@ describe('intentsim graph match (CLI)', () => {
         .map((id) => JSON.stringify({ id, phrases: ['phone case'] }) + '\n')
         .join(''),
     );
-    const out = join(sub, 'matches.jsonl');
-    const r = runCli([
-      'graph',
-      'match',
-      '--graph',
-      join(dir, 'cli.sqlite'),
-      '--products',
-      products,
-      '--concepts',
-      concepts,
-      '--out',
-      out,
-    ]);
+    const args = ['graph', 'match', '--graph', join(dir, 'cli.sqlite'), '--products', products, '--concepts', concepts];
+    const r = runCli([...args, '--out', join(sub, 'matches.jsonl')]);
     expect([r.status, r.signal]).toEqual([1, null]);
     expect(r.stderr).toBe(`intentsim: ${products}:60 (field "id"): no concepts for product "p60" in ${concepts}\n`);
     expect(readdirSync(sub).sort()).toEqual(['concepts.jsonl', 'products.jsonl']);

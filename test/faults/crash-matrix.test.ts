@@ -5,31 +5,28 @@
 // promises to keep (checked against what was on disk after the kill, through the rerun's manifest
 // or summary), and writes byte for byte what an uninterrupted run writes. Inputs are small (the demo
 // world, a generated 60k-edge graph, the tiny generated model) so that the whole matrix stays short.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDemo } from '../../engine/demo/demo-world.js';
-import { makeTestModel } from '../../embeddings/model-generator.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeScaleGraph } from '../../graph/generate/generate-scale.js';
 import type { EmbedManifest } from '../../engine/pipeline/run-embed.js';
 import type { PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
 import type { CatalogManifest } from '../../engine/catalog/catalog-layout.js';
 import type { ImportSummary } from '../../graph/import/import-checkpoint.js';
-import { expectSameOutputs, interruptWhen, leftovers, runCli, runCliOk, type CliRun } from '../support/faults.js';
+import {
+  expectSameOutputs,
+  faultsWorkspace,
+  interruptWhen,
+  leftovers,
+  runCli,
+  runCliOk,
+  type CliRun,
+} from '../support/faults.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'intentsim-crash-'));
-const world = join(dir, 'world');
-const model = join(dir, 'model');
+const { dir, world, model } = faultsWorkspace('intentsim-crash-');
 const edges = join(dir, 'edges.jsonl');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-beforeAll(async () => {
-  await writeDemo(world, { seed: 1 });
-  await makeTestModel(model);
-  await writeScaleGraph(edges, { nodes: 20_000, edges: 60_000, seed: 3, progress: false });
-});
+beforeAll(() => writeScaleGraph(edges, { nodes: 20_000, edges: 60_000, seed: 3, progress: false }));
 
 const json = <T>(path: string) => JSON.parse(readFileSync(path, 'utf8')) as T;
 

@@ -6,17 +6,14 @@
 // (`catalog query`), the error names the file. Every command runs in a child process, so that a
 // native crash (hnswlib reading a garbled index) shows as a signal, which fails the test; the
 // window ranges, read by JavaScript alone, are checked in this process.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { clusteredVectors } from '../../bench/support/clustered-vectors.js';
 import { sidecarPath } from '../../core/sidecar.js';
 import { MatrixRanges, loadRanges, openOrComputeRanges } from '../../engine/search/matrix-ranges.js';
 import { UnitVectors } from '../../engine/search/unit-vectors.js';
-import { writeDemo } from '../../engine/demo/demo-world.js';
-import { makeTestModel } from '../../embeddings/model-generator.js';
 import { rowChecksum } from '../../embeddings/node-cache.js';
 import type { PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
 import type { EmbedManifest } from '../../engine/pipeline/run-embed.js';
@@ -26,21 +23,14 @@ import {
   damageBytes,
   damageFile,
   expectSameOutputs,
+  faultsWorkspace,
   leftovers,
   runCli,
   runCliOk,
   type CliRun,
 } from '../support/faults.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'intentsim-damage-'));
-const world = join(dir, 'world');
-const model = join(dir, 'model');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-beforeAll(async () => {
-  await writeDemo(world, { seed: 1 });
-  await makeTestModel(model);
-});
+const { dir, world, model } = faultsWorkspace('intentsim-damage-');
 
 const json = <T>(path: string) => JSON.parse(readFileSync(path, 'utf8')) as T;
 const notes = (r: CliRun) => r.stderr.split('\n').filter((l) => l.startsWith('note: '));

@@ -3,24 +3,14 @@
 // live run holds stops with a message naming that run; a rerun into a finished folder removes the
 // old manifest before writing anything, so that a killed rerun never leaves the old manifest next
 // to new partial files; temporary files of dead runs are removed at start, others left alone.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDemo } from '../../engine/demo/demo-world.js';
-import { makeTestModel } from '../../embeddings/model-generator.js';
+import { describe, expect, it } from 'vitest';
 import { lockOutput } from '../../core/output-lock.js';
-import { deadPid, interruptWhen, leftovers, runCli, runCliOk } from '../support/faults.js';
+import { deadPid, faultsWorkspace, interruptWhen, leftovers, runCli, runCliOk } from '../support/faults.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'intentsim-interrupts-'));
-const world = join(dir, 'world');
-const model = join(dir, 'model');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-beforeAll(async () => {
-  await writeDemo(world, { seed: 1 });
-  await makeTestModel(model);
-});
+const { dir, world, model } = faultsWorkspace('intentsim-interrupts-');
 
 const embedArgs = (out: string, products = join(world, 'products.jsonl')) => [
   'embed',

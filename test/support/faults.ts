@@ -3,13 +3,40 @@
 // the search for leftovers (temporary files and locks of this tool).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { parseTemporaryName } from '../../core/temporary-files.js';
+import { makeTestModel } from '../../embeddings/model-generator.js';
+import { writeDemo } from '../../engine/demo/demo-world.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'bin', 'intentsim.js');
+
+/**
+ * A scratch folder for one test file: the demo world (seed 1) in `world` and the tiny generated
+ * model in `model`, written before the file's tests and removed after them.
+ */
+export function faultsWorkspace(prefix: string): { dir: string; world: string; model: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const workspace = { dir, world: join(dir, 'world'), model: join(dir, 'model') };
+  beforeAll(async () => {
+    await writeDemo(workspace.world, { seed: 1 });
+    await makeTestModel(workspace.model);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return workspace;
+}
 
 export interface CliRun {
   /** Exit code (null when a signal ended the process). */
