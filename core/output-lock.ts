@@ -19,7 +19,8 @@ import { isProcessAlive } from './process-alive.js';
 export interface LockHolder {
   pid: number;
   host: string;
-  /** The command line of the holder, for the message. */
+  /** The holder's program and subcommand (`intentsim.js catalog index`), for the message; never its
+   * options, which may hold a password (`--graph bolt://user:password@host`). */
   command: string;
   /** ISO time the lock was taken. */
   since: string;
@@ -69,7 +70,7 @@ export function lockOutput(
   const me: LockHolder = {
     pid: process.pid,
     host: hostname(),
-    command: process.argv.slice(1).join(' '),
+    command: commandName(process.argv),
     since: new Date().toISOString(),
   };
   let tookOverFrom: LockHolder | undefined;
@@ -123,6 +124,16 @@ export function lockOutput(
     }
   }
   throw new OutputLockedError(target, path, undefined, `could not take ${path} (other runs keep taking it); try again`);
+}
+
+/** The program and the words before the first option: `intentsim.js catalog index`. */
+function commandName(argv: readonly string[]): string {
+  const words: string[] = [];
+  for (const arg of argv.slice(2)) {
+    if (arg.startsWith('-') || words.length === 3) break;
+    words.push(arg);
+  }
+  return [basename(argv[1] ?? argv[0] ?? 'node'), ...words].join(' ');
 }
 
 function tryCreate(path: string, holder: LockHolder): boolean {

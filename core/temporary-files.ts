@@ -33,20 +33,25 @@ export function removeOnInterrupt(tmp: string): () => void {
   });
 }
 
+/** How deep into an output folder temporary files are looked for: the deepest output is 3 levels down
+ * (`demo/intentionqa/embeddings/…`), and an output pointed at a large folder must not cost a full walk. */
+const MAX_DEPTH = 3;
+
 /**
  * Removes the temporary files of this tool whose process is gone (a run killed by `kill -9`, a power
- * cut): for a folder output, anywhere in the folder; for a file output, beside it, those of the file
- * and of the files named after it (`graph.sqlite.rejects.jsonl` for `graph.sqlite`). Other files,
- * and temporary files of processes that still run, are left alone. Returns the paths removed.
+ * cut): for a folder output, in the folder and its subfolders (MAX_DEPTH levels); for a file output,
+ * beside it, those of the file and of the files named after it (`graph.sqlite.rejects.jsonl` for
+ * `graph.sqlite`). Other files, and temporary files of processes that still run, are left alone.
+ * Returns the paths removed.
  */
 export function removeStaleTemporaryFiles(target: string, kind: 'folder' | 'file'): string[] {
   const removed: string[] = [];
-  const visit = (dir: string, recurse: boolean, owns: (output: string) => boolean) => {
+  const visit = (dir: string, depth: number, owns: (output: string) => boolean) => {
     if (!existsSync(dir)) return;
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (recurse) visit(path, true, owns);
+        if (depth < MAX_DEPTH) visit(path, depth + 1, owns);
         continue;
       }
       if (!entry.isFile()) continue;
@@ -56,7 +61,7 @@ export function removeStaleTemporaryFiles(target: string, kind: 'folder' | 'file
       removed.push(path);
     }
   };
-  if (kind === 'folder') visit(target, true, () => true);
-  else visit(dirname(target), false, (output) => output.startsWith(basename(target)));
+  if (kind === 'folder') visit(target, 0, () => true);
+  else visit(dirname(target), MAX_DEPTH, (output) => output.startsWith(basename(target)));
   return removed;
 }
