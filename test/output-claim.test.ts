@@ -9,6 +9,9 @@ import { lockOutput, lockPathFor, OutputLockedError, type LockHolder } from '../
 import { claimOutput, withClaimedOutput } from '../core/output-claim.js';
 import { undoAllForInterrupt } from '../core/interrupt.js';
 import { deadPid } from './support/faults.js';
+import { cli } from './support/cli.js';
+import { HashingSentenceEncoder } from '../embeddings/hashing-encoder.js';
+import { buildCatalogIndex } from '../engine/catalog/build-catalog-index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-claim-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -114,5 +117,99 @@ describe('claimOutput', () => {
     ).rejects.toThrow('boom');
     expect(existsSync(out)).toBe(true);
     expect(existsSync(lockPathFor(out, 'folder'))).toBe(false);
+  });
+});
+
+describe('every command that writes an output claims it first', () => {
+  // Each command runs into an output whose lock a live process (this one) holds: it must stop before
+  // writing; then, unlocked, with an input missing: it must have removed its completion file before
+  // failing (a folder never keeps an old manifest next to new partial files).
+  const root = join(dir, 'commands');
+  const missing = join(root, 'missing.jsonl');
+  const hashing = ['--encoder', 'offline-hashing-v1'];
+  const catalogIndex = join(root, 'index');
+  const products = join(root, 'products.jsonl');
+  const cases: Array<{
+    name: string;
+    out: string;
+    kind: 'folder' | 'file';
+    completion: string;
+    args: string[];
+    /** A finished earlier run (else a completion file is planted). */
+    earlier?: string[];
+  }> = [
+    {
+      name: 'encode',
+      out: join(root, 'enc', 'v.npy'),
+      kind: 'file',
+      completion: join(root, 'enc', 'v.npy.manifest.json'),
+      args: ['encode', '--in', missing, '--out', join(root, 'enc', 'v.npy'), ...hashing],
+    },
+    {
+      name: 'catalog items',
+      out: join(root, 'items'),
+      kind: 'folder',
+      completion: join(root, 'items', 'report.json'),
+      args: ['catalog', 'items', '--index', catalogIndex, '--questions', missing, '--out', join(root, 'items')],
+    },
+    {
+      name: 'assemble sib',
+      out: join(root, 'sib'),
+      kind: 'folder',
+      completion: join(root, 'sib', 'sib-summary.json'),
+      args: ['assemble', 'sib', '--sessions', missing, '--out', join(root, 'sib'), '--no-distractors'],
+    },
+    {
+      name: 'score shoppingbench',
+      out: join(root, 'score'),
+      kind: 'folder',
+      completion: join(root, 'score', 'summary.json'),
+      args: [
+        'score',
+        'shoppingbench',
+        '--predictions',
+        missing,
+        '--targets',
+        missing,
+        '--out',
+        join(root, 'score'),
+        ...hashing,
+      ],
+    },
+    {
+      name: 'catalog index',
+      out: join(root, 'index2'),
+      kind: 'folder',
+      completion: join(root, 'index2', 'manifest.json'),
+      args: ['catalog', 'index', '--products', missing, '--out', join(root, 'index2'), ...hashing],
+      earlier: ['catalog', 'index', '--products', products, '--out', join(root, 'index2'), ...hashing],
+    },
+  ];
+
+  it.each(cases)('$name', async ({ out, kind, completion, args, earlier }) => {
+    if (!existsSync(join(catalogIndex, 'manifest.json'))) {
+      mkdirSync(root, { recursive: true });
+      writeFileSync(products, '{"id":"p1","title":"red shoe"}\n{"id":"p2","title":"blue shoe"}\n');
+      await buildCatalogIndex({
+        products,
+        out: catalogIndex,
+        encoder: new HashingSentenceEncoder(16),
+        progress: false,
+      });
+    }
+    mkdirSync(kind === 'folder' ? out : join(out, '..'), { recursive: true });
+    if (earlier) await cli(earlier);
+    else writeFileSync(completion, '{"from": "an earlier run"}\n');
+    expect(existsSync(completion)).toBe(true);
+    const lock = lockOutput(out, kind);
+    try {
+      await expect(cli(args)).rejects.toThrow(`${out} is locked: intentsim pid ${process.pid}`);
+      expect(existsSync(completion)).toBe(true); // nothing touched while locked
+    } finally {
+      lock.release();
+    }
+    await expect(cli(args)).rejects.toThrow(/missing\.jsonl/);
+    expect(existsSync(completion)).toBe(false);
+    expect(existsSync(lockPathFor(out, kind))).toBe(false);
   });
 });
