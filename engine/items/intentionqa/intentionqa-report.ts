@@ -1,6 +1,7 @@
 // What a run produced, in numbers: per task the items, difficulty mix, gold-letter balance, false
 // negatives, how distractors were found, a histogram of distractor similarity; and every dropped
 // assertion counted by task and reason. Rendered as markdown and as a small hand-written SVG.
+import { escapeXml } from '../../../core/xml.js';
 import type { IntentionQaRecord } from './item-types.js';
 import { DIFFICULTIES, type Difficulty } from './difficulty.js';
 import { LETTERS, type Letter } from './intentionqa-prompts.js';
@@ -141,10 +142,6 @@ export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFi
   }
   lines.push('');
   return lines.join('\n');
-}
-
-function escapeXml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Four bar charts: distractor similarity per task, difficulty per task. */
