@@ -55,6 +55,66 @@ export type { Assertion } from './engine/items/intentionqa/assertions.js';
 export { writeItems } from './engine/items/intentionqa/write-items.js';
 export { assembleSib, type AssembleSibOptions } from './engine/items/sib/assemble-sib.js';
 
+// Evaluating models on the items: ask them (an OpenAI-compatible endpoint, or the no-LLM embedding
+// solver), then score the answers with the released parsers and the papers' metrics.
+export {
+  ChatCompletionsClient,
+  ChatCompletionError,
+  redactSecrets,
+  type ChatCompletionsOptions,
+  type ChatRequest,
+  type ChatCompletion,
+} from './core/chat-completions.js';
+export { ask, promptHash, type AskOptions, type AskResult } from './engine/evaluation/ask.js';
+export { defaultGenerationSettings, type GenerationSettings } from './engine/evaluation/generation-settings.js';
+export {
+  solveByEmbedding,
+  nearestOption,
+  type EmbeddingSolverOptions,
+  type EmbeddingSolverResult,
+} from './engine/evaluation/embedding-solver.js';
+export {
+  parseZeroShot,
+  parseCot,
+  parseCotSelfConsistency,
+  parseLastLine,
+  pythonStrip,
+  NO_ANSWER,
+} from './engine/scoring/answer-parsers.js';
+export {
+  INTENTIONQA_STYLES,
+  SIB_STYLES,
+  answerParser,
+  type IntentionQaStyle,
+  type SibStyle,
+  type AnswerStyle,
+  type Benchmark,
+} from './engine/scoring/answer-styles.js';
+export {
+  accuracy,
+  classCounts,
+  f1Of,
+  macroF1Of,
+  binaryScores,
+  expectedRandomScores,
+  type BinaryScores,
+  type ClassCounts,
+  type ExpectedRandomScores,
+} from './engine/scoring/classification-metrics.js';
+export { randomLetter, expectedRandomAccuracy, majorityLetter, majorityClass } from './engine/scoring/baselines.js';
+export type { AnswerFiles } from './engine/scoring/answer-sheets.js';
+export {
+  scoreIntentionQa,
+  type ScoreIntentionQaOptions,
+  type IntentionQaScoreResult,
+} from './engine/scoring/intentionqa/score-intentionqa.js';
+export type {
+  IntentionQaScoreSummary,
+  IntentionQaItemScore,
+} from './engine/scoring/intentionqa/intentionqa-score-types.js';
+export { scoreSib, type ScoreSibOptions, type SibScoreResult } from './engine/scoring/sib/score-sib.js';
+export type { SibScoreSummary, SibItemScore } from './engine/scoring/sib/sib-score-types.js';
+
 // Catalog index and ShoppingBench scoring.
 export { buildCatalogIndex, type CatalogIndexOptions } from './engine/catalog/build-catalog-index.js';
 export { CatalogIndex, type CatalogHit } from './engine/catalog/catalog-query.js';
