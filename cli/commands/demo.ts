@@ -6,6 +6,7 @@ import { runDemo } from '../../engine/demo/run-demo.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
 import { MODEL_HELP, addModelOptions } from '../options/model-options.js';
 import { addOutDirOption } from '../options/output-options.js';
+import { accuracyTable } from '../../engine/scoring/intentionqa/intentionqa-score-tables.js';
 import { pipelineSummary } from './pipeline.js';
 
 const DEMO_HELP = `
@@ -14,7 +15,11 @@ The main job, end to end on the embedded store, in one command:
      assertions.jsonl, concepts.jsonl; deterministic, reused when present);
   2. runs \`intentsim pipeline\` on it into OUT/intentionqa;
   3. assembles SessionIntentBench tasks and distractor items from the sample
-     sessions into OUT/sib.
+     sessions into OUT/sib;
+  4. answers the IntentionQA items with the no-LLM embedding solver
+     (\`intentsim ask --solver embedding\`) into OUT/evaluation, scores them
+     (\`intentsim score intentionqa\`) into OUT/evaluation/scores, and prints
+     the accuracy table next to RANDOM and MAJORITY.
 It uses all-MiniLM-L6-v2 when it can be found (--model-dir, the cache, or the
 Hugging Face Hub). If it cannot, and only then, it falls back to the offline
 stand-in encoder "${HASHING_ENCODER_NAME}", says so on stderr, in its output and in
@@ -40,6 +45,11 @@ export function registerDemoCommand(program: Command): void {
       ...(demo.caveat ? ['', `NOTE: ${demo.caveat}`, ''] : []),
       ...pipelineSummary(demo.pipeline),
       `SessionIntentBench: ${sib.tasks.written} tasks from ${sib.sessions.selected_trajectories} trajectories of ${sib.sessions.read} sessions, ${demo.sib.distractorItems} distractor items → ${demo.sib.dir}`,
+      '',
+      `Evaluation: the embedding solver (the option nearest to the question's products) on the IntentionQA items, accuracy (%)${demo.caveat ? ' — with the stand-in encoder, whose similarities carry no meaning' : ''}:`,
+      ...accuracyTable(demo.evaluation.summary),
+      `scores: ${demo.evaluation.dir}/scores/summary.md`,
+      '',
       `demo finished in ${demo.seconds.toFixed(1)} s; outputs in ${o.out}`,
     ];
     process.stdout.write(lines.join('\n') + '\n');

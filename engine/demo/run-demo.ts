@@ -5,6 +5,8 @@
 //   intentionqa/  the pipeline's output (engine/pipeline/run-pipeline.ts)
 //   sib-input/    the sample sessions, annotations and catalogue
 //   sib/          SessionIntentBench tasks and distractor-backed items
+//   evaluation/   the embedding solver's answers to the IntentionQA items (responses_task1.jsonl,
+//                 responses_task2.jsonl) and their scores next to RANDOM and MAJORITY (scores/)
 // It uses all-MiniLM-L6-v2 when it can be found; if it cannot, and only then, it falls back to the
 // offline stand-in encoder and says so on stderr, in what it returns and in every manifest and report.
 import { existsSync, readFileSync } from 'node:fs';
@@ -22,6 +24,10 @@ import {
   type PipelineItemOptions,
   type PipelineManifest,
 } from '../pipeline/run-pipeline.js';
+import { solveByEmbedding } from '../evaluation/embedding-solver.js';
+import { scoreIntentionQa } from '../scoring/intentionqa/score-intentionqa.js';
+import type { IntentionQaScoreSummary } from '../scoring/intentionqa/intentionqa-score-types.js';
+import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
 import { writeDemo } from './demo-world.js';
 import { writeSampleFiles } from './sib-sample-data.js';
 
@@ -41,6 +47,8 @@ export interface RunDemoOptions {
 export interface DemoRun {
   pipeline: PipelineManifest;
   sib: { summary: SibSummary; dir: string; distractorItems: number };
+  /** The embedding solver on the IntentionQA items, scored: the demo's closing table. */
+  evaluation: { summary: IntentionQaScoreSummary; dir: string };
   /** Set when the demo fell back to the stand-in encoder: what every report says about it. */
   caveat?: string;
   seconds: number;
@@ -124,9 +132,32 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
     await sibEncoder.close();
   }
   const distractorItems = summary.distractors ? Object.values(summary.distractors.made).reduce((a, b) => a + b, 0) : 0;
+
+  log('demo: answering the IntentionQA items with the embedding solver, scored next to RANDOM and MAJORITY\n');
+  const evaluationDir = join(options.out, 'evaluation');
+  const itemsDir = join(options.out, 'intentionqa', 'items');
+  const files = ([1, 2] as const).map((task) => ({
+    items: join(itemsDir, INTENTIONQA_FILES[`task${task}`]),
+    responses: join(evaluationDir, `responses_task${task}.jsonl`),
+  }));
+  const solverEncoder = await openEncoder(encoder);
+  try {
+    for (const f of files)
+      await solveByEmbedding({ items: f.items, out: f.responses, encoder: solverEncoder, onError: options.onError });
+  } finally {
+    await solverEncoder.close();
+  }
+  const evaluation = await scoreIntentionQa({
+    files,
+    style: 'zero_shot',
+    out: join(evaluationDir, 'scores'),
+    seed,
+    caption: caveat,
+  });
   return {
     pipeline,
     sib: { summary, dir: sibDir, distractorItems },
+    evaluation: { summary: evaluation.summary, dir: evaluationDir },
     caveat,
     seconds: (performance.now() - started) / 1000,
   };
