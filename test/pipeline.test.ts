@@ -259,6 +259,24 @@ describe('the `demo` and `pipeline` commands', () => {
       .split('\n')
       .filter(Boolean);
     expect(sibTasks.length).toBeGreaterThan(0);
+    // It ends with the evaluation table: the embedding solver next to RANDOM and MAJORITY, captioned.
+    expect(stdout).toMatch(
+      /Evaluation: the embedding solver .* — with the stand-in encoder, whose similarities carry no meaning:/,
+    );
+    expect(stdout).toMatch(
+      /\n\| embedding solver \(offline-hashing-v1\), zero-shot( \| (\d+\.\d\d|–)){8} \|\n\| RANDOM \(expected\) \|/,
+    );
+    expect(stdout).toMatch(/\n\| MAJORITY( \| (\d+\.\d\d|–)){8} \|\n/);
+    const scores = join(out, 'evaluation', 'scores');
+    expect(readFileSync(join(scores, 'summary.md'), 'utf8')).toMatch(
+      /^# IntentionQA scores\n\n> \*\*DEMO STAND-IN ENCODER/,
+    );
+    for (const file of ['scores.jsonl', 'summary.json', 'summary.svg'])
+      expect(existsSync(join(scores, file)), file).toBe(true);
+    for (const task of [1, 2])
+      expect(readFileSync(join(out, 'evaluation', `responses_task${task}.jsonl`), 'utf8').split('\n').length).toBe(
+        task === 1 ? manifest.counts.task1Items + 1 : manifest.counts.task2Items + 1,
+      );
   });
 
   it('pipeline never falls back: without the model it fails and says where it looked', async () => {
