@@ -1,5 +1,5 @@
 // Options that every model-using command takes (embed, encode, pipeline, demo, assemble sib,
-// catalog, score, model info), and their translation into OpenEncoderOptions: one definition, one
+// catalog, score, ask, model info), and their translation into OpenEncoderOptions: one definition, one
 // help text. Only light modules are imported here, so that parsing options loads no model code.
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import {
