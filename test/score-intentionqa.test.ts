@@ -226,7 +226,7 @@ describe('score intentionqa on a hand-computed set', () => {
     expect(md).toContain('| unparseable (scored as wrong) | 1 | 0 |');
     expect(md).toContain('| missing (no response line) | 1 | 0 |');
     expect(md).toContain('| excluded: fewer than 4 options | 1 | 0 |');
-    expect(md).toContain('Response lines whose id is no item of their items file (not scored): 1.');
+    expect(md).toContain('Response lines whose id is no question of their file (not scored): 1.');
     const svg = readFileSync(join(out, 'summary.svg'), 'utf8');
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);

@@ -1,6 +1,6 @@
 // `score shoppingbench`: ShoppingBench relevance scores (CAR, ASR per intent) of an agent's run.
-import { Option, type Command } from '@commander-js/extra-typings';
-import { UserError } from '../../core/errors.js';
+import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { UserError, type OnError } from '../../core/errors.js';
 import type { AnswerFiles } from '../../engine/scoring/answer-sheets.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
 import { scoreIntentionQa } from '../../engine/scoring/intentionqa/score-intentionqa.js';
@@ -32,6 +32,31 @@ question's letters is unparseable: counted, and scored as wrong. A question
 without a response line is counted as missing. RANDOM picks one of a
 question's letters uniformly: its expected score, and one draw seeded by
 --seed. MAJORITY always gives the most frequent gold answer.`;
+
+/** The options of `score intentionqa` and `score sib` besides their questions files. */
+function addAnswerScoringOptions<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Globals extends OptionValues,
+  const Style extends string,
+>(cmd: Command<Args, Opts, Globals>, styles: readonly Style[], questionsFlag: string) {
+  const withOptions = cmd
+    .requiredOption('--responses <files...>', `one responses file per ${questionsFlag} file, in the same order`)
+    .addOption(new Option('--style <style>', 'how the responses are parsed').choices(styles).default('zero_shot'))
+    .option('--label <name>', "the answerer, as the tables name it (default: the responses' model or solver)");
+  return addOnErrorOption(addSeedOption(addOutDirOption(withOptions), seed), 'OUT/rejects.jsonl');
+}
+
+/** The library's scoring options from the shared flags. */
+function scoringOptions<Style>(o: {
+  style: Style;
+  out: string;
+  seed: number | string;
+  onError: OnError;
+  label?: string;
+}) {
+  return { style: o.style, out: o.out, seed: o.seed, onError: o.onError, label: o.label };
+}
 
 /** Questions files and responses files, pairwise, as --items/--tasks and --responses give them. */
 function answerFiles(questions: readonly string[], responses: readonly string[], flag: string): AnswerFiles[] {
@@ -146,22 +171,11 @@ Example
     --items run/items/intentionqa_task1.jsonl run/items/intentionqa_task2.jsonl \\
     --responses answers/task1.cot.jsonl answers/task2.cot.jsonl --out scores/cot`,
     )
-    .requiredOption('--items <files...>', 'IntentionQA items files (Task 1, Task 2, or the released files)')
-    .requiredOption('--responses <files...>', 'one responses file per items file, in the same order')
-    .addOption(
-      new Option('--style <style>', 'how the responses are parsed').choices(INTENTIONQA_STYLES).default('zero_shot'),
-    )
-    .option('--label <name>', "the answerer, as the tables name it (default: the responses' model or solver)");
-  addOnErrorOption(addSeedOption(addOutDirOption(command), seed), 'OUT/rejects.jsonl').action(async (o) => {
-    const r = await scoreIntentionQa({
-      files: answerFiles(o.items, o.responses, '--items'),
-      style: o.style,
-      out: o.out,
-      seed: o.seed,
-      onError: o.onError,
-      label: o.label,
-    });
-    process.stdout.write(r.markdown);
+    .requiredOption('--items <files...>', 'IntentionQA items files (Task 1, Task 2, or the released files)');
+  addAnswerScoringOptions(command, INTENTIONQA_STYLES, '--items').action(async (o) => {
+    process.stdout.write(
+      (await scoreIntentionQa({ ...scoringOptions(o), files: answerFiles(o.items, o.responses, '--items') })).markdown,
+    );
   });
 }
 
@@ -190,19 +204,10 @@ Example
   intentsim score sib --tasks out/sib/sib-tasks.jsonl --responses sib.jsonl \\
     --style zero_shot --out scores/sib`,
     )
-    .requiredOption('--tasks <files...>', 'sib-tasks.jsonl and/or sib-distractors.jsonl')
-    .requiredOption('--responses <files...>', 'one responses file per tasks file, in the same order')
-    .addOption(new Option('--style <style>', 'how the responses are parsed').choices(SIB_STYLES).default('zero_shot'))
-    .option('--label <name>', "the answerer, as the tables name it (default: the responses' model or solver)");
-  addOnErrorOption(addSeedOption(addOutDirOption(command), seed), 'OUT/rejects.jsonl').action(async (o) => {
-    const r = await scoreSib({
-      files: answerFiles(o.tasks, o.responses, '--tasks'),
-      style: o.style,
-      out: o.out,
-      seed: o.seed,
-      onError: o.onError,
-      label: o.label,
-    });
-    process.stdout.write(r.markdown);
+    .requiredOption('--tasks <files...>', 'sib-tasks.jsonl and/or sib-distractors.jsonl');
+  addAnswerScoringOptions(command, SIB_STYLES, '--tasks').action(async (o) => {
+    process.stdout.write(
+      (await scoreSib({ ...scoringOptions(o), files: answerFiles(o.tasks, o.responses, '--tasks') })).markdown,
+    );
   });
 }

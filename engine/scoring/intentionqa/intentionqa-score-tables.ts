@@ -1,7 +1,7 @@
 // The IntentionQA scores as the paper lays them out: one row per answerer (the model, RANDOM's
 // expectation and seeded draw, MAJORITY), one column per task × difficulty, accuracy in percent;
 // then the counts behind them, and accuracy per relation. The chart draws the same table.
-import { percent } from '../score-files.js';
+import { answerCountRows, inputNotes, markdownTable, percent } from '../score-tables.js';
 import { scoreChart } from '../score-chart.js';
 import type { AccuracyCell, Column, IntentionQaScoreSummary } from './intentionqa-score-types.js';
 
@@ -24,20 +24,12 @@ function rows(s: IntentionQaScoreSummary): Row[] {
 
 /** The main table: one row per answerer, accuracy (%) per task × difficulty. */
 export function accuracyTable(s: IntentionQaScoreSummary): string[] {
-  const lines: string[] = [];
-  const header = ['| |'];
-  const rule = ['|---'];
-  for (const t of s.tasks)
-    for (const c of s.columns) {
-      header.push(` Task ${t.task} ${c} |`);
-      rule.push('|---:');
-    }
-  lines.push(header.join(''), rule.join('') + '|');
-  for (const row of rows(s)) {
-    const cells = s.tasks.flatMap((t) => s.columns.map((c) => percent(row.values(t, c))));
-    lines.push(`| ${row.name} | ${cells.join(' | ')} |`);
-  }
-  return lines;
+  const header = s.tasks.flatMap((t) => s.columns.map((c) => `Task ${t.task} ${c}`));
+  const body = rows(s).map((row) => [
+    row.name,
+    ...s.tasks.flatMap((t) => s.columns.map((c) => percent(row.values(t, c)))),
+  ]);
+  return markdownTable('', header, body);
 }
 
 export function intentionQaMarkdown(s: IntentionQaScoreSummary): string {
@@ -46,39 +38,34 @@ export function intentionQaMarkdown(s: IntentionQaScoreSummary): string {
   lines.push(
     `Answers of ${s.answerer}, style \`${s.style}\`, read by the released computeACC.py's parser. Accuracy (%) per task and difficulty.`,
     '',
-  );
-  lines.push(...accuracyTable(s));
-  lines.push(
+    ...accuracyTable(s),
     '',
     `MAJORITY answers each task's most frequent gold letter: ${s.tasks.map((t) => `Task ${t.task} ${t.majority.letter ?? '–'}`).join(', ')}. RANDOM picks one of an item's letters uniformly; both answer every item with 4 or more options.`,
     '',
-  );
-  const count = (label: string, f: (t: IntentionQaScoreSummary['tasks'][number]) => number) =>
-    lines.push(`| ${label} | ${s.tasks.map((t) => f(t)).join(' | ')} |`);
-  lines.push(`| | ${s.tasks.map((t) => `Task ${t.task}`).join(' | ')} |`, `|---${'|---:'.repeat(s.tasks.length)}|`);
-  count('items', (t) => t.counts.items);
-  count('scored', (t) => t.counts.scored);
-  count('correct', (t) => t.counts.correct);
-  count('unparseable (scored as wrong)', (t) => t.counts.unparseable);
-  count('missing (no response line)', (t) => t.counts.missing);
-  count('excluded: failed request ("Error" or completion_tokens -1)', (t) => t.counts.failed);
-  count('excluded: fewer than 4 options', (t) => t.counts.fewer_options);
-  const unknown = s.unknown_response_ids.reduce((n, u) => n + u.ids.length, 0);
-  if (unknown > 0) lines.push('', `Response lines whose id is no item of their items file (not scored): ${unknown}.`);
-  if (s.rejected > 0) lines.push('', `Rejected input lines: ${s.rejected} (see rejects.jsonl).`);
-  lines.push(
+    ...markdownTable(
+      '',
+      s.tasks.map((t) => `Task ${t.task}`),
+      [
+        ['items', ...s.tasks.map((t) => String(t.counts.items))],
+        ...answerCountRows(s.tasks.map((t) => t.counts)),
+        ['excluded: fewer than 4 options', ...s.tasks.map((t) => String(t.counts.fewer_options))],
+      ],
+    ),
+    ...inputNotes(s),
     '',
     '## By relation',
     '',
-    `| relation | ${s.tasks.map((t) => `Task ${t.task} (%)`).join(' | ')} | ${s.tasks.map((t) => `Task ${t.task} scored`).join(' | ')} |`,
-    `|---${'|---:'.repeat(s.tasks.length * 2)}|`,
+    ...markdownTable(
+      'relation',
+      [...s.tasks.map((t) => `Task ${t.task} (%)`), ...s.tasks.map((t) => `Task ${t.task} scored`)],
+      s.relations.map((r) => [
+        r.relation === '' ? '(none)' : r.relation,
+        ...s.tasks.map((t) => percent(r.tasks[`task${t.task}`]?.accuracy)),
+        ...s.tasks.map((t) => String(r.tasks[`task${t.task}`]?.n ?? 0)),
+      ]),
+    ),
+    '',
   );
-  for (const r of s.relations) {
-    const accs = s.tasks.map((t) => percent(r.tasks[`task${t.task}`]?.accuracy));
-    const ns = s.tasks.map((t) => String(r.tasks[`task${t.task}`]?.n ?? 0));
-    lines.push(`| ${r.relation === '' ? '(none)' : r.relation} | ${accs.join(' | ')} | ${ns.join(' | ')} |`);
-  }
-  lines.push('');
   return lines.join('\n');
 }
 

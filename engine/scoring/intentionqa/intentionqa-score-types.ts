@@ -1,7 +1,9 @@
 // What scoring IntentionQA produces: a line per item, and the summary the tables are drawn from.
 import type { Difficulty } from '../../items/intentionqa/difficulty.js';
 import type { IntentionQaStyle } from '../answer-styles.js';
-import type { AnswerFiles, AnswerStatus } from '../answer-sheets.js';
+import type { AnswerStatus } from '../answer-sheets.js';
+import type { ScoredRun, UnscoredInput } from '../score-files.js';
+import type { AnswerCounts } from '../score-tables.js';
 import type { IntentionQaTask } from './intentionqa-questions.js';
 
 /** Columns of the tables: the three difficulties, "unknown" when items have none, and "all". */
@@ -31,15 +33,7 @@ export interface AccuracyCell {
 
 export interface IntentionQaTaskSummary {
   task: IntentionQaTask;
-  counts: {
-    items: number;
-    scored: number;
-    correct: number;
-    /** Scored as wrong: the answer is not one of the item's letters. */
-    unparseable: number;
-    missing: number;
-    /** Excluded: the request failed ("Error", completion_tokens -1). */
-    failed: number;
+  counts: AnswerCounts & {
     /** Excluded: fewer than 4 options (released files only). */
     fewer_options: number;
   };
@@ -51,17 +45,10 @@ export interface IntentionQaTaskSummary {
   majority: { letter: string | null; cells: Partial<Record<Column, AccuracyCell>> };
 }
 
-export interface IntentionQaScoreSummary {
+export interface IntentionQaScoreSummary extends ScoredRun<IntentionQaStyle>, UnscoredInput {
   benchmark: 'intentionqa';
-  style: IntentionQaStyle;
-  answerer: string;
-  caption: string | null;
-  seed: number | string;
-  files: readonly AnswerFiles[];
   columns: Column[];
   tasks: IntentionQaTaskSummary[];
   /** Model accuracy per relation and task. */
   relations: Array<{ relation: string; tasks: Partial<Record<`task${IntentionQaTask}`, AccuracyCell>> }>;
-  unknown_response_ids: Array<{ responses: string; ids: string[] }>;
-  rejected: number;
 }

@@ -8,15 +8,12 @@
 // without a response line are counted as missing, unparseable answers as unparseable, and the
 // exclusions by reason. Accuracy is over the scored items; RANDOM and MAJORITY are over every item
 // with 4 or more options, whether answered or not (they describe the items, not the run).
-import { join } from 'node:path';
-import { ConfigError, type OnError } from '../../../core/errors.js';
-import { RejectsSink } from '../../../core/rejects.js';
 import { DIFFICULTIES, type Difficulty } from '../../items/intentionqa/difficulty.js';
 import type { IntentionQaStyle } from '../answer-styles.js';
-import { readAnswer, readAnswerSheets, type AnswerFiles } from '../answer-sheets.js';
+import { readAnswer } from '../answer-sheets.js';
 import { expectedRandomAccuracy, majorityLetter, randomLetter } from '../baselines.js';
 import { accuracy } from '../classification-metrics.js';
-import { writeScoreFiles } from '../score-files.js';
+import { readScoringInputs, type ScoreAnswersOptions, type ScoreOutputs } from '../score-files.js';
 import {
   MIN_SCORED_OPTIONS,
   parseIntentionQaQuestion,
@@ -33,35 +30,14 @@ import type {
   IntentionQaTaskSummary,
 } from './intentionqa-score-types.js';
 
-export interface ScoreIntentionQaOptions {
-  /** Items files, each with the responses file that answers it (Task 1 and Task 2 items share ids). */
-  files: readonly AnswerFiles[];
-  style: IntentionQaStyle;
-  /** Output folder for scores.jsonl, summary.json, summary.md, summary.svg; nothing is written when absent. */
-  out?: string;
-  /** Seed of RANDOM's draw (default 1). */
-  seed?: number | string;
-  onError?: OnError;
-  /** Names the answerer in the tables (default: the `model` or `solver` of the response lines, else the file name). */
-  label?: string;
-  /** A line shown above the tables, e.g. that the run's encoder is a stand-in. */
-  caption?: string;
-}
+export type ScoreIntentionQaOptions = ScoreAnswersOptions<IntentionQaStyle>;
 
-export interface IntentionQaScoreResult {
-  scores: IntentionQaItemScore[];
-  summary: IntentionQaScoreSummary;
-  markdown: string;
-  chart: string;
-}
+export type IntentionQaScoreResult = ScoreOutputs<IntentionQaItemScore, IntentionQaScoreSummary>;
 
 export async function scoreIntentionQa(o: ScoreIntentionQaOptions): Promise<IntentionQaScoreResult> {
-  const onError = o.onError ?? 'fail';
-  const rejects = o.out ? new RejectsSink(join(o.out, 'rejects.jsonl')) : undefined;
-  if (onError === 'skip' && !rejects)
-    throw new ConfigError('onError', '"skip" needs out (the folder that receives rejects.jsonl)');
-  const seed = o.seed ?? 1;
-  const sheets = await readAnswerSheets(o.files, parseIntentionQaQuestion, o.style, { onError, rejects });
+  const input = await readScoringInputs(o, parseIntentionQaQuestion);
+  const { sheets } = input;
+  const seed = input.run.seed;
   const scores = sheets.answered.map(({ question, response }) => scoreItem(question, o.style, response));
 
   const questions = sheets.answered.map((a) => a.question);
@@ -81,23 +57,15 @@ export async function scoreIntentionQa(o: ScoreIntentionQaOptions): Promise<Inte
     );
   const summary: IntentionQaScoreSummary = {
     benchmark: 'intentionqa',
-    style: o.style,
-    answerer: o.label ?? (sheets.answerers.length > 0 ? sheets.answerers.join(', ') : o.files[0]!.responses),
-    caption: o.caption ?? null,
-    seed,
-    files: o.files,
+    ...input.run,
     columns,
     tasks,
     relations: relationCells(scores),
-    unknown_response_ids: sheets.unknownResponseIds,
-    rejected: rejects?.count ?? 0,
+    ...input.unscored(),
   };
   const markdown = intentionQaMarkdown(summary);
   const chart = intentionQaChart(summary);
-  if (o.out) {
-    await writeScoreFiles(o.out, { scores, summary, markdown, chart });
-    await rejects?.close();
-  }
+  await input.finish({ scores, summary, markdown, chart });
   return { scores, summary, markdown, chart };
 }
 

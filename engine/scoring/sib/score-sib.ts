@@ -3,48 +3,25 @@
 // label (T1–T3: A, B positive, C, D negative; T4: A positive, B, C negative), and each task gets
 // accuracy and Macro-F1, next to RANDOM (a uniform letter; expected value and one seeded draw) and
 // MAJORITY (the more frequent gold label). Tasks without a gold label are counted, not scored.
-import { join } from 'node:path';
-import { ConfigError, type OnError } from '../../../core/errors.js';
-import { RejectsSink } from '../../../core/rejects.js';
 import { binaryLabelOf, isAnswerLetter, type BinaryLabel } from '../../items/sib/labels.js';
 import type { SibStyle } from '../answer-styles.js';
-import { readAnswer, readAnswerSheets, type AnswerFiles } from '../answer-sheets.js';
+import { readAnswer } from '../answer-sheets.js';
 import { expectedRandomAccuracy, majorityClass, majorityLetter, randomLetter } from '../baselines.js';
 import { accuracy, binaryScores, expectedRandomScores } from '../classification-metrics.js';
-import { writeScoreFiles } from '../score-files.js';
+import { readScoringInputs, type ScoreAnswersOptions, type ScoreOutputs } from '../score-files.js';
 import type { ResponseRecord } from '../responses.js';
 import { SIB_GROUPS, parseSibQuestion, type SibQuestion } from './sib-questions.js';
 import { sibChart, sibMarkdown } from './sib-score-tables.js';
 import type { SibGroupSummary, SibItemScore, SibScoreSummary, SibScores, SibStatus } from './sib-score-types.js';
 
-export interface ScoreSibOptions {
-  /** Task files (sib-tasks.jsonl, sib-distractors.jsonl), each with the responses file that answers it. */
-  files: readonly AnswerFiles[];
-  style: SibStyle;
-  /** Output folder for scores.jsonl, summary.json, summary.md, summary.svg; nothing is written when absent. */
-  out?: string;
-  /** Seed of RANDOM's draw (default 1). */
-  seed?: number | string;
-  onError?: OnError;
-  /** Names the answerer in the tables (default: the `model` or `solver` of the response lines, else the file name). */
-  label?: string;
-  caption?: string;
-}
+export type ScoreSibOptions = ScoreAnswersOptions<SibStyle>;
 
-export interface SibScoreResult {
-  scores: SibItemScore[];
-  summary: SibScoreSummary;
-  markdown: string;
-  chart: string;
-}
+export type SibScoreResult = ScoreOutputs<SibItemScore, SibScoreSummary>;
 
 export async function scoreSib(o: ScoreSibOptions): Promise<SibScoreResult> {
-  const onError = o.onError ?? 'fail';
-  const rejects = o.out ? new RejectsSink(join(o.out, 'rejects.jsonl')) : undefined;
-  if (onError === 'skip' && !rejects)
-    throw new ConfigError('onError', '"skip" needs out (the folder that receives rejects.jsonl)');
-  const seed = o.seed ?? 1;
-  const sheets = await readAnswerSheets(o.files, parseSibQuestion, o.style, { onError, rejects });
+  const input = await readScoringInputs(o, parseSibQuestion);
+  const { sheets } = input;
+  const seed = input.run.seed;
   const scores = sheets.answered.map(({ question, response }) => scoreQuestion(question, o.style, response));
   const groups = SIB_GROUPS.filter((g) => sheets.answered.some((a) => a.question.group === g)).map((g) =>
     summarizeGroup(
@@ -53,23 +30,10 @@ export async function scoreSib(o: ScoreSibOptions): Promise<SibScoreResult> {
       seed,
     ),
   );
-  const summary: SibScoreSummary = {
-    benchmark: 'sib',
-    style: o.style,
-    answerer: o.label ?? (sheets.answerers.length > 0 ? sheets.answerers.join(', ') : o.files[0]!.responses),
-    caption: o.caption ?? null,
-    seed,
-    files: o.files,
-    groups,
-    unknown_response_ids: sheets.unknownResponseIds,
-    rejected: rejects?.count ?? 0,
-  };
+  const summary: SibScoreSummary = { benchmark: 'sib', ...input.run, groups, ...input.unscored() };
   const markdown = sibMarkdown(summary);
   const chart = sibChart(summary);
-  if (o.out) {
-    await writeScoreFiles(o.out, { scores, summary, markdown, chart });
-    await rejects?.close();
-  }
+  await input.finish({ scores, summary, markdown, chart });
   return { scores, summary, markdown, chart };
 }
 

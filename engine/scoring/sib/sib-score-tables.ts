@@ -1,7 +1,7 @@
 // The SessionIntentBench scores as the paper lays them out: one row per answerer (the model, RANDOM's
 // expectation and seeded draw, MAJORITY), Acc and Ma-F1 per task, in percent; "–" where a metric is
 // undefined (MAJORITY's Macro-F1: it never predicts the minority class). Then the counts behind them.
-import { percent } from '../score-files.js';
+import { answerCountRows, inputNotes, markdownTable, percent } from '../score-tables.js';
 import { scoreChart } from '../score-chart.js';
 import type { SibGroupSummary, SibScoreSummary } from './sib-score-types.js';
 
@@ -46,50 +46,37 @@ function rows(s: SibScoreSummary): Row[] {
 }
 
 export function sibMarkdown(s: SibScoreSummary): string {
+  const header = s.groups.flatMap((g) =>
+    g.binary ? [`${GROUP_NAMES[g.group]} Acc`, `${GROUP_NAMES[g.group]} Ma-F1`] : [`${GROUP_NAMES[g.group]} Acc`],
+  );
+  const body = rows(s).map((row) => [
+    row.name,
+    ...s.groups.flatMap((g) =>
+      g.binary ? [percent(row.accuracy(g)), percent(row.macroF1(g))] : [percent(row.accuracy(g))],
+    ),
+  ]);
   const lines: string[] = ['# SessionIntentBench scores', ''];
   if (s.caption) lines.push(`> **${s.caption}**`, '');
   lines.push(
     `Answers of ${s.answerer}, style \`${s.style}\`, as binary labels (T1–T3: A, B positive; T4: A positive). Acc and Ma-F1 (%) on the labelled questions; "–": undefined.`,
     '',
-  );
-  const header = ['| |'];
-  const rule = ['|---'];
-  for (const g of s.groups) {
-    header.push(` ${GROUP_NAMES[g.group]} Acc |`);
-    rule.push('|---:');
-    if (g.binary) {
-      header.push(` ${GROUP_NAMES[g.group]} Ma-F1 |`);
-      rule.push('|---:');
-    }
-  }
-  lines.push(header.join(''), rule.join('') + '|');
-  for (const row of rows(s)) {
-    const cells = s.groups.flatMap((g) =>
-      g.binary ? [percent(row.accuracy(g)), percent(row.macroF1(g))] : [percent(row.accuracy(g))],
-    );
-    lines.push(`| ${row.name} | ${cells.join(' | ')} |`);
-  }
-  lines.push(
+    ...markdownTable('', header, body),
     '',
     `MAJORITY answers each group's more frequent gold label: ${s.groups.map((g) => `${GROUP_NAMES[g.group]} ${g.majority.answer ?? '–'}`).join(', ')}. RANDOM picks one of a question's letters uniformly; its expected Ma-F1 is over the draws where Ma-F1 is defined.`,
     '',
-    `| | ${s.groups.map((g) => GROUP_NAMES[g.group]).join(' | ')} |`,
-    `|---${'|---:'.repeat(s.groups.length)}|`,
+    ...markdownTable(
+      '',
+      s.groups.map((g) => GROUP_NAMES[g.group]),
+      [
+        ['questions', ...s.groups.map((g) => String(g.counts.items))],
+        ['labelled', ...s.groups.map((g) => String(g.counts.labelled))],
+        ...answerCountRows(s.groups.map((g) => g.counts)),
+        ['not scored: no gold label', ...s.groups.map((g) => String(g.counts.unlabelled))],
+      ],
+    ),
+    ...inputNotes(s),
+    '',
   );
-  const count = (label: string, f: (g: SibGroupSummary) => number) =>
-    lines.push(`| ${label} | ${s.groups.map(f).join(' | ')} |`);
-  count('questions', (g) => g.counts.items);
-  count('labelled', (g) => g.counts.labelled);
-  count('scored', (g) => g.counts.scored);
-  count('correct', (g) => g.counts.correct);
-  count('unparseable (scored as wrong)', (g) => g.counts.unparseable);
-  count('missing (no response line)', (g) => g.counts.missing);
-  count('excluded: failed request ("Error" or completion_tokens -1)', (g) => g.counts.failed);
-  count('not scored: no gold label', (g) => g.counts.unlabelled);
-  const unknown = s.unknown_response_ids.reduce((n, u) => n + u.ids.length, 0);
-  if (unknown > 0) lines.push('', `Response lines whose id is no question of their file (not scored): ${unknown}.`);
-  if (s.rejected > 0) lines.push('', `Rejected input lines: ${s.rejected} (see rejects.jsonl).`);
-  lines.push('');
   return lines.join('\n');
 }
 

@@ -4,7 +4,9 @@
 import type { BinaryLabel } from '../../items/sib/labels.js';
 import type { TaskNumber } from '../../items/sib/sib-types.js';
 import type { SibStyle } from '../answer-styles.js';
-import type { AnswerFiles, AnswerStatus } from '../answer-sheets.js';
+import type { AnswerStatus } from '../answer-sheets.js';
+import type { ScoredRun, UnscoredInput } from '../score-files.js';
+import type { AnswerCounts } from '../score-tables.js';
 import type { SibGroup } from './sib-questions.js';
 
 export type SibStatus = AnswerStatus | 'unlabelled';
@@ -36,17 +38,9 @@ export interface SibScores {
 export interface SibGroupSummary {
   group: SibGroup;
   binary: boolean;
-  counts: {
-    items: number;
+  counts: AnswerCounts & {
     /** With a gold label; only these are scored and count for the baselines. */
     labelled: number;
-    scored: number;
-    correct: number;
-    /** Scored as wrong: the answer is none of the question's letters (predicts neither class). */
-    unparseable: number;
-    missing: number;
-    /** Excluded: the request failed ("Error", completion_tokens -1). */
-    failed: number;
     unlabelled: number;
   };
   model: SibScores;
@@ -58,14 +52,7 @@ export interface SibGroupSummary {
   majority: { answer: string | null; scores: SibScores };
 }
 
-export interface SibScoreSummary {
+export interface SibScoreSummary extends ScoredRun<SibStyle>, UnscoredInput {
   benchmark: 'sib';
-  style: SibStyle;
-  answerer: string;
-  caption: string | null;
-  seed: number | string;
-  files: readonly AnswerFiles[];
   groups: SibGroupSummary[];
-  unknown_response_ids: Array<{ responses: string; ids: string[] }>;
-  rejected: number;
 }
