@@ -49,7 +49,20 @@ export { sampleWindow, drawFromWindow, type CosineWindow, type Sampling } from '
 
 // IntentionQA and SessionIntentBench items.
 export { IntentionQaRun } from './engine/items/intentionqa/build-items.js';
-export type { IntentionQaOptions, Anchor, Exactness } from './engine/items/intentionqa/run-context.js';
+export {
+  resolveOptions as resolveIntentionQaOptions,
+  PRESET_OPTIONS,
+  RELEASED_EXCLUDED_RELATIONS,
+  type IntentionQaOptions,
+  type IntentionQaSettings,
+  type Preset,
+  type PresetOptions,
+  type Anchor,
+  type Exactness,
+  type RelationScope,
+  type Task2Universe,
+  type TypicalityComparison,
+} from './engine/items/intentionqa/intentionqa-options.js';
 export type { IntentionQaItem, DroppedAssertion } from './engine/items/intentionqa/item-types.js';
 export type { Assertion } from './engine/items/intentionqa/assertions.js';
 export { writeItems } from './engine/items/intentionqa/write-items.js';

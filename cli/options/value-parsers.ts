@@ -41,3 +41,12 @@ export function number(value: string): number {
 export function seed(value: string): number | string {
   return /^-?\d+$/.test(value) ? Number(value) : value;
 }
+
+/** A comma-separated list of names (spaces around them ignored); `none` is the empty list. */
+export function nameList(value: string): string[] {
+  if (value.trim() === 'none') return [];
+  const names = value.split(',').map((name) => name.trim());
+  if (names.some((name) => name === ''))
+    throw new InvalidArgumentError('Expected comma-separated names (or "none"), with no empty name.');
+  return names;
+}

@@ -29,7 +29,12 @@ import type { VectorSet } from '../../embeddings/sentence-encoder.js';
 import { readAssertions } from '../items/intentionqa/assertions.js';
 import type { Assertion } from '../items/intentionqa/assertions.js';
 import { IntentionQaRun } from '../items/intentionqa/build-items.js';
-import type { IntentionQaOptions } from '../items/intentionqa/run-context.js';
+import {
+  presetOverrides,
+  type IntentionQaSettings,
+  type Preset,
+  type PresetOptions,
+} from '../items/intentionqa/intentionqa-options.js';
 import { writeItems, type WrittenItems } from '../items/intentionqa/write-items.js';
 import { draftInParallel, resolveItemWorkers } from '../items/intentionqa/draft-pool.js';
 import { UnitVectors } from '../search/unit-vectors.js';
@@ -43,8 +48,8 @@ import type { EncoderDescription } from '../../embeddings/encoder-description.js
  */
 export type PipelineEmbedOptions = Omit<EmbedRunOptions, 'out' | 'titles' | 'onError' | 'progress'>;
 
-/** Stage 2's options: how items are drawn, and how many threads draft them. */
-export interface PipelineItemOptions extends Partial<IntentionQaOptions> {
+/** Stage 2's options: a preset and overrides (how items are drawn), and how many threads draft them. */
+export interface PipelineItemOptions extends IntentionQaSettings {
   /** Worker threads drafting items (0 = main thread; auto, the default = every core for large runs). */
   workers?: number | 'auto';
 }
@@ -69,10 +74,18 @@ export interface PipelineManifest {
     workers: number;
     itemWorkers: number;
     seed: string;
+    /** The preset the item options started from, and the fields given that differ from it. */
+    preset: Preset;
+    presetOverrides: Partial<PresetOptions>;
+    /** The resolved item options (the preset's, then the overrides). */
     sampling: string;
     anchor: string;
+    typicalityThreshold: number;
+    typicalityComparison: string;
+    excludeRelations: string[];
+    relationScope: string;
+    task2Universe: string;
     exactness: string;
-    typicalityMin: number;
     /** How windows were enumerated (the report's words). */
     search: string;
   };
@@ -189,10 +202,16 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
       workers: options.embed.workers ?? 0,
       itemWorkers,
       seed: String(o.seed),
+      preset: o.preset,
+      presetOverrides: presetOverrides(o),
       sampling: o.sampling,
       anchor: o.anchor,
+      typicalityThreshold: o.typicalityThreshold,
+      typicalityComparison: o.typicalityComparison,
+      excludeRelations: [...o.excludeRelations],
+      relationScope: o.relationScope,
+      task2Universe: o.task2Universe,
       exactness: o.exactness,
-      typicalityMin: o.typicalityMin,
       search: run.settings().search,
     },
     caveat: options.caveat ?? null,

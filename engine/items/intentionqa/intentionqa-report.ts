@@ -1,10 +1,13 @@
 // What a run produced, in numbers: per task the items, difficulty mix, gold-letter balance, false
-// negatives, how distractors were found, a histogram of distractor similarity; and every dropped
-// assertion counted by task and reason. Rendered as markdown and as a small hand-written SVG.
+// negatives, how distractors were found, a histogram of distractor similarity; every dropped
+// assertion counted by task and reason; items and drops per relation; and, for the `released`
+// preset, the places where the output must differ from the released code's. Rendered as markdown
+// and as a small hand-written SVG.
 import { escapeXml } from '../../../core/xml.js';
 import type { IntentionQaRecord } from './item-types.js';
 import { DIFFICULTIES, type Difficulty } from './difficulty.js';
 import { LETTERS, type Letter } from './intentionqa-prompts.js';
+import type { Preset, RelationScope, Task2Universe, TypicalityComparison } from './intentionqa-options.js';
 
 /** Histogram bins for distractor similarity: [0.5, 1.0] in steps of 0.025 (every window fits). */
 export const SIMILARITY_BINS = { lo: 0.5, hi: 1.0, width: 0.025 } as const;
@@ -21,10 +24,24 @@ export interface TaskStats {
   exactItems: number;
   /** Refused window members (false negatives, duplicate texts) by reason. */
   refused: Record<string, number>;
+  /** Items with at least one refused window member, by reason (each item counted once per reason). */
+  itemsWithRefusal: Record<string, number>;
+  /**
+   * Task 1 with `lowest` sampling: items whose window had exactly 4 eligible members, so the pool
+   * rule fell back to the lowest ones (the released code then took all 4: an item with 5 options).
+   */
+  lowestFallbackOfFour: number;
   similarityHistogram: number[];
   similarityMin: number | null;
   similarityMax: number | null;
   dropped: Record<string, number>;
+}
+
+/** One relation's share of a run: items per task, and drops per task (or both) by reason. */
+export interface RelationStats {
+  task1Items: number;
+  task2Items: number;
+  dropped: { task1: Record<string, number>; task2: Record<string, number>; both: Record<string, number> };
 }
 
 export interface IntentionQaStats {
@@ -32,6 +49,8 @@ export interface IntentionQaStats {
   task2: TaskStats;
   /** Assertions dropped before either task, by reason. */
   droppedBoth: Record<string, number>;
+  /** Per relation of the input assertions (keys in first-seen order). */
+  byRelation: Record<string, RelationStats>;
 }
 
 function emptyTask(): TaskStats {
@@ -43,6 +62,8 @@ function emptyTask(): TaskStats {
     methods: {},
     exactItems: 0,
     refused: {},
+    itemsWithRefusal: {},
+    lowestFallbackOfFour: 0,
     similarityHistogram: new Array<number>(BIN_COUNT).fill(0),
     similarityMin: null,
     similarityMax: null,
@@ -55,26 +76,43 @@ export function similarityBin(score: number): number {
   return Math.min(BIN_COUNT - 1, Math.max(0, b));
 }
 
+function increment(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
 export class StatsAccumulator {
-  readonly stats: IntentionQaStats = { task1: emptyTask(), task2: emptyTask(), droppedBoth: {} };
+  readonly stats: IntentionQaStats = { task1: emptyTask(), task2: emptyTask(), droppedBoth: {}, byRelation: {} };
+
+  private relation(name: string): RelationStats {
+    return (this.stats.byRelation[name] ??= {
+      task1Items: 0,
+      task2Items: 0,
+      dropped: { task1: {}, task2: {}, both: {} },
+    });
+  }
 
   add(record: IntentionQaRecord): void {
     if (record.kind === 'dropped') {
       const d = record.dropped;
-      const bucket = d.task === null ? this.stats.droppedBoth : this.stats[`task${d.task}`].dropped;
-      bucket[d.reason] = (bucket[d.reason] ?? 0) + 1;
+      increment(d.task === null ? this.stats.droppedBoth : this.stats[`task${d.task}`].dropped, d.reason);
+      const perRelation = this.relation(record.relation).dropped;
+      increment(d.task === null ? perRelation.both : d.task === 1 ? perRelation.task1 : perRelation.task2, d.reason);
       return;
     }
     const item = record.item;
     const t = this.stats[`task${item.task}`];
+    this.relation(item.relation)[`task${item.task}Items`] += 1;
     t.items += 1;
     t.difficulty[item.difficulty] += 1;
     t.gold[item.gold_ind] += 1;
     t.hadFalseNegative += item.hadFalseNegative;
     if (item.selection.exact) t.exactItems += 1;
-    for (const r of item.selection.refused) t.refused[r.reason] = (t.refused[r.reason] ?? 0) + 1;
+    for (const r of item.selection.refused) increment(t.refused, r.reason);
+    for (const reason of new Set(item.selection.refused.map((r) => r.reason))) increment(t.itemsWithRefusal, reason);
+    if (item.selection.sampling === 'lowest' && item.selection.lowest_pool_end === null && item.selection.members === 4)
+      t.lowestFallbackOfFour += 1;
     for (const d of item.distractors) {
-      t.methods[d.method] = (t.methods[d.method] ?? 0) + 1;
+      increment(t.methods, d.method);
       t.similarityHistogram[similarityBin(d.score)]! += 1;
       t.similarityMin = t.similarityMin === null ? d.score : Math.min(t.similarityMin, d.score);
       t.similarityMax = t.similarityMax === null ? d.score : Math.max(t.similarityMax, d.score);
@@ -89,11 +127,16 @@ function counts(rec: Record<string, number>): string {
 
 export interface ReportSettings {
   seed: string;
+  preset: Preset;
   sampling: string;
   anchor: string;
   task1Window: string;
   task2Window: string;
-  typicalityMin: number;
+  typicalityThreshold: number;
+  typicalityComparison: TypicalityComparison;
+  excludeRelations: string[];
+  relationScope: RelationScope;
+  task2Universe: Task2Universe;
   requireOverlap: boolean;
   search: string;
   productsWithoutVector: number;
@@ -104,9 +147,14 @@ export interface ReportSettings {
 export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFile: string): string {
   const lines: string[] = ['# IntentionQA items — report', ''];
   if (s.caveat) lines.push(`> **${s.caveat}**`, '');
+  const scope = s.relationScope === 'same' ? "within the assertion's relation" : 'across relations';
+  const universe = s.task2Universe === 'assertions' ? "the kept assertions' products" : 'every product with a vector';
+  const excluded = s.excludeRelations.length === 0 ? 'none' : s.excludeRelations.map((r) => `\`${r}\``).join(', ');
   lines.push(
-    `Settings: seed \`${s.seed}\`, Task-1 sampling \`${s.sampling}\` in Sim_i ${s.task1Window}, Task-2 anchor \`${s.anchor}\` in Sim_p ${s.task2Window}, ` +
-      `typicality ≥ ${s.typicalityMin}, concept overlap ${s.requireOverlap ? 'required' : 'not required'}, window enumeration by ${s.search}.`,
+    `Settings: preset \`${s.preset}\`, seed \`${s.seed}\`, Task-1 sampling \`${s.sampling}\` in Sim_i ${s.task1Window} ${scope}, ` +
+      `Task-2 anchor \`${s.anchor}\` in Sim_p ${s.task2Window} among ${universe}, ` +
+      `typicality ${s.typicalityComparison === 'above' ? '>' : '≥'} ${s.typicalityThreshold}, excluded relations: ${excluded}, ` +
+      `concept overlap ${s.requireOverlap ? 'required' : 'not required'}, window enumeration by ${s.search}.`,
     '',
     `Products without a context vector (no similarity; never a distractor): ${s.productsWithoutVector}.`,
     `Assertions dropped before either task: ${counts(stats.droppedBoth)}.`,
@@ -127,6 +175,21 @@ export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFi
   row('distractor similarity min – max', (t) =>
     t.similarityMin === null ? '–' : `${t.similarityMin.toFixed(4)} – ${t.similarityMax!.toFixed(4)}`,
   );
+  lines.push('', `Items and drops by relation (Task-1 distractors drawn ${scope}):`, '');
+  lines.push(
+    '| relation | Task 1 items | Task 1 dropped | Task 2 items | Task 2 dropped | dropped before either task |',
+    '|---|---|---|---|---|---|',
+  );
+  const dropCell = (rec: Record<string, number>) => {
+    const total = Object.values(rec).reduce((a, b) => a + b, 0);
+    return total === 0 ? '0' : `${total} (${counts(rec)})`;
+  };
+  for (const [relation, r] of Object.entries(stats.byRelation).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    lines.push(
+      `| ${relation} | ${r.task1Items} | ${dropCell(r.dropped.task1)} | ${r.task2Items} | ${dropCell(r.dropped.task2)} | ${dropCell(r.dropped.both)} |`,
+    );
+  }
+  if (s.preset === 'released') lines.push('', ...releasedDifferences(stats));
   lines.push('', `![histograms](${svgFile})`, '');
   lines.push(
     `Distractor similarity histogram (bins of ${SIMILARITY_BINS.width} from ${SIMILARITY_BINS.lo}; empty bins omitted):`,
@@ -142,6 +205,33 @@ export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFi
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/**
+ * The places where, with the `released` preset, this output must differ from what the released code
+ * would make of the same draws: the engine never emits an item without exactly four distinct options
+ * (docs/intentionqa.md, "Deviations that stay"), so it backfills or drops where the released code
+ * emitted 5, fewer or repeated options.
+ */
+function releasedDifferences(stats: IntentionQaStats): string[] {
+  const { task1: t1, task2: t2 } = stats;
+  const short = (t: TaskStats, task: 1 | 2) =>
+    (t.dropped['too-few-distractors'] ?? 0) + (task === 2 ? (t.dropped['window-empty'] ?? 0) : 0);
+  return [
+    '## Where this output must differ from the released code',
+    '',
+    'Every item here has exactly four distinct options; the released code also emitted items with 1, 2, 3 or 5.',
+    'Counts are of this run (the released code would draw other random members, so they say where, not which).',
+    '',
+    '| where | released code | this engine | Task 1 | Task 2 |',
+    '|---|---|---|---|---|',
+    `| \`lowest\` sampling, exactly 4 eligible window members (no pool of 5 or more) | all 4 as distractors: 5 options | the 3 lowest: 4 options | ${t1.lowestFallbackOfFour} | – |`,
+    `| a drawn member equal to the gold (false negative) | removed: fewer options | refused, the next member drawn | ${t1.itemsWithRefusal['false-negative'] ?? 0} | ${t2.itemsWithRefusal['false-negative'] ?? 0} |`,
+    `| a drawn member repeating another option | kept: two options alike | refused, the next member drawn | ${t1.itemsWithRefusal['duplicate-option'] ?? 0} | ${t2.itemsWithRefusal['duplicate-option'] ?? 0} |`,
+    `| fewer than 3 valid distractors | an item with fewer options (Task 1 when the window has any member; Task 2 always, even the gold alone) | dropped | ${short(t1, 1)} | ${short(t2, 2)} |`,
+    '| a product titled like p_A | may be a Task-2 distractor | never | – | not counted |',
+    '| the gold letter | uniform at random per item | balanced in blocks of four | every item | every item |',
+  ];
 }
 
 /** Four bar charts: distractor similarity per task, difficulty per task. */
