@@ -9,7 +9,7 @@ import { addNeighbourhoodModeOption } from './graph-options.js';
 import { addEncodeWorkersOption, encoderOptions, type ModelCliOptions } from './model-options.js';
 import { addOnErrorOption } from './on-error.js';
 import { addSeedOption } from './seed-option.js';
-import { autoOrNonNegativeInt, fraction, seed } from './value-parsers.js';
+import { autoOrNonNegativeInt, cosineBounds, difficultyCuts, fraction, seed } from './value-parsers.js';
 
 export function addItemOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,
@@ -43,7 +43,29 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
         .default('auto'),
     )
     .option('--typicality <min>', 'drop assertions below this typicality first (a number in [0, 1])', fraction, 0.5);
-  return addOnErrorOption(withItems, 'a rejects file in the output folder');
+  // No defaults here: left out, they take the encoder's calibration (the paper's for Sentence-BERT).
+  const withWindows = withItems
+    .option(
+      '--task1-window <lo,hi>',
+      "Task 1 distractor window on Sim_i (default: the encoder's; the paper's [0.6, 0.9] for Sentence-BERT)",
+      cosineBounds,
+    )
+    .option(
+      '--task2-window <lo,hi>',
+      "Task 2 distractor window on Sim_p, [lo, hi) (default: the encoder's; the paper's [0.7, 0.9) for Sentence-BERT)",
+      cosineBounds,
+    )
+    .option(
+      '--difficulty-cuts <medium,easy>',
+      "difficulty from Sim_p(p1, p2): ≥ easy easy, ≥ medium medium, else hard (default: the encoder's; the paper's 0.6,0.85)",
+      difficultyCuts,
+    )
+    .option(
+      '--center',
+      'subtract the mean product embedding before cosines (default: on for glove-100d, off for Sentence-BERT)',
+    )
+    .option('--no-center', 'do not center, whatever the encoder');
+  return addOnErrorOption(withWindows, 'a rejects file in the output folder');
 }
 
 /** The parsed values of addItemOptions. */
@@ -70,6 +92,10 @@ export function pipelineStageOptions(o: ModelCliOptions & ItemCliOptions): Pick<
       anchor: o.anchor,
       exactness: o.exactness,
       typicalityMin: o.typicality,
+      task1Window: o.task1Window,
+      task2Window: o.task2Window,
+      difficulty: o.difficultyCuts,
+      center: o.center,
     },
     onError: o.onError,
     progress: process.stderr.isTTY,

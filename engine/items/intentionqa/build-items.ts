@@ -15,13 +15,15 @@ import { formatWindow, parseSampling } from '../../search/windows.js';
 import {
   DEFAULT_INTENTIONQA_OPTIONS,
   IntentionQaContext,
-  TASK2_WINDOW,
   parseAnchor,
   parseExactness,
+  task1Window,
+  task2Window,
   type IntentionQaInput,
   type IntentionQaOptions,
+  type WindowBounds,
 } from './run-context.js';
-import { difficultyOf } from './difficulty.js';
+import { difficultyOf, formatDifficultyCuts } from './difficulty.js';
 import type { Draft, DraftResult } from './draft.js';
 import { BalancedPositions } from '../balanced-positions.js';
 import type { DroppedAssertion, IntentionQaRecord, Task1Item, Task2Item } from './item-types.js';
@@ -29,7 +31,8 @@ import type { Assertion } from './assertions.js';
 import { normalizeOptionText } from '../option-text.js';
 import { LETTERS, task1Prompts, task2Prompts, type Letter } from './intentionqa-prompts.js';
 import type { ReportSettings } from './intentionqa-report.js';
-import { draftTask1, task1Window } from './task1.js';
+import { similarityDistribution, type SimilarityDistribution } from './similarity-distribution.js';
+import { draftTask1 } from './task1.js';
 import { draftTask2 } from './task2.js';
 import { ConfigError } from '../../../core/errors.js';
 
@@ -45,7 +48,18 @@ export function resolveOptions(partial: Partial<IntentionQaOptions> = {}): Inten
   parseExactness(o.exactness);
   if (!['auto', 'rejection', 'enumerate'].includes(o.strategy))
     throw new ConfigError('strategy', `must be auto, rejection or enumerate, got "${o.strategy}"`);
+  checkWindow('task1Window', o.task1Window);
+  checkWindow('task2Window', o.task2Window);
+  const cuts = o.difficulty;
+  if (!(Number.isFinite(cuts?.medium) && Number.isFinite(cuts?.easy) && cuts.medium <= cuts.easy))
+    throw new ConfigError('difficulty', `must be {medium, easy} with medium ≤ easy, got ${JSON.stringify(cuts)}`);
   return o;
+}
+
+/** A cosine window's bounds: -1 ≤ lo < hi ≤ 1. */
+function checkWindow(field: string, w: WindowBounds): void {
+  if (!(w && w.lo >= -1 && w.lo < w.hi && w.hi <= 1))
+    throw new ConfigError(field, `must be {lo, hi} with -1 ≤ lo < hi ≤ 1, got ${JSON.stringify(w)}`);
 }
 
 /** Places the gold among the distractors and checks the item invariants. */
@@ -78,20 +92,43 @@ export class IntentionQaRun {
     return new IntentionQaRun(input, options, await IntentionQaContext.create(input, options));
   }
 
-  /** What the report and the manifest record about this run. */
-  settings(caveat?: string): ReportSettings {
+  private distribution: SimilarityDistribution | undefined;
+
+  /** Where this run's cosines fall (sampled, seeded): the report's "similarity distribution" section. */
+  similarityDistribution(): SimilarityDistribution {
     const o = this.options;
+    this.distribution ??= similarityDistribution(
+      this.context,
+      { task1: task1Window(o), task2: task2Window(o), difficulty: o.difficulty },
+      o.seed,
+    );
+    return this.distribution;
+  }
+
+  /**
+   * What the report and the manifest record about this run; `extras` adds the caveat printed at the
+   * top and the encoder the report names in its similarity section.
+   */
+  settings(extras: Pick<ReportSettings, 'caveat' | 'encoder'> = {}): ReportSettings {
+    const o = this.options;
+    const caveat = extras.caveat;
     return {
       seed: String(o.seed),
       sampling: o.sampling,
       anchor: o.anchor,
       task1Window: formatWindow(task1Window(o)),
-      task2Window: formatWindow(TASK2_WINDOW),
+      task2Window: formatWindow(task2Window(o)),
+      difficulty: formatDifficultyCuts(o.difficulty),
       typicalityMin: o.typicalityMin,
       requireOverlap: o.requireOverlap,
       search: this.context.search.description,
       productsWithoutVector: this.context.vectors.size - this.context.vectors.validRows.length,
       ...(caveat ? { caveat } : {}),
+      ...(extras.encoder ? { encoder: extras.encoder } : {}),
+      similarity: {
+        distribution: this.similarityDistribution(),
+        bounds: { task1: o.task1Window, task2: o.task2Window, difficulty: o.difficulty },
+      },
     };
   }
 
@@ -175,7 +212,7 @@ export class IntentionQaRun {
       if (d.dropped) return [{ kind: 'dropped', dropped: d.dropped }];
       const a = ctx.assertions[d.index]!;
       const pairSimilarity = ctx.vectors.cosine(ctx.rowA[d.index]!, ctx.rowB[d.index]!);
-      const difficulty = difficultyOf(pairSimilarity);
+      const difficulty = difficultyOf(pairSimilarity, options.difficulty);
       const nameA = input.products.get(a.itemA)!;
       const nameB = input.products.get(a.itemB)!;
       const out: IntentionQaRecord[] = [];

@@ -1,9 +1,17 @@
 // What a run produced, in numbers: per task the items, difficulty mix, gold-letter balance, false
-// negatives, how distractors were found, a histogram of distractor similarity; and every dropped
-// assertion counted by task and reason. Rendered as markdown and as a small hand-written SVG.
+// negatives, how distractors were found, a histogram of distractor similarity; every dropped
+// assertion counted by task and reason; and where the run's cosines fall next to its windows
+// (similarity-distribution.ts). Rendered as markdown and as a small hand-written SVG.
 import type { IntentionQaRecord } from './item-types.js';
 import { DIFFICULTIES, type Difficulty } from './difficulty.js';
 import { LETTERS, type Letter } from './intentionqa-prompts.js';
+import {
+  BIN_WIDTH,
+  QUANTILES,
+  binOf,
+  type CosineSummary,
+  type SimilarityDistribution,
+} from './similarity-distribution.js';
 
 /** Histogram bins for distractor similarity: [0.5, 1.0] in steps of 0.025 (every window fits). */
 export const SIMILARITY_BINS = { lo: 0.5, hi: 1.0, width: 0.025 } as const;
@@ -92,12 +100,25 @@ export interface ReportSettings {
   anchor: string;
   task1Window: string;
   task2Window: string;
+  /** The difficulty cut points, as formatDifficultyCuts writes them. */
+  difficulty: string;
   typicalityMin: number;
   requireOverlap: boolean;
   search: string;
   productsWithoutVector: number;
   /** A warning printed at the top, e.g. that the embeddings are synthetic. */
   caveat?: string;
+  /** The encoder that made the embeddings, when known, and whether its cosines were centered. */
+  encoder?: { name: string; sentenceBert: boolean; centered: boolean };
+  /** Where the cosines fall (IntentionQaRun.similarityDistribution), with the window bounds to mark. */
+  similarity?: { distribution: SimilarityDistribution; bounds: SimilarityBounds };
+}
+
+/** The bounds the similarity section marks: Task 1 on Sim_i, Task 2 on Sim_p, difficulty on Sim_p(p1, p2). */
+export interface SimilarityBounds {
+  task1: { lo: number; hi: number };
+  task2: { lo: number; hi: number };
+  difficulty: { medium: number; easy: number };
 }
 
 export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFile: string): string {
@@ -105,7 +126,8 @@ export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFi
   if (s.caveat) lines.push(`> **${s.caveat}**`, '');
   lines.push(
     `Settings: seed \`${s.seed}\`, Task-1 sampling \`${s.sampling}\` in Sim_i ${s.task1Window}, Task-2 anchor \`${s.anchor}\` in Sim_p ${s.task2Window}, ` +
-      `typicality ≥ ${s.typicalityMin}, concept overlap ${s.requireOverlap ? 'required' : 'not required'}, window enumeration by ${s.search}.`,
+      `typicality ≥ ${s.typicalityMin}, concept overlap ${s.requireOverlap ? 'required' : 'not required'}, window enumeration by ${s.search}. ` +
+      `Difficulty from Sim_p(p1, p2): ${s.difficulty}.`,
     '',
     `Products without a context vector (no similarity; never a distractor): ${s.productsWithoutVector}.`,
     `Assertions dropped before either task: ${counts(stats.droppedBoth)}.`,
@@ -140,7 +162,76 @@ export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFi
     lines.push(`| [${lo.toFixed(3)}, ${(lo + SIMILARITY_BINS.width).toFixed(3)}) | ${c1} | ${c2} |`);
   }
   lines.push('');
+  if (s.similarity) lines.push(...similaritySection(s, s.similarity.distribution, s.similarity.bounds));
   return lines.join('\n');
+}
+
+const percent = (part: number, whole: number) => (whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`);
+
+/** "Similarity distribution": quantiles and a histogram of the run's cosines, with the windows marked. */
+function similaritySection(s: ReportSettings, d: SimilarityDistribution, b: SimilarityBounds): string[] {
+  const lines = ['## Similarity distribution', ''];
+  const encoder = s.encoder;
+  if (encoder && !encoder.sentenceBert)
+    lines.push(
+      `> The paper's windows (Task 1 [0.6, 0.9], Task 2 [0.7, 0.9)) and difficulty cut points (0.85, 0.6) were ` +
+        `calibrated for Sentence-BERT context embeddings. This run's encoder is ${encoder.name}, whose cosines ` +
+        'fall elsewhere: place the windows from the distribution below.',
+      '',
+    );
+  lines.push(
+    `Cosines of this run${encoder ? ` (${encoder.name}, ${encoder.centered ? 'centered: the mean product embedding subtracted before the cosine' : 'not centered'})` : ''}. ` +
+      'Pairs are sampled, seeded, where there are more than can be counted quickly; quantiles are nearest-rank.',
+    '',
+    `| cosines | pairs counted (of) | ${QUANTILES.map((q) => (q === 0 ? 'min' : q === 1 ? 'max' : q === 0.5 ? 'median' : `${q * 100}%`)).join(' | ')} | where the windows are |`,
+    `|---|---|${QUANTILES.map(() => '---|').join('')}---|`,
+  );
+  const row = (label: string, c: CosineSummary, where: string) =>
+    lines.push(
+      `| ${label} | ${c.n} (${c.total}) | ${c.n === 0 ? QUANTILES.map(() => '–').join(' | ') : c.quantiles.map((q) => q.toFixed(3)).join(' | ')} | ${where} |`,
+    );
+  row(
+    'Sim_p, product pairs',
+    d.productPairs,
+    `Task 2 ${s.task2Window}: ${percent(d.productPairs.inTask2Window, d.productPairs.n)} of pairs`,
+  );
+  row(
+    'Sim_i, assertion pairs',
+    d.assertionPairs,
+    `Task 1 ${s.task1Window}: ${percent(d.assertionPairs.inTask1Window, d.assertionPairs.n)} of pairs`,
+  );
+  const diff = d.coBuyPairs.difficulty;
+  row(
+    'Sim_p(p1, p2), co-buy pairs',
+    d.coBuyPairs,
+    `easy / medium / hard: ${DIFFICULTIES.map((k) => percent(diff[k], d.coBuyPairs.n)).join(' / ')}`,
+  );
+  lines.push(
+    '',
+    `Histogram (share of each row's pairs per bin of ${BIN_WIDTH}; empty bins omitted), with the bins that hold a window bound or a cut point marked:`,
+    '',
+    '| bin | Sim_p, product pairs | Sim_i, assertion pairs | Sim_p(p1, p2), co-buy pairs | bounds in this bin |',
+    '|---|---|---|---|---|',
+  );
+  const marks = new Map<number, string[]>();
+  const mark = (value: number, label: string) => marks.set(binOf(value), [...(marks.get(binOf(value)) ?? []), label]);
+  mark(b.task1.lo, `Task 1 lo ${b.task1.lo}`);
+  mark(b.task1.hi, `Task 1 hi ${b.task1.hi}`);
+  mark(b.task2.lo, `Task 2 lo ${b.task2.lo}`);
+  mark(b.task2.hi, `Task 2 hi ${b.task2.hi}`);
+  mark(b.difficulty.medium, `medium ≥ ${b.difficulty.medium}`);
+  mark(b.difficulty.easy, `easy ≥ ${b.difficulty.easy}`);
+  const rows = [d.productPairs, d.assertionPairs, d.coBuyPairs];
+  for (let k = 0; k < d.productPairs.histogram.length; k++) {
+    if (rows.every((r) => r.histogram[k] === 0) && !marks.has(k)) continue;
+    // Bounds printed from integers, so that no "-0.0" or "0.30000000000000004" appears.
+    const bound = (j: number) => (Math.round((-1 + j * BIN_WIDTH) * 10) / 10 || 0).toFixed(1);
+    const close = k === rows[0]!.histogram.length - 1 ? ']' : ')';
+    const cells = rows.map((r) => percent(r.histogram[k]!, r.n));
+    lines.push(`| [${bound(k)}, ${bound(k + 1)}${close} | ${cells.join(' | ')} | ${(marks.get(k) ?? []).join(', ')} |`);
+  }
+  lines.push('');
+  return lines;
 }
 
 function escapeXml(s: string): string {

@@ -11,6 +11,7 @@ import type { Assertion } from './assertions.js';
 import { wordsOf, type WordSet } from './concept-overlap.js';
 import { normalizeOptionText } from '../option-text.js';
 import { ConfigError } from '../../../core/errors.js';
+import { PAPER_DIFFICULTY, type DifficultyCuts } from './difficulty.js';
 
 /** Task 2's window anchor: the paper's masked answer p_B, or the released code's given p_A. */
 export const ANCHORS = ['answer', 'given'] as const;
@@ -35,15 +36,38 @@ export function parseExactness(value: string): Exactness {
   throw new ConfigError('exactness', `must be "auto", "exact" or "index", got "${value}"`);
 }
 
-/** Task 1, paper (uniform): Sim_i ∈ [0.6, 0.9]. */
-export const TASK1_WINDOW_UNIFORM: CosineWindow = { lo: 0.6, hi: 0.9, loInclusive: true, hiInclusive: true };
-/** Task 1, released code (lowest): candidates with Sim_i ≥ 0.6, pool rule "m-th < 0.9". */
-export const TASK1_WINDOW_LOWEST: CosineWindow = { lo: 0.6, hi: 0.9, loInclusive: true, hiInclusive: false };
-/** Task 2: Sim_p ∈ [0.7, 0.9). */
-export const TASK2_WINDOW: CosineWindow = { lo: 0.7, hi: 0.9, loInclusive: true, hiInclusive: false };
+/** A window's bounds; which bound is inclusive is each task's rule (task1Window, task2Window). */
+export interface WindowBounds {
+  lo: number;
+  hi: number;
+}
 
-/** Every range query of either task is at lo ≥ this (inclusive): the cache's and MatrixRanges' floor. */
-export const RANGE_FLOOR = Math.min(TASK1_WINDOW_UNIFORM.lo, TASK1_WINDOW_LOWEST.lo, TASK2_WINDOW.lo);
+/** The paper's Task-1 window, Sim_i ∈ [0.6, 0.9], calibrated for Sentence-BERT context embeddings. */
+export const PAPER_TASK1_WINDOW: WindowBounds = { lo: 0.6, hi: 0.9 };
+/** The paper's Task-2 window, Sim_p ∈ [0.7, 0.9), calibrated for Sentence-BERT context embeddings. */
+export const PAPER_TASK2_WINDOW: WindowBounds = { lo: 0.7, hi: 0.9 };
+
+/** Task 1, paper (uniform): Sim_i ∈ [0.6, 0.9]. */
+export const TASK1_WINDOW_UNIFORM: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: true };
+/** Task 1, released code (lowest): candidates with Sim_i ≥ 0.6, pool rule "m-th < 0.9". */
+export const TASK1_WINDOW_LOWEST: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: false };
+/** Task 2: Sim_p ∈ [0.7, 0.9). */
+export const TASK2_WINDOW: CosineWindow = { ...PAPER_TASK2_WINDOW, loInclusive: true, hiInclusive: false };
+
+/** Task 1's window: the bounds of `task1Window`, the upper one inclusive for uniform sampling (the paper's "[0.6, 0.9]"). */
+export function task1Window(options: Pick<IntentionQaOptions, 'sampling' | 'task1Window'>): CosineWindow {
+  return { ...options.task1Window, loInclusive: true, hiInclusive: options.sampling !== 'lowest' };
+}
+
+/** Task 2's window: [lo, hi) of `task2Window`. */
+export function task2Window(options: Pick<IntentionQaOptions, 'task2Window'>): CosineWindow {
+  return { ...options.task2Window, loInclusive: true, hiInclusive: false };
+}
+
+/** Every range query of either task is at lo ≥ this (inclusive): the range cache's and MatrixRanges' floor. */
+export function rangeFloor(options: Pick<IntentionQaOptions, 'task1Window' | 'task2Window'>): number {
+  return Math.min(options.task1Window.lo, options.task2Window.lo);
+}
 
 export interface IntentionQaOptions {
   seed: number | string;
@@ -55,6 +79,12 @@ export interface IntentionQaOptions {
   /** Only candidates whose concept words overlap (the released items' rule). */
   requireOverlap: boolean;
   tasks: ReadonlyArray<1 | 2>;
+  /** Task 1's distractor window on Sim_i (default the paper's, PAPER_TASK1_WINDOW). */
+  task1Window: WindowBounds;
+  /** Task 2's distractor window on Sim_p (default the paper's, PAPER_TASK2_WINDOW). */
+  task2Window: WindowBounds;
+  /** Difficulty cut points on Sim_p(p1, p2) (default the paper's, PAPER_DIFFICULTY). */
+  difficulty: DifficultyCuts;
   exactness: Exactness;
   /** `auto` uses MatrixRanges up to this many anchor × product pairs, and the HNSW index above. */
   matrixPairLimit: number;
@@ -79,6 +109,9 @@ export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
   typicalityMin: 0.5,
   requireOverlap: true,
   tasks: [1, 2],
+  task1Window: PAPER_TASK1_WINDOW,
+  task2Window: PAPER_TASK2_WINDOW,
+  difficulty: PAPER_DIFFICULTY,
   exactness: 'auto',
   // Matrix products grow as anchors × products, the index as products · log: at 100k products and
   // assertions on 2 cores the products take 28 s against 60 s of index build plus ~80 s of kNN
@@ -196,7 +229,7 @@ export class IntentionQaContext {
     }
     const ctx = new IntentionQaContext(input, options, vectors);
     ctx.searchInUse = options.search ?? (await ctx.chooseSearch(options));
-    ctx.rangeCache = new RowRangeCache(ctx.searchInUse, RANGE_FLOOR);
+    ctx.rangeCache = new RowRangeCache(ctx.searchInUse, rangeFloor(options));
     return ctx;
   }
 
@@ -216,8 +249,9 @@ export class IntentionQaContext {
       (options.exactness === 'auto' && anchors.length * products <= options.matrixPairLimit)
     ) {
       const opts = { threads: options.matrixThreads, progress: options.progress };
-      if (!options.rangesPath) return MatrixRanges.compute(vectors, anchors, RANGE_FLOOR, opts);
-      const opened = await openOrComputeRanges(options.rangesPath, vectors, anchors, RANGE_FLOOR, opts);
+      const floor = rangeFloor(options);
+      if (!options.rangesPath) return MatrixRanges.compute(vectors, anchors, floor, opts);
+      const opened = await openOrComputeRanges(options.rangesPath, vectors, anchors, floor, opts);
       if (opened.recomputed === undefined) this.reusedSearchFrom = options.rangesPath;
       return opened.ranges;
     }
