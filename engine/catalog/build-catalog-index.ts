@@ -35,6 +35,8 @@ export interface CatalogIndexOptions {
   out: string;
   encoder: SentenceEncoder & Pick<FingerprintedEncoder, 'fingerprint'>;
   notMeaningfulBecause?: string;
+  /** What to keep in mind about meaningful similarities from another model than Sentence-BERT (glove-100d). */
+  similarityNote?: string;
   dtype?: StorageDtype;
   attributes?: boolean;
   /** Products per chunk (the unit of resumption). */
@@ -73,6 +75,7 @@ export async function buildCatalogIndex(o: CatalogIndexOptions): Promise<Catalog
     model: o.encoder.name,
     fingerprint: o.encoder.fingerprint,
     notMeaningfulBecause: o.notMeaningfulBecause ?? null,
+    similarityNote: o.similarityNote ?? null,
     dim: o.encoder.dim,
     dtype: o.dtype ?? 'float32',
     attributes: o.attributes ?? false,
