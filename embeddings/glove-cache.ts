@@ -43,10 +43,12 @@ export class GloveNotInstalledError extends UserError {
 }
 
 /**
- * The installed package: in `packageDir` when given, else wherever Node resolves it from this
- * module. Throws GloveNotInstalledError when it is not there.
+ * The installed package: in `packageDir` when given, else in $INTENTSIM_GLOVE_DIR when set, else
+ * wherever Node resolves it from this module. Throws GloveNotInstalledError when it is not there.
  */
-export function findGlovePackage(packageDir?: string): GlovePackage {
+export function findGlovePackage(
+  packageDir: string | undefined = process.env.INTENTSIM_GLOVE_DIR || undefined,
+): GlovePackage {
   let manifestFile: string;
   if (packageDir !== undefined) {
     manifestFile = join(packageDir, 'package.json');
