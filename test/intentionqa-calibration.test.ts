@@ -6,7 +6,7 @@ import { IntentionQaRun, resolveOptions } from '../engine/items/intentionqa/buil
 import { calibrationFor, GLOVE_CALIBRATION, PAPER_CALIBRATION } from '../engine/items/intentionqa/calibration.js';
 import { difficultyOf } from '../engine/items/intentionqa/difficulty.js';
 import type { IntentionQaItem, IntentionQaRecord } from '../engine/items/intentionqa/item-types.js';
-import { renderMarkdown } from '../engine/items/intentionqa/intentionqa-report.js';
+import { renderMarkdown, SIMILARITY_BINS, similarityBinsFor } from '../engine/items/intentionqa/intentionqa-report.js';
 import { binOf, QUANTILES, SAMPLE_PAIRS } from '../engine/items/intentionqa/similarity-distribution.js';
 import { centerVectors } from '../engine/search/centering.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
@@ -102,6 +102,15 @@ describe('windows and difficulty cut points as options', () => {
   });
 });
 
+describe('distractor similarity histogram bins', () => {
+  it("reach down to the lowest window, and stay the paper's [0.5, 1] otherwise", () => {
+    expect(similarityBinsFor(0.6)).toEqual(SIMILARITY_BINS);
+    expect(similarityBinsFor(0.3)).toEqual({ lo: 0.3, width: 0.025, count: 28 });
+    expect(similarityBinsFor(0.31)).toEqual({ lo: 0.3, width: 0.025, count: 28 });
+    expect(similarityBinsFor(-0.2)).toEqual({ lo: -0.2, width: 0.025, count: 48 });
+  });
+});
+
 describe('similarity distribution', () => {
   /** Nearest-rank quantiles of values, as the report computes them. */
   const quantiles = (values: number[]) => {
@@ -154,7 +163,7 @@ describe('similarity distribution', () => {
   it('the report shows the section, marks the bounds, and says when the thresholds were calibrated for another encoder', async () => {
     const world = intentionQaWorld({ products: 120, assertions: 150, dim: 8, clusters: 4, seed: 9 });
     const run = await IntentionQaRun.prepare({ ...world, options: { seed: 1 } });
-    const stats = { task1: emptyStats(), task2: emptyStats(), droppedBoth: {} };
+    const stats = { similarityBins: SIMILARITY_BINS, task1: emptyStats(), task2: emptyStats(), droppedBoth: {} };
     const glove = renderMarkdown(
       stats,
       run.settings({ encoder: { name: 'glove-100d', sentenceBert: false, centered: true } }),
@@ -172,6 +181,17 @@ describe('similarity distribution', () => {
     );
     expect(sbert).toContain('## Similarity distribution');
     expect(sbert).not.toContain('calibrated for Sentence-BERT');
+    expect(glove).toContain("it uses the paper's values: place the windows from the distribution below");
+    const calibrated = await IntentionQaRun.prepare({
+      ...world,
+      options: { seed: 1, task1Window: { lo: 0.3, hi: 0.9 }, task2Window: { lo: 0.4, hi: 0.9 } },
+    });
+    const own = renderMarkdown(
+      stats,
+      calibrated.settings({ encoder: { name: 'glove-100d', sentenceBert: false, centered: true } }),
+      'x.svg',
+    );
+    expect(own).toContain('the windows and cut points in the settings above were chosen for it');
   });
 });
 

@@ -204,6 +204,13 @@ describe('pipeline on the demo world with the generated tiny model', () => {
     expect(report).toContain('offline-hashing-v1, centered');
     expect(report).toContain('calibrated for Sentence-BERT');
     expect(report).toContain('| [0.1, 0.2) |'); // the histogram row that holds Task 2's lo bound
+    // The distractor histograms reach down to Task 1's window: every distractor counted in its own bin.
+    const summary = JSON.parse(readFileSync(join(out, 'items', 'intentionqa_summary.json'), 'utf8')) as {
+      stats: { similarityBins: { lo: number; count: number }; task1: { similarityHistogram: number[] } };
+    };
+    expect(summary.stats.similarityBins).toMatchObject({ lo: -0.2, count: 48 });
+    const task1Scores = items.filter((i) => i.task === 1).flatMap((i) => i.distractors_score);
+    expect(summary.stats.task1.similarityHistogram[0]).toBe(task1Scores.filter((x) => x < -0.175).length);
     // The stand-in's own defaults are the paper's, uncentered; the stale mean is removed.
     const plain = await runPipeline({ ...base, out });
     expect(plain.options).toMatchObject({

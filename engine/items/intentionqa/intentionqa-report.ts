@@ -3,7 +3,8 @@
 // assertion counted by task and reason; and where the run's cosines fall next to its windows
 // (similarity-distribution.ts). Rendered as markdown and as a small hand-written SVG.
 import type { IntentionQaRecord } from './item-types.js';
-import { DIFFICULTIES, type Difficulty } from './difficulty.js';
+import { DIFFICULTIES, PAPER_DIFFICULTY, type Difficulty } from './difficulty.js';
+import { PAPER_TASK1_WINDOW, PAPER_TASK2_WINDOW } from './run-context.js';
 import { LETTERS, type Letter } from './intentionqa-prompts.js';
 import {
   BIN_WIDTH,
@@ -13,9 +14,23 @@ import {
   type SimilarityDistribution,
 } from './similarity-distribution.js';
 
-/** Histogram bins for distractor similarity: [0.5, 1.0] in steps of 0.025 (every window fits). */
-export const SIMILARITY_BINS = { lo: 0.5, hi: 1.0, width: 0.025 } as const;
-const BIN_COUNT = Math.round((SIMILARITY_BINS.hi - SIMILARITY_BINS.lo) / SIMILARITY_BINS.width);
+/** Histogram bins for distractor similarity: steps of 0.025 from `lo` (the last bin closed at 1). */
+export interface SimilarityBins {
+  lo: number;
+  width: number;
+  count: number;
+}
+
+/** [0.5, 1.0] in steps of 0.025: the paper's windows fit. */
+export const SIMILARITY_BINS: SimilarityBins = { lo: 0.5, width: 0.025, count: 20 };
+
+/** The bins for windows whose lowest bound is `lowestLo`: SIMILARITY_BINS, extended down to it when lower. */
+export function similarityBinsFor(lowestLo: number): SimilarityBins {
+  const perUnit = Math.round(1 / SIMILARITY_BINS.width);
+  // Integer arithmetic on bin indices, so that 0.3 gives 0.3, not 0.275 (0.3 · 40 is 11.999…).
+  const first = Math.min(Math.round(SIMILARITY_BINS.lo * perUnit), Math.floor(lowestLo * perUnit + 1e-9));
+  return { lo: first / perUnit, width: SIMILARITY_BINS.width, count: perUnit - first };
+}
 
 export interface TaskStats {
   items: number;
@@ -35,13 +50,15 @@ export interface TaskStats {
 }
 
 export interface IntentionQaStats {
+  /** The bins of both tasks' similarity histograms. */
+  similarityBins: SimilarityBins;
   task1: TaskStats;
   task2: TaskStats;
   /** Assertions dropped before either task, by reason. */
   droppedBoth: Record<string, number>;
 }
 
-function emptyTask(): TaskStats {
+function emptyTask(bins: SimilarityBins): TaskStats {
   return {
     items: 0,
     difficulty: { easy: 0, medium: 0, hard: 0 },
@@ -50,20 +67,24 @@ function emptyTask(): TaskStats {
     methods: {},
     exactItems: 0,
     refused: {},
-    similarityHistogram: new Array<number>(BIN_COUNT).fill(0),
+    similarityHistogram: new Array<number>(bins.count).fill(0),
     similarityMin: null,
     similarityMax: null,
     dropped: {},
   };
 }
 
-export function similarityBin(score: number): number {
-  const b = Math.floor((score - SIMILARITY_BINS.lo) / SIMILARITY_BINS.width);
-  return Math.min(BIN_COUNT - 1, Math.max(0, b));
+export function similarityBin(score: number, bins: SimilarityBins = SIMILARITY_BINS): number {
+  const b = Math.floor((score - bins.lo) / bins.width);
+  return Math.min(bins.count - 1, Math.max(0, b));
 }
 
 export class StatsAccumulator {
-  readonly stats: IntentionQaStats = { task1: emptyTask(), task2: emptyTask(), droppedBoth: {} };
+  readonly stats: IntentionQaStats;
+
+  constructor(bins: SimilarityBins = SIMILARITY_BINS) {
+    this.stats = { similarityBins: bins, task1: emptyTask(bins), task2: emptyTask(bins), droppedBoth: {} };
+  }
 
   add(record: IntentionQaRecord): void {
     if (record.kind === 'dropped') {
@@ -82,7 +103,7 @@ export class StatsAccumulator {
     for (const r of item.selection.refused) t.refused[r.reason] = (t.refused[r.reason] ?? 0) + 1;
     for (const d of item.distractors) {
       t.methods[d.method] = (t.methods[d.method] ?? 0) + 1;
-      t.similarityHistogram[similarityBin(d.score)]! += 1;
+      t.similarityHistogram[similarityBin(d.score, this.stats.similarityBins)]! += 1;
       t.similarityMin = t.similarityMin === null ? d.score : Math.min(t.similarityMin, d.score);
       t.similarityMax = t.similarityMax === null ? d.score : Math.max(t.similarityMax, d.score);
     }
@@ -150,16 +171,17 @@ export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFi
   );
   lines.push('', `![histograms](${svgFile})`, '');
   lines.push(
-    `Distractor similarity histogram (bins of ${SIMILARITY_BINS.width} from ${SIMILARITY_BINS.lo}; empty bins omitted):`,
+    `Distractor similarity histogram (bins of ${stats.similarityBins.width} from ${stats.similarityBins.lo}; empty bins omitted):`,
     '',
   );
   lines.push('| bin | Task 1 | Task 2 |', '|---|---|---|');
-  for (let b = 0; b < BIN_COUNT; b++) {
+  const bins = stats.similarityBins;
+  for (let b = 0; b < bins.count; b++) {
     const c1 = stats.task1.similarityHistogram[b]!;
     const c2 = stats.task2.similarityHistogram[b]!;
     if (c1 === 0 && c2 === 0) continue;
-    const lo = SIMILARITY_BINS.lo + b * SIMILARITY_BINS.width;
-    lines.push(`| [${lo.toFixed(3)}, ${(lo + SIMILARITY_BINS.width).toFixed(3)}) | ${c1} | ${c2} |`);
+    const lo = bins.lo + b * bins.width;
+    lines.push(`| [${lo.toFixed(3)}, ${(lo + bins.width).toFixed(3)}) | ${c1} | ${c2} |`);
   }
   lines.push('');
   if (s.similarity) lines.push(...similaritySection(s, s.similarity.distribution, s.similarity.bounds));
@@ -172,11 +194,20 @@ const percent = (part: number, whole: number) => (whole === 0 ? '–' : `${((100
 function similaritySection(s: ReportSettings, d: SimilarityDistribution, b: SimilarityBounds): string[] {
   const lines = ['## Similarity distribution', ''];
   const encoder = s.encoder;
+  const paper =
+    b.task1.lo === PAPER_TASK1_WINDOW.lo &&
+    b.task1.hi === PAPER_TASK1_WINDOW.hi &&
+    b.task2.lo === PAPER_TASK2_WINDOW.lo &&
+    b.task2.hi === PAPER_TASK2_WINDOW.hi &&
+    b.difficulty.easy === PAPER_DIFFICULTY.easy &&
+    b.difficulty.medium === PAPER_DIFFICULTY.medium;
   if (encoder && !encoder.sentenceBert)
     lines.push(
       `> The paper's windows (Task 1 [0.6, 0.9], Task 2 [0.7, 0.9)) and difficulty cut points (0.85, 0.6) were ` +
         `calibrated for Sentence-BERT context embeddings. This run's encoder is ${encoder.name}, whose cosines ` +
-        'fall elsewhere: place the windows from the distribution below.',
+        (paper
+          ? "fall elsewhere, and it uses the paper's values: place the windows from the distribution below."
+          : 'fall elsewhere; the windows and cut points in the settings above were chosen for it: check them against the distribution below.'),
       '',
     );
   lines.push(
@@ -277,9 +308,8 @@ export function renderSvg(stats: IntentionQaStats, caveat?: string): string {
       );
     });
   };
-  const simLabels = Array.from({ length: BIN_COUNT }, (_, b) =>
-    (SIMILARITY_BINS.lo + b * SIMILARITY_BINS.width).toFixed(3),
-  );
+  const bins = stats.similarityBins;
+  const simLabels = Array.from({ length: bins.count }, (_, b) => (bins.lo + b * bins.width).toFixed(3));
   panel(
     10,
     top,
