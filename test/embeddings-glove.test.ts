@@ -19,6 +19,10 @@ import { GloveSentenceEncoder, GLOVE_PROVIDER, SIF_A } from '../embeddings/glove
 import { InputError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { openEncoder } from '../workers/open-encoder.js';
+import { buildCatalogIndex } from '../engine/catalog/build-catalog-index.js';
+import { CatalogIndex } from '../engine/catalog/catalog-query.js';
+import { TitleEmbeddings } from '../engine/scoring/shoppingbench/title-embeddings.js';
+import { encodeSentenceFile } from '../engine/pipeline/encode-file.js';
 import { writeFakeGlovePackage } from './support/glove.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'intentsim-glove-'));
@@ -100,7 +104,9 @@ describe("reading the package's JSON as a stream", () => {
     expect(fast.words).toEqual(slow.words);
     const expected = new Float32Array(words.length * 40);
     slow.words.forEach((w, rank) => expected.set(slow.vectors[w]!.slice(0, 40), rank * 40));
-    expect(fast.vectors).toEqual(expected);
+    // Buffer.equals, not toEqual: vitest's deep equality walks 1.2M floats one by one.
+    expect(Buffer.from(fast.vectors.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+    expect(fast.vectors[40 * 997 + 3]).toBe(Math.fround(4e-7));
   });
 
   it('refuses a file whose ranks repeat, whose size is wrong, or that ends early, naming the file', async () => {
@@ -257,5 +263,53 @@ describe('GloveSentenceEncoder on hand-checkable vectors', () => {
     expect(d.license).toMatch(/MIT.*GloVe.*PDDL/);
     expect(d.notice).toMatch(/meaningful but coarser than Sentence-BERT/);
     expect(enc.fingerprint).toMatch(/^glove-100d-[0-9a-f]{16}$/);
+  });
+});
+
+describe('a sentence without a vector, downstream', () => {
+  const open = async () => {
+    const root = tmp();
+    return {
+      root,
+      encoder: await GloveSentenceEncoder.open({
+        glovePackageDir: writeFakeGlovePackage(root, TINY),
+        cacheDir: join(root, 'cache'),
+      }),
+    };
+  };
+
+  it('encode writes its all-zero row and lists its line; a catalogue keeps the row but never returns it', async () => {
+    const { root, encoder } = await open();
+    writeFileSync(join(root, 'in.txt'), 'the phone\nxyzzy\n\nphone case\n');
+    const manifest = await encodeSentenceFile(join(root, 'in.txt'), join(root, 'out.npy'), encoder);
+    expect(manifest.withoutVector).toEqual({ count: 2, firstLines: [2, 3] });
+
+    const products = join(root, 'catalog.jsonl');
+    writeFileSync(
+      products,
+      ['phone case', 'xyzzy plugh', 'the cover', 'phone']
+        .map((title, i) => JSON.stringify({ id: `p${i}`, title }))
+        .join('\n') + '\n',
+    );
+    const built = await buildCatalogIndex({ products, out: join(root, 'cat'), encoder, progress: false });
+    expect(built.rows).toBe(4);
+    expect(built.rowsWithoutVector).toBe(1);
+    expect(built.manifest.rowsWithoutVector).toBe(1);
+    const index = await CatalogIndex.open(join(root, 'cat'));
+    for (const exhaustive of [false, true]) {
+      const hits = index.nearest(await index.embed('case', encoder), 10, { exhaustive });
+      expect(hits.map((h) => h.id)).not.toContain('p1');
+      expect(hits[0]!.id).toBe('p0');
+      for (const h of hits) expect(Number.isFinite(h.cosine)).toBe(true);
+    }
+    await expect(index.embed('xyzzy', encoder)).rejects.toThrow(/no usable vector/);
+  });
+
+  it('ShoppingBench counts a title without a vector and gives it title_sim 0, not NaN', async () => {
+    const { encoder } = await open();
+    const titles = await TitleEmbeddings.build(['phone case', 'xyzzy', 'phone cover'], encoder);
+    expect(titles.withoutVector).toBe(1);
+    expect(titles.cosine('phone case', 'xyzzy')).toBe(0);
+    expect(titles.cosine('phone case', 'phone cover')).toBeGreaterThan(0);
   });
 });

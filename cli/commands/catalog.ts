@@ -84,6 +84,10 @@ Example
       process.stdout.write(
         `${r.rows} products in ${r.chunks} chunks (${r.chunksEncoded} encoded, ${r.chunksReused} reused), ${r.rejected} rejected; index ${r.indexRebuilt ? `built (${r.indexRebuilt})` : 'reused'} → ${o.out}\n`,
       );
+      if (r.rowsWithoutVector > 0)
+        process.stderr.write(
+          `${r.rowsWithoutVector} product(s) got no vector (no word the encoder knows): never returned by a query\n`,
+        );
     } finally {
       await encoder.close();
     }

