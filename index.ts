@@ -60,7 +60,21 @@ export { sampleWindow, drawFromWindow, type CosineWindow, type Sampling } from '
 
 // IntentionQA and SessionIntentBench items.
 export { IntentionQaRun } from './engine/items/intentionqa/build-items.js';
-export type { IntentionQaOptions, Anchor, Exactness, WindowBounds } from './engine/items/intentionqa/run-context.js';
+export {
+  resolveOptions as resolveIntentionQaOptions,
+  PRESET_OPTIONS,
+  RELEASED_EXCLUDED_RELATIONS,
+  type IntentionQaOptions,
+  type IntentionQaSettings,
+  type Preset,
+  type PresetOptions,
+  type Anchor,
+  type Exactness,
+  type RelationScope,
+  type Task2Universe,
+  type TypicalityComparison,
+  type WindowBounds,
+} from './engine/items/intentionqa/intentionqa-options.js';
 export type { DifficultyCuts } from './engine/items/intentionqa/difficulty.js';
 export { calibrationFor, type SimilarityCalibration } from './engine/items/intentionqa/calibration.js';
 export type { IntentionQaItem, DroppedAssertion } from './engine/items/intentionqa/item-types.js';

@@ -2,11 +2,17 @@
 // similarity distribution — on synthetic vectors, so that none of it needs a model.
 import { describe, expect, it } from 'vitest';
 import { intentionQaWorld } from '../bench/support/intentionqa-world.js';
-import { IntentionQaRun, resolveOptions } from '../engine/items/intentionqa/build-items.js';
+import { IntentionQaRun } from '../engine/items/intentionqa/build-items.js';
+import { resolveOptions } from '../engine/items/intentionqa/intentionqa-options.js';
 import { calibrationFor, GLOVE_CALIBRATION, PAPER_CALIBRATION } from '../engine/items/intentionqa/calibration.js';
 import { difficultyOf } from '../engine/items/intentionqa/difficulty.js';
 import type { IntentionQaItem, IntentionQaRecord } from '../engine/items/intentionqa/item-types.js';
-import { renderMarkdown, SIMILARITY_BINS, similarityBinsFor } from '../engine/items/intentionqa/intentionqa-report.js';
+import {
+  renderMarkdown,
+  SIMILARITY_BINS,
+  similarityBinsFor,
+  StatsAccumulator,
+} from '../engine/items/intentionqa/intentionqa-report.js';
 import { binOf, QUANTILES, SAMPLE_PAIRS } from '../engine/items/intentionqa/similarity-distribution.js';
 import { centerVectors } from '../engine/search/centering.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
@@ -163,7 +169,7 @@ describe('similarity distribution', () => {
   it('the report shows the section, marks the bounds, and says when the thresholds were calibrated for another encoder', async () => {
     const world = intentionQaWorld({ products: 120, assertions: 150, dim: 8, clusters: 4, seed: 9 });
     const run = await IntentionQaRun.prepare({ ...world, options: { seed: 1 } });
-    const stats = { similarityBins: SIMILARITY_BINS, task1: emptyStats(), task2: emptyStats(), droppedBoth: {} };
+    const stats = new StatsAccumulator().stats;
     const glove = renderMarkdown(
       stats,
       run.settings({ encoder: { name: 'glove-100d', sentenceBert: false, centered: true } }),
@@ -194,19 +200,3 @@ describe('similarity distribution', () => {
     expect(own).toContain('the windows and cut points in the settings above were chosen for it');
   });
 });
-
-function emptyStats() {
-  return {
-    items: 0,
-    difficulty: { easy: 0, medium: 0, hard: 0 },
-    gold: { A: 0, B: 0, C: 0, D: 0 },
-    hadFalseNegative: 0,
-    methods: {},
-    exactItems: 0,
-    refused: {},
-    similarityHistogram: new Array<number>(20).fill(0),
-    similarityMin: null,
-    similarityMax: null,
-    dropped: {},
-  };
-}

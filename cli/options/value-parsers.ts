@@ -62,3 +62,12 @@ export function difficultyCuts(value: string): { medium: number; easy: number } 
     throw new InvalidArgumentError('Expected -1 ≤ medium ≤ easy ≤ 1.');
   return { medium, easy };
 }
+
+/** A comma-separated list of names (spaces around them ignored); `none` is the empty list. */
+export function nameList(value: string): string[] {
+  if (value.trim() === 'none') return [];
+  const names = value.split(',').map((name) => name.trim());
+  if (names.some((name) => name === ''))
+    throw new InvalidArgumentError('Expected comma-separated names (or "none"), with no empty name.');
+  return names;
+}

@@ -19,7 +19,7 @@ import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
 import { assembleSib, type SibSummary } from '../items/sib/assemble-sib.js';
 import { DEFAULT_WINDOWS, type DistractorWindows } from '../items/sib/distractors.js';
 import { PROMPT_STYLES } from '../items/sib/sib-types.js';
-import { DEFAULT_INTENTIONQA_OPTIONS } from '../items/intentionqa/run-context.js';
+import { DEFAULT_INTENTIONQA_OPTIONS } from '../items/intentionqa/intentionqa-options.js';
 import {
   runPipeline,
   type PipelineEmbedOptions,

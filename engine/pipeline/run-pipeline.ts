@@ -30,7 +30,13 @@ import type { VectorSet } from '../../embeddings/sentence-encoder.js';
 import { readAssertions } from '../items/intentionqa/assertions.js';
 import type { Assertion } from '../items/intentionqa/assertions.js';
 import { IntentionQaRun } from '../items/intentionqa/build-items.js';
-import type { IntentionQaOptions, WindowBounds } from '../items/intentionqa/run-context.js';
+import {
+  presetOverrides,
+  type IntentionQaSettings,
+  type Preset,
+  type PresetOptions,
+  type WindowBounds,
+} from '../items/intentionqa/intentionqa-options.js';
 import { calibrationFor } from '../items/intentionqa/calibration.js';
 import type { DifficultyCuts } from '../items/intentionqa/difficulty.js';
 import { centerVectors } from '../search/centering.js';
@@ -48,11 +54,12 @@ import type { EncoderDescription } from '../../embeddings/encoder-description.js
 export type PipelineEmbedOptions = Omit<EmbedRunOptions, 'out' | 'titles' | 'onError' | 'progress'>;
 
 /**
- * Stage 2's options: how items are drawn, and how many threads draft them. Windows, difficulty cut
- * points and centering left undefined take the encoder's calibration (engine/items/intentionqa/
- * calibration.ts): the paper's values for Sentence-BERT, measured ones for glove-100d.
+ * Stage 2's options: a preset and overrides (how items are drawn), and how many threads draft them.
+ * Windows, difficulty cut points and centering left undefined take the encoder's calibration
+ * (engine/items/intentionqa/calibration.ts): the paper's values for Sentence-BERT, measured ones for
+ * glove-100d.
  */
-export interface PipelineItemOptions extends Partial<IntentionQaOptions> {
+export interface PipelineItemOptions extends IntentionQaSettings {
   /** Worker threads drafting items (0 = main thread; auto, the default = every core for large runs). */
   workers?: number | 'auto';
   /** Subtract the mean product embedding before every cosine (written to embeddings/embeddings-mean.npy). */
@@ -82,10 +89,18 @@ export interface PipelineManifest {
     workers: number;
     itemWorkers: number;
     seed: string;
+    /** The preset the item options started from, and the fields given that differ from it. */
+    preset: Preset;
+    presetOverrides: Partial<PresetOptions>;
+    /** The resolved item options (the preset's, then the overrides). */
     sampling: string;
     anchor: string;
+    typicalityThreshold: number;
+    typicalityComparison: string;
+    excludeRelations: string[];
+    relationScope: string;
+    task2Universe: string;
     exactness: string;
-    typicalityMin: number;
     task1Window: WindowBounds;
     task2Window: WindowBounds;
     difficulty: DifficultyCuts;
@@ -165,7 +180,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
   t = performance.now();
   const calibration = calibrationFor(embed.encoder.encoder);
   const { workers: itemWorkerRequest = 'auto', center = calibration.center, ...given } = definedFields(options.items);
-  const itemOptions: Partial<IntentionQaOptions> = {
+  const itemOptions: IntentionQaSettings = {
     task1Window: calibration.task1Window,
     task2Window: calibration.task2Window,
     difficulty: calibration.difficulty,
@@ -238,10 +253,16 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
       workers: options.embed.workers ?? 0,
       itemWorkers,
       seed: String(o.seed),
+      preset: o.preset,
+      presetOverrides: presetOverrides(o),
       sampling: o.sampling,
       anchor: o.anchor,
+      typicalityThreshold: o.typicalityThreshold,
+      typicalityComparison: o.typicalityComparison,
+      excludeRelations: [...o.excludeRelations],
+      relationScope: o.relationScope,
+      task2Universe: o.task2Universe,
       exactness: o.exactness,
-      typicalityMin: o.typicalityMin,
       task1Window: o.task1Window,
       task2Window: o.task2Window,
       difficulty: o.difficulty,

@@ -7,7 +7,7 @@ import {
   PAPER_TASK1_WINDOW,
   PAPER_TASK2_WINDOW,
   type WindowBounds,
-} from '../../engine/items/intentionqa/run-context.js';
+} from '../../engine/items/intentionqa/intentionqa-options.js';
 import { PAPER_DIFFICULTY, difficultyOf, type DifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
 import { extractIntention } from '../../engine/items/intentionqa/intention-text.js';
 import type { IntentionQaItem } from '../../engine/items/intentionqa/item-types.js';

@@ -5,7 +5,7 @@
 // world (docs/intentionqa.md, "Other encoders", gives the measurement).
 import { GLOVE_ENCODER_NAME } from '../../../embeddings/glove-encoder.js';
 import { PAPER_DIFFICULTY, type DifficultyCuts } from './difficulty.js';
-import { PAPER_TASK1_WINDOW, PAPER_TASK2_WINDOW, type WindowBounds } from './run-context.js';
+import { PAPER_TASK1_WINDOW, PAPER_TASK2_WINDOW, type WindowBounds } from './intentionqa-options.js';
 
 export interface SimilarityCalibration {
   /** Subtract the mean product embedding before cosines (engine/search/centering.ts). */

@@ -1,10 +1,11 @@
 // What a run produced, in numbers: per task the items, difficulty mix, gold-letter balance, false
 // negatives, how distractors were found, a histogram of distractor similarity; every dropped
-// assertion counted by task and reason; and where the run's cosines fall next to its windows
-// (similarity-distribution.ts). Rendered as markdown and as a small hand-written SVG.
+// assertion counted by task and reason; items and drops per relation; for the `released` preset,
+// the places where the output must differ from the released code's; and where the run's cosines
+// fall next to its windows (similarity-distribution.ts). Rendered as markdown and as a small
+// hand-written SVG.
 import type { IntentionQaRecord } from './item-types.js';
 import { DIFFICULTIES, PAPER_DIFFICULTY, type Difficulty } from './difficulty.js';
-import { PAPER_TASK1_WINDOW, PAPER_TASK2_WINDOW } from './run-context.js';
 import { LETTERS, type Letter } from './intentionqa-prompts.js';
 import {
   BIN_WIDTH,
@@ -13,6 +14,14 @@ import {
   type CosineSummary,
   type SimilarityDistribution,
 } from './similarity-distribution.js';
+import {
+  PAPER_TASK1_WINDOW,
+  PAPER_TASK2_WINDOW,
+  type Preset,
+  type RelationScope,
+  type Task2Universe,
+  type TypicalityComparison,
+} from './intentionqa-options.js';
 
 /** Histogram bins for distractor similarity: steps of 0.025 from `lo` (the last bin closed at 1). */
 export interface SimilarityBins {
@@ -43,10 +52,24 @@ export interface TaskStats {
   exactItems: number;
   /** Refused window members (false negatives, duplicate texts) by reason. */
   refused: Record<string, number>;
+  /** Items with at least one refused window member, by reason (each item counted once per reason). */
+  itemsWithRefusal: Record<string, number>;
+  /**
+   * Task 1 with `lowest` sampling: items whose window had exactly 4 eligible members, so the pool
+   * rule fell back to the lowest ones (the released code then took all 4: an item with 5 options).
+   */
+  lowestFallbackOfFour: number;
   similarityHistogram: number[];
   similarityMin: number | null;
   similarityMax: number | null;
   dropped: Record<string, number>;
+}
+
+/** One relation's share of a run: items per task, and drops per task (or both) by reason. */
+export interface RelationStats {
+  task1Items: number;
+  task2Items: number;
+  dropped: { task1: Record<string, number>; task2: Record<string, number>; both: Record<string, number> };
 }
 
 export interface IntentionQaStats {
@@ -56,6 +79,8 @@ export interface IntentionQaStats {
   task2: TaskStats;
   /** Assertions dropped before either task, by reason. */
   droppedBoth: Record<string, number>;
+  /** Per relation of the input assertions (keys in first-seen order). */
+  byRelation: Record<string, RelationStats>;
 }
 
 function emptyTask(bins: SimilarityBins): TaskStats {
@@ -67,6 +92,8 @@ function emptyTask(bins: SimilarityBins): TaskStats {
     methods: {},
     exactItems: 0,
     refused: {},
+    itemsWithRefusal: {},
+    lowestFallbackOfFour: 0,
     similarityHistogram: new Array<number>(bins.count).fill(0),
     similarityMin: null,
     similarityMax: null,
@@ -79,30 +106,53 @@ export function similarityBin(score: number, bins: SimilarityBins = SIMILARITY_B
   return Math.min(bins.count - 1, Math.max(0, b));
 }
 
+function increment(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
 export class StatsAccumulator {
   readonly stats: IntentionQaStats;
 
   constructor(bins: SimilarityBins = SIMILARITY_BINS) {
-    this.stats = { similarityBins: bins, task1: emptyTask(bins), task2: emptyTask(bins), droppedBoth: {} };
+    this.stats = {
+      similarityBins: bins,
+      task1: emptyTask(bins),
+      task2: emptyTask(bins),
+      droppedBoth: {},
+      byRelation: {},
+    };
+  }
+
+  private relation(name: string): RelationStats {
+    return (this.stats.byRelation[name] ??= {
+      task1Items: 0,
+      task2Items: 0,
+      dropped: { task1: {}, task2: {}, both: {} },
+    });
   }
 
   add(record: IntentionQaRecord): void {
     if (record.kind === 'dropped') {
       const d = record.dropped;
-      const bucket = d.task === null ? this.stats.droppedBoth : this.stats[`task${d.task}`].dropped;
-      bucket[d.reason] = (bucket[d.reason] ?? 0) + 1;
+      increment(d.task === null ? this.stats.droppedBoth : this.stats[`task${d.task}`].dropped, d.reason);
+      const perRelation = this.relation(record.relation).dropped;
+      increment(d.task === null ? perRelation.both : d.task === 1 ? perRelation.task1 : perRelation.task2, d.reason);
       return;
     }
     const item = record.item;
     const t = this.stats[`task${item.task}`];
+    this.relation(item.relation)[`task${item.task}Items`] += 1;
     t.items += 1;
     t.difficulty[item.difficulty] += 1;
     t.gold[item.gold_ind] += 1;
     t.hadFalseNegative += item.hadFalseNegative;
     if (item.selection.exact) t.exactItems += 1;
-    for (const r of item.selection.refused) t.refused[r.reason] = (t.refused[r.reason] ?? 0) + 1;
+    for (const r of item.selection.refused) increment(t.refused, r.reason);
+    for (const reason of new Set(item.selection.refused.map((r) => r.reason))) increment(t.itemsWithRefusal, reason);
+    if (item.selection.sampling === 'lowest' && item.selection.lowest_pool_end === null && item.selection.members === 4)
+      t.lowestFallbackOfFour += 1;
     for (const d of item.distractors) {
-      t.methods[d.method] = (t.methods[d.method] ?? 0) + 1;
+      increment(t.methods, d.method);
       t.similarityHistogram[similarityBin(d.score, this.stats.similarityBins)]! += 1;
       t.similarityMin = t.similarityMin === null ? d.score : Math.min(t.similarityMin, d.score);
       t.similarityMax = t.similarityMax === null ? d.score : Math.max(t.similarityMax, d.score);
@@ -117,13 +167,18 @@ function counts(rec: Record<string, number>): string {
 
 export interface ReportSettings {
   seed: string;
+  preset: Preset;
   sampling: string;
   anchor: string;
   task1Window: string;
   task2Window: string;
   /** The difficulty cut points, as formatDifficultyCuts writes them. */
   difficulty: string;
-  typicalityMin: number;
+  typicalityThreshold: number;
+  typicalityComparison: TypicalityComparison;
+  excludeRelations: string[];
+  relationScope: RelationScope;
+  task2Universe: Task2Universe;
   requireOverlap: boolean;
   search: string;
   productsWithoutVector: number;
@@ -145,9 +200,14 @@ export interface SimilarityBounds {
 export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFile: string): string {
   const lines: string[] = ['# IntentionQA items — report', ''];
   if (s.caveat) lines.push(`> **${s.caveat}**`, '');
+  const scope = s.relationScope === 'same' ? "within the assertion's relation" : 'across relations';
+  const universe = s.task2Universe === 'assertions' ? "the kept assertions' products" : 'every product with a vector';
+  const excluded = s.excludeRelations.length === 0 ? 'none' : s.excludeRelations.map((r) => `\`${r}\``).join(', ');
   lines.push(
-    `Settings: seed \`${s.seed}\`, Task-1 sampling \`${s.sampling}\` in Sim_i ${s.task1Window}, Task-2 anchor \`${s.anchor}\` in Sim_p ${s.task2Window}, ` +
-      `typicality ≥ ${s.typicalityMin}, concept overlap ${s.requireOverlap ? 'required' : 'not required'}, window enumeration by ${s.search}. ` +
+    `Settings: preset \`${s.preset}\`, seed \`${s.seed}\`, Task-1 sampling \`${s.sampling}\` in Sim_i ${s.task1Window} ${scope}, ` +
+      `Task-2 anchor \`${s.anchor}\` in Sim_p ${s.task2Window} among ${universe}, ` +
+      `typicality ${s.typicalityComparison === 'above' ? '>' : '≥'} ${s.typicalityThreshold}, excluded relations: ${excluded}, ` +
+      `concept overlap ${s.requireOverlap ? 'required' : 'not required'}, window enumeration by ${s.search}. ` +
       `Difficulty from Sim_p(p1, p2): ${s.difficulty}.`,
     '',
     `Products without a context vector (no similarity; never a distractor): ${s.productsWithoutVector}.`,
@@ -169,6 +229,21 @@ export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFi
   row('distractor similarity min – max', (t) =>
     t.similarityMin === null ? '–' : `${t.similarityMin.toFixed(4)} – ${t.similarityMax!.toFixed(4)}`,
   );
+  lines.push('', `Items and drops by relation (Task-1 distractors drawn ${scope}):`, '');
+  lines.push(
+    '| relation | Task 1 items | Task 1 dropped | Task 2 items | Task 2 dropped | dropped before either task |',
+    '|---|---|---|---|---|---|',
+  );
+  const dropCell = (rec: Record<string, number>) => {
+    const total = Object.values(rec).reduce((a, b) => a + b, 0);
+    return total === 0 ? '0' : `${total} (${counts(rec)})`;
+  };
+  for (const [relation, r] of Object.entries(stats.byRelation).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    lines.push(
+      `| ${relation} | ${r.task1Items} | ${dropCell(r.dropped.task1)} | ${r.task2Items} | ${dropCell(r.dropped.task2)} | ${dropCell(r.dropped.both)} |`,
+    );
+  }
+  if (s.preset === 'released') lines.push('', ...releasedDifferences(stats));
   lines.push('', `![histograms](${svgFile})`, '');
   lines.push(
     `Distractor similarity histogram (bins of ${stats.similarityBins.width} from ${stats.similarityBins.lo}; empty bins omitted):`,
@@ -263,6 +338,33 @@ function similaritySection(s: ReportSettings, d: SimilarityDistribution, b: Simi
   }
   lines.push('');
   return lines;
+}
+
+/**
+ * The places where, with the `released` preset, this output must differ from what the released code
+ * would make of the same draws: the engine never emits an item without exactly four distinct options
+ * (docs/intentionqa.md, "Deviations that stay"), so it backfills or drops where the released code
+ * emitted 5, fewer or repeated options.
+ */
+function releasedDifferences(stats: IntentionQaStats): string[] {
+  const { task1: t1, task2: t2 } = stats;
+  const short = (t: TaskStats, task: 1 | 2) =>
+    (t.dropped['too-few-distractors'] ?? 0) + (task === 2 ? (t.dropped['window-empty'] ?? 0) : 0);
+  return [
+    '## Where this output must differ from the released code',
+    '',
+    'Every item here has exactly four distinct options; the released code also emitted items with 1, 2, 3 or 5.',
+    'Counts are of this run (the released code would draw other random members, so they say where, not which).',
+    '',
+    '| where | released code | this engine | Task 1 | Task 2 |',
+    '|---|---|---|---|---|',
+    `| \`lowest\` sampling, exactly 4 eligible window members (no pool of 5 or more) | all 4 as distractors: 5 options | the 3 lowest: 4 options | ${t1.lowestFallbackOfFour} | – |`,
+    `| a drawn member equal to the gold (false negative) | removed: fewer options | refused, the next member drawn | ${t1.itemsWithRefusal['false-negative'] ?? 0} | ${t2.itemsWithRefusal['false-negative'] ?? 0} |`,
+    `| a drawn member repeating another option | kept: two options alike | refused, the next member drawn | ${t1.itemsWithRefusal['duplicate-option'] ?? 0} | ${t2.itemsWithRefusal['duplicate-option'] ?? 0} |`,
+    `| fewer than 3 valid distractors | an item with fewer options (Task 1 when the window has any member; Task 2 always, even the gold alone) | dropped | ${short(t1, 1)} | ${short(t2, 2)} |`,
+    '| a product titled like p_A | may be a Task-2 distractor | never | – | not counted |',
+    '| the gold letter | uniform at random per item | balanced in blocks of four | every item | every item |',
+  ];
 }
 
 function escapeXml(s: string): string {
