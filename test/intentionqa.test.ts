@@ -504,7 +504,7 @@ describe('IntentionQA items on a synthetic world', () => {
     for (const seed of [4, 4, 5]) {
       const dir = await mkdtemp(join(tmpdir(), 'iqa-'));
       const run = await IntentionQaRun.prepare({ ...world, options: { seed } });
-      await writeItems(run.records(), dir, run.settings('synthetic'));
+      await writeItems(run.records(), dir, run.settings({ caveat: 'synthetic' }));
       dirs.push(dir);
     }
     const files = (await readdir(dirs[0]!)).sort();

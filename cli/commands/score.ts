@@ -7,7 +7,7 @@ import { scoreIntentionQa } from '../../engine/scoring/intentionqa/score-intenti
 import { SCORE_FILES } from '../../engine/scoring/score-files.js';
 import { scoreSib } from '../../engine/scoring/sib/score-sib.js';
 import { openEncoder } from '../../workers/open-encoder.js';
-import { notMeaningfulBecause } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
+import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
 import { addOnErrorOption } from '../options/on-error.js';
@@ -111,7 +111,9 @@ summary.json, summary.md (CAR/ASR table and the voucher arithmetic of every
 budget query), rejects.jsonl (with --on-error skip). The table is printed.
 
 Similarities from --encoder offline-hashing-v1 or a generated model (random
-weights) mean nothing; the summary says so.
+weights) mean nothing; the summary says so. Those of --encoder glove-100d
+(averaged GloVe word vectors) are meaningful but coarser than Sentence-BERT's
+and not the evaluator's model; the summary says that too.
 
 Example
   intentsim score shoppingbench --predictions run.jsonl --targets targets.jsonl \\
@@ -126,12 +128,15 @@ Example
     try {
       const why = notMeaningfulBecause(encoder);
       if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
+      const note = similarityNote(encoder);
+      if (note) process.stderr.write(`note: title similarities are not Sentence-BERT's: ${note}\n`);
       const result = await scoreShoppingBench({
         predictions: o.predictions,
         targets: o.targets,
         out: o.out,
         encoder,
         notMeaningfulBecause: why,
+        similarityNote: note,
         onError: o.onError,
         batchSize: o.batchSize,
       });

@@ -22,7 +22,7 @@ import { addNeighbourhoodModeOption } from './graph-options.js';
 import { addEncodeWorkersOption, encoderOptions, type ModelCliOptions } from './model-options.js';
 import { addOnErrorOption } from './on-error.js';
 import { addSeedOption } from './seed-option.js';
-import { autoOrNonNegativeInt, fraction, nameList, seed } from './value-parsers.js';
+import { autoOrNonNegativeInt, cosineBounds, difficultyCuts, fraction, nameList, seed } from './value-parsers.js';
 
 /** The flag of each field a preset sets (a new preset row fails to compile until it has a flag). */
 const PRESET_FLAGS: Record<keyof PresetOptions, string> = {
@@ -109,7 +109,29 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
         `drop the assertions of these relations first (comma-separated; none: drop none) ${presetDefault('excludeRelations')}`,
       ).argParser(nameList),
     );
-  return addOnErrorOption(withItems, 'a rejects file in the output folder');
+  // No defaults here: left out, they take the encoder's calibration (the paper's for Sentence-BERT).
+  const withWindows = withItems
+    .option(
+      '--task1-window <lo,hi>',
+      "Task 1 distractor window on Sim_i (default: the encoder's; the paper's [0.6, 0.9] for Sentence-BERT)",
+      cosineBounds,
+    )
+    .option(
+      '--task2-window <lo,hi>',
+      "Task 2 distractor window on Sim_p, [lo, hi) (default: the encoder's; the paper's [0.7, 0.9) for Sentence-BERT)",
+      cosineBounds,
+    )
+    .option(
+      '--difficulty-cuts <medium,easy>',
+      "difficulty from Sim_p(p1, p2): ≥ easy easy, ≥ medium medium, else hard (default: the encoder's; the paper's 0.6,0.85)",
+      difficultyCuts,
+    )
+    .option(
+      '--center',
+      'subtract the mean product embedding before cosines (default: on for glove-100d, off for Sentence-BERT)',
+    )
+    .option('--no-center', 'do not center, whatever the encoder');
+  return addOnErrorOption(withWindows, 'a rejects file in the output folder');
 }
 
 /** The parsed values of addItemOptions. */
@@ -141,6 +163,10 @@ export function pipelineStageOptions(o: ModelCliOptions & ItemCliOptions): Pick<
       typicalityThreshold: o.typicality,
       typicalityComparison: o.typicalityComparison,
       excludeRelations: o.excludeRelations,
+      task1Window: o.task1Window,
+      task2Window: o.task2Window,
+      difficulty: o.difficultyCuts,
+      center: o.center,
     },
     onError: o.onError,
     progress: process.stderr.isTTY,

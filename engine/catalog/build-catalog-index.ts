@@ -35,6 +35,8 @@ export interface CatalogIndexOptions {
   out: string;
   encoder: SentenceEncoder & Pick<FingerprintedEncoder, 'fingerprint'>;
   notMeaningfulBecause?: string;
+  /** What to keep in mind about meaningful similarities from another model than Sentence-BERT (glove-100d). */
+  similarityNote?: string;
   dtype?: StorageDtype;
   attributes?: boolean;
   /** Products per chunk (the unit of resumption). */
@@ -51,6 +53,8 @@ export interface CatalogIndexResult {
   chunksReused: number;
   chunksEncoded: number;
   rows: number;
+  /** Rows without a vector (all zeros): kept in their chunk, never indexed, returned or drawn. */
+  rowsWithoutVector: number;
   rejected: number;
   /** Why the HNSW index was (re)built, or undefined when the saved one matched. */
   indexRebuilt?: string;
@@ -73,6 +77,7 @@ export async function buildCatalogIndex(o: CatalogIndexOptions): Promise<Catalog
     model: o.encoder.name,
     fingerprint: o.encoder.fingerprint,
     notMeaningfulBecause: o.notMeaningfulBecause ?? null,
+    similarityNote: o.similarityNote ?? null,
     dim: o.encoder.dim,
     dtype: o.dtype ?? 'float32',
     attributes: o.attributes ?? false,
@@ -140,7 +145,8 @@ export async function buildCatalogIndex(o: CatalogIndexOptions): Promise<Catalog
   const opened = await openOrBuildIndex(indexPath(o.out), vectors.unit, o.hnsw ?? DEFAULT_HNSW_PARAMS, {
     progress: o.progress,
   });
-  const done: CatalogManifest = { ...manifest, chunks: chunkIndex, rows, rejected: rejects.count };
+  const rowsWithoutVector = vectors.unit.size - vectors.unit.validRows.length;
+  const done: CatalogManifest = { ...manifest, chunks: chunkIndex, rows, rowsWithoutVector, rejected: rejects.count };
   await writeFileAtomic(manifestPath(o.out), JSON.stringify(done, null, 2) + '\n');
   return {
     manifest: done,
@@ -148,6 +154,7 @@ export async function buildCatalogIndex(o: CatalogIndexOptions): Promise<Catalog
     chunksReused: reused,
     chunksEncoded: encoded,
     rows,
+    rowsWithoutVector,
     rejected: rejects.count,
     indexRebuilt: opened.rebuilt,
   };

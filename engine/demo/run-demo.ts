@@ -7,13 +7,17 @@
 //   sib/          SessionIntentBench tasks and distractor-backed items
 //   evaluation/   the embedding solver's answers to the IntentionQA items (responses_task1.jsonl,
 //                 responses_task2.jsonl) and their scores next to RANDOM and MAJORITY (scores/)
-// It uses all-MiniLM-L6-v2 when it can be found; if it cannot, and only then, it falls back to the
-// offline stand-in encoder and says so on stderr, in what it returns and in every manifest and report.
+// It uses all-MiniLM-L6-v2 when it can be found; if it cannot, it falls back to glove-100d (averaged
+// GloVe word vectors, from an optional npm package: meaningful, coarser), and only without that
+// package to the offline stand-in encoder; a fallback is announced on stderr, in what it returns and
+// in every manifest and report. The pipeline takes the windows and centering the encoder calls for
+// (engine/items/intentionqa/calibration.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import type { OnError } from '../../core/errors.js';
 import { openEncoder, resolveEncoderOrStandIn } from '../../workers/open-encoder.js';
+import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
 import { assembleSib, type SibSummary } from '../items/sib/assemble-sib.js';
 import { DEFAULT_WINDOWS, type DistractorWindows } from '../items/sib/distractors.js';
 import { PROMPT_STYLES } from '../items/sib/sib-types.js';
@@ -49,7 +53,7 @@ export interface DemoRun {
   sib: { summary: SibSummary; dir: string; distractorItems: number };
   /** The embedding solver on the IntentionQA items, scored: the demo's closing table. */
   evaluation: { summary: IntentionQaScoreSummary; dir: string };
-  /** Set when the demo fell back to the stand-in encoder: what every report says about it. */
+  /** Set when the demo's encoder is not Sentence-BERT: what every report says about it. */
   caveat?: string;
   seconds: number;
 }
@@ -76,7 +80,9 @@ async function ensureDemoWorld(dir: string, seed: number): Promise<void> {
 
 /**
  * Windows for the SIB distractors under the stand-in: word-hashing cosines between short texts sit
- * far below Sentence-BERT's, so the defaults would leave the demo without items.
+ * far below Sentence-BERT's, so the defaults would leave the demo without items (0 of 275 T1 hard
+ * negatives). glove-100d keeps the defaults: with them it makes all 275 items of every kind on the
+ * sample sessions.
  */
 const STAND_IN_SIB_WINDOWS: DistractorWindows = {
   intention: { lo: 0.05, hi: 0.8 },
@@ -125,7 +131,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
       seed,
       styles: [...PROMPT_STYLES],
       encoder: sibEncoder,
-      windows: caveat ? STAND_IN_SIB_WINDOWS : DEFAULT_WINDOWS,
+      windows: encoder.encoder === HASHING_ENCODER_NAME ? STAND_IN_SIB_WINDOWS : DEFAULT_WINDOWS,
       onError: options.onError,
     });
   } finally {

@@ -164,6 +164,7 @@ export async function buildProductItems(o: ProductItemsOptions): Promise<Product
         seed,
         rejected: rejects.count,
         notMeaningfulBecause: o.index.manifest.notMeaningfulBecause,
+        similarityNote: o.index.manifest.similarityNote ?? null,
       },
       null,
       2,

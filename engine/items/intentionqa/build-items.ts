@@ -12,9 +12,9 @@
 import { Rng } from '../../../core/rng.js';
 import { createProgress } from '../../../core/progress.js';
 import { formatWindow } from '../../search/windows.js';
-import { IntentionQaContext, TASK2_WINDOW, type IntentionQaInput } from './run-context.js';
+import { IntentionQaContext, task1Window, task2Window, type IntentionQaInput } from './run-context.js';
 import { resolveOptions, type IntentionQaOptions } from './intentionqa-options.js';
-import { difficultyOf } from './difficulty.js';
+import { difficultyOf, formatDifficultyCuts } from './difficulty.js';
 import type { Draft, DraftResult } from './draft.js';
 import { BalancedPositions } from '../balanced-positions.js';
 import type { DroppedAssertion, IntentionQaRecord, Task1Item, Task2Item } from './item-types.js';
@@ -22,7 +22,8 @@ import type { Assertion } from './assertions.js';
 import { normalizeOptionText } from '../option-text.js';
 import { LETTERS, task1Prompts, task2Prompts, type Letter } from './intentionqa-prompts.js';
 import type { ReportSettings } from './intentionqa-report.js';
-import { draftTask1, task1Window } from './task1.js';
+import { similarityDistribution, type SimilarityDistribution } from './similarity-distribution.js';
+import { draftTask1 } from './task1.js';
 import { draftTask2 } from './task2.js';
 
 /** Places the gold among the distractors and checks the item invariants. */
@@ -55,16 +56,34 @@ export class IntentionQaRun {
     return new IntentionQaRun(input, options, await IntentionQaContext.create(input, options));
   }
 
-  /** What the report and the manifest record about this run. */
-  settings(caveat?: string): ReportSettings {
+  private distribution: SimilarityDistribution | undefined;
+
+  /** Where this run's cosines fall (sampled, seeded): the report's "similarity distribution" section. */
+  similarityDistribution(): SimilarityDistribution {
     const o = this.options;
+    this.distribution ??= similarityDistribution(
+      this.context,
+      { task1: task1Window(o), task2: task2Window(o), difficulty: o.difficulty },
+      o.seed,
+    );
+    return this.distribution;
+  }
+
+  /**
+   * What the report and the manifest record about this run; `extras` adds the caveat printed at the
+   * top and the encoder the report names in its similarity section.
+   */
+  settings(extras: Pick<ReportSettings, 'caveat' | 'encoder'> = {}): ReportSettings {
+    const o = this.options;
+    const caveat = extras.caveat;
     return {
       seed: String(o.seed),
       preset: o.preset,
       sampling: o.sampling,
       anchor: o.anchor,
       task1Window: formatWindow(task1Window(o)),
-      task2Window: formatWindow(TASK2_WINDOW),
+      task2Window: formatWindow(task2Window(o)),
+      difficulty: formatDifficultyCuts(o.difficulty),
       typicalityThreshold: o.typicalityThreshold,
       typicalityComparison: o.typicalityComparison,
       excludeRelations: [...o.excludeRelations],
@@ -74,6 +93,11 @@ export class IntentionQaRun {
       search: this.context.search.description,
       productsWithoutVector: this.context.vectors.size - this.context.vectors.validRows.length,
       ...(caveat ? { caveat } : {}),
+      ...(extras.encoder ? { encoder: extras.encoder } : {}),
+      similarity: {
+        distribution: this.similarityDistribution(),
+        bounds: { task1: o.task1Window, task2: o.task2Window, difficulty: o.difficulty },
+      },
     };
   }
 
@@ -149,7 +173,7 @@ export class IntentionQaRun {
       const a = ctx.assertions[d.index]!;
       if (d.dropped) return [{ kind: 'dropped', dropped: d.dropped, relation: a.relation }];
       const pairSimilarity = ctx.vectors.cosine(ctx.rowA[d.index]!, ctx.rowB[d.index]!);
-      const difficulty = difficultyOf(pairSimilarity);
+      const difficulty = difficultyOf(pairSimilarity, options.difficulty);
       const nameA = input.products.get(a.itemA)!;
       const nameB = input.products.get(a.itemB)!;
       const out: IntentionQaRecord[] = [];

@@ -6,6 +6,7 @@ import { ConfigError } from '../../../core/errors.js';
 import type { HnswParams, RangeSearch } from '../../search/range-search.js';
 import { DEFAULT_HNSW_PARAMS } from '../../search/vector-index.js';
 import { parseSampling, type Sampling, type WindowStrategy } from '../../search/windows.js';
+import { PAPER_DIFFICULTY, type DifficultyCuts } from './difficulty.js';
 
 /** Task 2's window anchor: the paper's masked answer p_B, or the released code's given p_A. */
 export const ANCHORS = ['answer', 'given'] as const;
@@ -59,6 +60,17 @@ export const RELEASED_EXCLUDED_RELATIONS: readonly string[] = [
   'symbolOf',
 ];
 
+/** A window's bounds; which bound is inclusive is each task's rule (run-context.ts task1Window, task2Window). */
+export interface WindowBounds {
+  lo: number;
+  hi: number;
+}
+
+/** The paper's Task-1 window, Sim_i ∈ [0.6, 0.9], calibrated for Sentence-BERT context embeddings. */
+export const PAPER_TASK1_WINDOW: WindowBounds = { lo: 0.6, hi: 0.9 };
+/** The paper's Task-2 window, Sim_p ∈ [0.7, 0.9), calibrated for Sentence-BERT context embeddings. */
+export const PAPER_TASK2_WINDOW: WindowBounds = { lo: 0.7, hi: 0.9 };
+
 export interface IntentionQaOptions {
   /** The preset the fields of PresetOptions started from (each may have been overridden). */
   preset: Preset;
@@ -76,6 +88,12 @@ export interface IntentionQaOptions {
   /** Only candidates whose concept words overlap (the released items' rule). */
   requireOverlap: boolean;
   tasks: ReadonlyArray<1 | 2>;
+  /** Task 1's distractor window on Sim_i (default the paper's, PAPER_TASK1_WINDOW). */
+  task1Window: WindowBounds;
+  /** Task 2's distractor window on Sim_p (default the paper's, PAPER_TASK2_WINDOW). */
+  task2Window: WindowBounds;
+  /** Difficulty cut points on Sim_p(p1, p2) (default the paper's, PAPER_DIFFICULTY). */
+  difficulty: DifficultyCuts;
   exactness: Exactness;
   /** `auto` uses MatrixRanges up to this many anchor × product pairs, and the HNSW index above. */
   matrixPairLimit: number;
@@ -130,6 +148,9 @@ export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
   typicalityThreshold: 0.5,
   requireOverlap: true,
   tasks: [1, 2],
+  task1Window: PAPER_TASK1_WINDOW,
+  task2Window: PAPER_TASK2_WINDOW,
+  difficulty: PAPER_DIFFICULTY,
   exactness: 'auto',
   // Matrix products grow as anchors × products, the index as products · log: at 100k products and
   // assertions on 2 cores the products take 28 s against 60 s of index build plus ~80 s of kNN
@@ -184,7 +205,18 @@ export function resolveOptions(settings: IntentionQaSettings = {}): IntentionQaO
   parseAnchor(o.anchor);
   parseExactness(o.exactness);
   oneOf('strategy', o.strategy, ['auto', 'rejection', 'enumerate']);
+  checkWindow('task1Window', o.task1Window);
+  checkWindow('task2Window', o.task2Window);
+  const cuts = o.difficulty;
+  if (!(Number.isFinite(cuts?.medium) && Number.isFinite(cuts?.easy) && cuts.medium <= cuts.easy))
+    throw new ConfigError('difficulty', `must be {medium, easy} with medium ≤ easy, got ${JSON.stringify(cuts)}`);
   return o;
+}
+
+/** A cosine window's bounds: -1 ≤ lo < hi ≤ 1. */
+function checkWindow(field: string, w: WindowBounds): void {
+  if (!(w && w.lo >= -1 && w.lo < w.hi && w.hi <= 1))
+    throw new ConfigError(field, `must be {lo, hi} with -1 ≤ lo < hi ≤ 1, got ${JSON.stringify(w)}`);
 }
 
 /** The fields of PresetOptions whose value differs from the preset's (what the caller overrode). */

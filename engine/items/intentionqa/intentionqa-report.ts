@@ -1,17 +1,46 @@
 // What a run produced, in numbers: per task the items, difficulty mix, gold-letter balance, false
 // negatives, how distractors were found, a histogram of distractor similarity; every dropped
-// assertion counted by task and reason; items and drops per relation; and, for the `released`
-// preset, the places where the output must differ from the released code's. Rendered as markdown
-// and as a small hand-written SVG.
+// assertion counted by task and reason; items and drops per relation; for the `released` preset,
+// the places where the output must differ from the released code's; and where the run's cosines
+// fall next to its windows (similarity-distribution.ts). Rendered as markdown and as a small
+// hand-written SVG.
 import { escapeXml } from '../../../core/xml.js';
 import type { IntentionQaRecord } from './item-types.js';
-import { DIFFICULTIES, type Difficulty } from './difficulty.js';
+import { DIFFICULTIES, PAPER_DIFFICULTY, type Difficulty } from './difficulty.js';
 import { LETTERS, type Letter } from './intentionqa-prompts.js';
-import type { Preset, RelationScope, Task2Universe, TypicalityComparison } from './intentionqa-options.js';
+import {
+  BIN_WIDTH,
+  QUANTILES,
+  binOf,
+  type CosineSummary,
+  type SimilarityDistribution,
+} from './similarity-distribution.js';
+import {
+  PAPER_TASK1_WINDOW,
+  PAPER_TASK2_WINDOW,
+  type Preset,
+  type RelationScope,
+  type Task2Universe,
+  type TypicalityComparison,
+} from './intentionqa-options.js';
 
-/** Histogram bins for distractor similarity: [0.5, 1.0] in steps of 0.025 (every window fits). */
-export const SIMILARITY_BINS = { lo: 0.5, hi: 1.0, width: 0.025 } as const;
-const BIN_COUNT = Math.round((SIMILARITY_BINS.hi - SIMILARITY_BINS.lo) / SIMILARITY_BINS.width);
+/** Histogram bins for distractor similarity: steps of 0.025 from `lo` (the last bin closed at 1). */
+export interface SimilarityBins {
+  lo: number;
+  width: number;
+  count: number;
+}
+
+/** [0.5, 1.0] in steps of 0.025: the paper's windows fit. */
+export const SIMILARITY_BINS: SimilarityBins = { lo: 0.5, width: 0.025, count: 20 };
+
+/** The bins for windows whose lowest bound is `lowestLo`: SIMILARITY_BINS, extended down to it when lower. */
+export function similarityBinsFor(lowestLo: number): SimilarityBins {
+  const perUnit = Math.round(1 / SIMILARITY_BINS.width);
+  // Integer arithmetic on bin indices, so that 0.3 gives 0.3, not 0.275 (0.3 · 40 is 11.999…).
+  const first = Math.min(Math.round(SIMILARITY_BINS.lo * perUnit), Math.floor(lowestLo * perUnit + 1e-9));
+  return { lo: first / perUnit, width: SIMILARITY_BINS.width, count: perUnit - first };
+}
 
 export interface TaskStats {
   items: number;
@@ -45,6 +74,8 @@ export interface RelationStats {
 }
 
 export interface IntentionQaStats {
+  /** The bins of both tasks' similarity histograms. */
+  similarityBins: SimilarityBins;
   task1: TaskStats;
   task2: TaskStats;
   /** Assertions dropped before either task, by reason. */
@@ -53,7 +84,7 @@ export interface IntentionQaStats {
   byRelation: Record<string, RelationStats>;
 }
 
-function emptyTask(): TaskStats {
+function emptyTask(bins: SimilarityBins): TaskStats {
   return {
     items: 0,
     difficulty: { easy: 0, medium: 0, hard: 0 },
@@ -64,16 +95,16 @@ function emptyTask(): TaskStats {
     refused: {},
     itemsWithRefusal: {},
     lowestFallbackOfFour: 0,
-    similarityHistogram: new Array<number>(BIN_COUNT).fill(0),
+    similarityHistogram: new Array<number>(bins.count).fill(0),
     similarityMin: null,
     similarityMax: null,
     dropped: {},
   };
 }
 
-export function similarityBin(score: number): number {
-  const b = Math.floor((score - SIMILARITY_BINS.lo) / SIMILARITY_BINS.width);
-  return Math.min(BIN_COUNT - 1, Math.max(0, b));
+export function similarityBin(score: number, bins: SimilarityBins = SIMILARITY_BINS): number {
+  const b = Math.floor((score - bins.lo) / bins.width);
+  return Math.min(bins.count - 1, Math.max(0, b));
 }
 
 function increment(counts: Record<string, number>, key: string): void {
@@ -81,7 +112,17 @@ function increment(counts: Record<string, number>, key: string): void {
 }
 
 export class StatsAccumulator {
-  readonly stats: IntentionQaStats = { task1: emptyTask(), task2: emptyTask(), droppedBoth: {}, byRelation: {} };
+  readonly stats: IntentionQaStats;
+
+  constructor(bins: SimilarityBins = SIMILARITY_BINS) {
+    this.stats = {
+      similarityBins: bins,
+      task1: emptyTask(bins),
+      task2: emptyTask(bins),
+      droppedBoth: {},
+      byRelation: {},
+    };
+  }
 
   private relation(name: string): RelationStats {
     return (this.stats.byRelation[name] ??= {
@@ -113,7 +154,7 @@ export class StatsAccumulator {
       t.lowestFallbackOfFour += 1;
     for (const d of item.distractors) {
       increment(t.methods, d.method);
-      t.similarityHistogram[similarityBin(d.score)]! += 1;
+      t.similarityHistogram[similarityBin(d.score, this.stats.similarityBins)]! += 1;
       t.similarityMin = t.similarityMin === null ? d.score : Math.min(t.similarityMin, d.score);
       t.similarityMax = t.similarityMax === null ? d.score : Math.max(t.similarityMax, d.score);
     }
@@ -132,6 +173,8 @@ export interface ReportSettings {
   anchor: string;
   task1Window: string;
   task2Window: string;
+  /** The difficulty cut points, as formatDifficultyCuts writes them. */
+  difficulty: string;
   typicalityThreshold: number;
   typicalityComparison: TypicalityComparison;
   excludeRelations: string[];
@@ -142,6 +185,17 @@ export interface ReportSettings {
   productsWithoutVector: number;
   /** A warning printed at the top, e.g. that the embeddings are synthetic. */
   caveat?: string;
+  /** The encoder that made the embeddings, when known, and whether its cosines were centered. */
+  encoder?: { name: string; sentenceBert: boolean; centered: boolean };
+  /** Where the cosines fall (IntentionQaRun.similarityDistribution), with the window bounds to mark. */
+  similarity?: { distribution: SimilarityDistribution; bounds: SimilarityBounds };
+}
+
+/** The bounds the similarity section marks: Task 1 on Sim_i, Task 2 on Sim_p, difficulty on Sim_p(p1, p2). */
+export interface SimilarityBounds {
+  task1: { lo: number; hi: number };
+  task2: { lo: number; hi: number };
+  difficulty: { medium: number; easy: number };
 }
 
 export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFile: string): string {
@@ -154,7 +208,8 @@ export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFi
     `Settings: preset \`${s.preset}\`, seed \`${s.seed}\`, Task-1 sampling \`${s.sampling}\` in Sim_i ${s.task1Window} ${scope}, ` +
       `Task-2 anchor \`${s.anchor}\` in Sim_p ${s.task2Window} among ${universe}, ` +
       `typicality ${s.typicalityComparison === 'above' ? '>' : '≥'} ${s.typicalityThreshold}, excluded relations: ${excluded}, ` +
-      `concept overlap ${s.requireOverlap ? 'required' : 'not required'}, window enumeration by ${s.search}.`,
+      `concept overlap ${s.requireOverlap ? 'required' : 'not required'}, window enumeration by ${s.search}. ` +
+      `Difficulty from Sim_p(p1, p2): ${s.difficulty}.`,
     '',
     `Products without a context vector (no similarity; never a distractor): ${s.productsWithoutVector}.`,
     `Assertions dropped before either task: ${counts(stats.droppedBoth)}.`,
@@ -192,19 +247,98 @@ export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFi
   if (s.preset === 'released') lines.push('', ...releasedDifferences(stats));
   lines.push('', `![histograms](${svgFile})`, '');
   lines.push(
-    `Distractor similarity histogram (bins of ${SIMILARITY_BINS.width} from ${SIMILARITY_BINS.lo}; empty bins omitted):`,
+    `Distractor similarity histogram (bins of ${stats.similarityBins.width} from ${stats.similarityBins.lo}; empty bins omitted):`,
     '',
   );
   lines.push('| bin | Task 1 | Task 2 |', '|---|---|---|');
-  for (let b = 0; b < BIN_COUNT; b++) {
+  const bins = stats.similarityBins;
+  for (let b = 0; b < bins.count; b++) {
     const c1 = stats.task1.similarityHistogram[b]!;
     const c2 = stats.task2.similarityHistogram[b]!;
     if (c1 === 0 && c2 === 0) continue;
-    const lo = SIMILARITY_BINS.lo + b * SIMILARITY_BINS.width;
-    lines.push(`| [${lo.toFixed(3)}, ${(lo + SIMILARITY_BINS.width).toFixed(3)}) | ${c1} | ${c2} |`);
+    const lo = bins.lo + b * bins.width;
+    lines.push(`| [${lo.toFixed(3)}, ${(lo + bins.width).toFixed(3)}) | ${c1} | ${c2} |`);
   }
   lines.push('');
+  if (s.similarity) lines.push(...similaritySection(s, s.similarity.distribution, s.similarity.bounds));
   return lines.join('\n');
+}
+
+const percent = (part: number, whole: number) => (whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`);
+
+/** "Similarity distribution": quantiles and a histogram of the run's cosines, with the windows marked. */
+function similaritySection(s: ReportSettings, d: SimilarityDistribution, b: SimilarityBounds): string[] {
+  const lines = ['## Similarity distribution', ''];
+  const encoder = s.encoder;
+  const paper =
+    b.task1.lo === PAPER_TASK1_WINDOW.lo &&
+    b.task1.hi === PAPER_TASK1_WINDOW.hi &&
+    b.task2.lo === PAPER_TASK2_WINDOW.lo &&
+    b.task2.hi === PAPER_TASK2_WINDOW.hi &&
+    b.difficulty.easy === PAPER_DIFFICULTY.easy &&
+    b.difficulty.medium === PAPER_DIFFICULTY.medium;
+  if (encoder && !encoder.sentenceBert)
+    lines.push(
+      `> The paper's windows (Task 1 [0.6, 0.9], Task 2 [0.7, 0.9)) and difficulty cut points (0.85, 0.6) were ` +
+        `calibrated for Sentence-BERT context embeddings. This run's encoder is ${encoder.name}, whose cosines ` +
+        (paper
+          ? "fall elsewhere, and it uses the paper's values: place the windows from the distribution below."
+          : 'fall elsewhere; the windows and cut points in the settings above were chosen for it: check them against the distribution below.'),
+      '',
+    );
+  lines.push(
+    `Cosines of this run${encoder ? ` (${encoder.name}, ${encoder.centered ? 'centered: the mean product embedding subtracted before the cosine' : 'not centered'})` : ''}. ` +
+      'Pairs are sampled, seeded, where there are more than can be counted quickly; quantiles are nearest-rank.',
+    '',
+    `| cosines | pairs counted (of) | ${QUANTILES.map((q) => (q === 0 ? 'min' : q === 1 ? 'max' : q === 0.5 ? 'median' : `${q * 100}%`)).join(' | ')} | where the windows are |`,
+    `|---|---|${QUANTILES.map(() => '---|').join('')}---|`,
+  );
+  const row = (label: string, c: CosineSummary, where: string) =>
+    lines.push(
+      `| ${label} | ${c.n} (${c.total}) | ${c.n === 0 ? QUANTILES.map(() => '–').join(' | ') : c.quantiles.map((q) => q.toFixed(3)).join(' | ')} | ${where} |`,
+    );
+  row(
+    'Sim_p, product pairs',
+    d.productPairs,
+    `Task 2 ${s.task2Window}: ${percent(d.productPairs.inTask2Window, d.productPairs.n)} of pairs`,
+  );
+  row(
+    'Sim_i, assertion pairs',
+    d.assertionPairs,
+    `Task 1 ${s.task1Window}: ${percent(d.assertionPairs.inTask1Window, d.assertionPairs.n)} of pairs`,
+  );
+  const diff = d.coBuyPairs.difficulty;
+  row(
+    'Sim_p(p1, p2), co-buy pairs',
+    d.coBuyPairs,
+    `easy / medium / hard: ${DIFFICULTIES.map((k) => percent(diff[k], d.coBuyPairs.n)).join(' / ')}`,
+  );
+  lines.push(
+    '',
+    `Histogram (share of each row's pairs per bin of ${BIN_WIDTH}; empty bins omitted), with the bins that hold a window bound or a cut point marked:`,
+    '',
+    '| bin | Sim_p, product pairs | Sim_i, assertion pairs | Sim_p(p1, p2), co-buy pairs | bounds in this bin |',
+    '|---|---|---|---|---|',
+  );
+  const marks = new Map<number, string[]>();
+  const mark = (value: number, label: string) => marks.set(binOf(value), [...(marks.get(binOf(value)) ?? []), label]);
+  mark(b.task1.lo, `Task 1 lo ${b.task1.lo}`);
+  mark(b.task1.hi, `Task 1 hi ${b.task1.hi}`);
+  mark(b.task2.lo, `Task 2 lo ${b.task2.lo}`);
+  mark(b.task2.hi, `Task 2 hi ${b.task2.hi}`);
+  mark(b.difficulty.medium, `medium ≥ ${b.difficulty.medium}`);
+  mark(b.difficulty.easy, `easy ≥ ${b.difficulty.easy}`);
+  const rows = [d.productPairs, d.assertionPairs, d.coBuyPairs];
+  for (let k = 0; k < d.productPairs.histogram.length; k++) {
+    if (rows.every((r) => r.histogram[k] === 0) && !marks.has(k)) continue;
+    // Bounds printed from integers, so that no "-0.0" or "0.30000000000000004" appears.
+    const bound = (j: number) => (Math.round((-1 + j * BIN_WIDTH) * 10) / 10 || 0).toFixed(1);
+    const close = k === rows[0]!.histogram.length - 1 ? ']' : ')';
+    const cells = rows.map((r) => percent(r.histogram[k]!, r.n));
+    lines.push(`| [${bound(k)}, ${bound(k + 1)}${close} | ${cells.join(' | ')} | ${(marks.get(k) ?? []).join(', ')} |`);
+  }
+  lines.push('');
+  return lines;
 }
 
 /**
@@ -273,9 +407,8 @@ export function renderSvg(stats: IntentionQaStats, caveat?: string): string {
       );
     });
   };
-  const simLabels = Array.from({ length: BIN_COUNT }, (_, b) =>
-    (SIMILARITY_BINS.lo + b * SIMILARITY_BINS.width).toFixed(3),
-  );
+  const bins = stats.similarityBins;
+  const simLabels = Array.from({ length: bins.count }, (_, b) => (bins.lo + b * bins.width).toFixed(3));
   panel(
     10,
     top,

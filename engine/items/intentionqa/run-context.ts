@@ -11,18 +11,36 @@ import type { CosineWindow } from '../../search/windows.js';
 import type { Assertion } from './assertions.js';
 import { filterDrop, type FilterDrop } from './assertion-filter.js';
 import { wordsOf, type WordSet } from './concept-overlap.js';
-import type { Anchor, IntentionQaOptions, IntentionQaSettings } from './intentionqa-options.js';
+import {
+  PAPER_TASK1_WINDOW,
+  PAPER_TASK2_WINDOW,
+  type Anchor,
+  type IntentionQaOptions,
+  type IntentionQaSettings,
+} from './intentionqa-options.js';
 import { normalizeOptionText } from '../option-text.js';
 
 /** Task 1, paper (uniform): Sim_i ∈ [0.6, 0.9]. */
-export const TASK1_WINDOW_UNIFORM: CosineWindow = { lo: 0.6, hi: 0.9, loInclusive: true, hiInclusive: true };
+export const TASK1_WINDOW_UNIFORM: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: true };
 /** Task 1, released code (lowest): candidates with Sim_i ≥ 0.6, pool rule "m-th < 0.9". */
-export const TASK1_WINDOW_LOWEST: CosineWindow = { lo: 0.6, hi: 0.9, loInclusive: true, hiInclusive: false };
+export const TASK1_WINDOW_LOWEST: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: false };
 /** Task 2: Sim_p ∈ [0.7, 0.9). */
-export const TASK2_WINDOW: CosineWindow = { lo: 0.7, hi: 0.9, loInclusive: true, hiInclusive: false };
+export const TASK2_WINDOW: CosineWindow = { ...PAPER_TASK2_WINDOW, loInclusive: true, hiInclusive: false };
 
-/** Every range query of either task is at lo ≥ this (inclusive): the cache's and MatrixRanges' floor. */
-export const RANGE_FLOOR = Math.min(TASK1_WINDOW_UNIFORM.lo, TASK1_WINDOW_LOWEST.lo, TASK2_WINDOW.lo);
+/** Task 1's window: the bounds of `task1Window`, the upper one inclusive for uniform sampling (the paper's "[0.6, 0.9]"). */
+export function task1Window(options: Pick<IntentionQaOptions, 'sampling' | 'task1Window'>): CosineWindow {
+  return { ...options.task1Window, loInclusive: true, hiInclusive: options.sampling !== 'lowest' };
+}
+
+/** Task 2's window: [lo, hi) of `task2Window`. */
+export function task2Window(options: Pick<IntentionQaOptions, 'task2Window'>): CosineWindow {
+  return { ...options.task2Window, loInclusive: true, hiInclusive: false };
+}
+
+/** Every range query of either task is at lo ≥ this (inclusive): the range cache's and MatrixRanges' floor. */
+export function rangeFloor(options: Pick<IntentionQaOptions, 'task1Window' | 'task2Window'>): number {
+  return Math.min(options.task1Window.lo, options.task2Window.lo);
+}
 
 export interface IntentionQaInput {
   /** Product id → title. */
@@ -157,7 +175,7 @@ export class IntentionQaContext {
     }
     const ctx = new IntentionQaContext(input, options, vectors);
     ctx.searchInUse = options.search ?? (await ctx.chooseSearch(options));
-    ctx.rangeCache = new RowRangeCache(ctx.searchInUse, RANGE_FLOOR);
+    ctx.rangeCache = new RowRangeCache(ctx.searchInUse, rangeFloor(options));
     return ctx;
   }
 
@@ -177,8 +195,9 @@ export class IntentionQaContext {
       (options.exactness === 'auto' && anchors.length * products <= options.matrixPairLimit)
     ) {
       const opts = { threads: options.matrixThreads, progress: options.progress };
-      if (!options.rangesPath) return MatrixRanges.compute(vectors, anchors, RANGE_FLOOR, opts);
-      const opened = await openOrComputeRanges(options.rangesPath, vectors, anchors, RANGE_FLOOR, opts);
+      const floor = rangeFloor(options);
+      if (!options.rangesPath) return MatrixRanges.compute(vectors, anchors, floor, opts);
+      const opened = await openOrComputeRanges(options.rangesPath, vectors, anchors, floor, opts);
       if (opened.recomputed === undefined) this.reusedSearchFrom = options.rangesPath;
       return opened.ranges;
     }

@@ -5,16 +5,12 @@
 // (normalised text) is a false negative, dropped, recorded and backfilled; a text equal to an already
 // chosen distractor is refused the same way, so the four options are distinct.
 import type { Rng } from '../../../core/rng.js';
-import { drawFromWindow, formatWindow, type CosineWindow } from '../../search/windows.js';
+import { drawFromWindow, formatWindow } from '../../search/windows.js';
 import { overlaps } from './concept-overlap.js';
-import { TASK1_WINDOW_LOWEST, TASK1_WINDOW_UNIFORM, type IntentionQaContext } from './run-context.js';
+import { task1Window, type IntentionQaContext } from './run-context.js';
 import type { IntentionQaOptions } from './intentionqa-options.js';
 import { DISTRACTORS_PER_ITEM, shortWindow, type DraftResult } from './draft.js';
 import { intentionUniverse } from './intention-window.js';
-
-export function task1Window(options: Pick<IntentionQaOptions, 'sampling'>): CosineWindow {
-  return options.sampling === 'lowest' ? TASK1_WINDOW_LOWEST : TASK1_WINDOW_UNIFORM;
-}
 
 /**
  * Draws Task-1 distractors for valid assertion i (both products have vectors). `pivotKnown`: this

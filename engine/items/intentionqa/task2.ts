@@ -1,15 +1,15 @@
 // Task 2 — IntentUtilize: given p_A and the intention, choose p_B. Distractors are products from the
-// Sim_p window [0.7, 0.9) around the anchor (anchor `answer`: p_B, the paper; `given`: p_A, the
-// released code), uniform in both the paper and the released code, among the task2Universe (the kept
-// assertions' products, or every product with a vector). Never p_A itself or a product titled like
-// it; with requireOverlap (default) only products whose concept words overlap p_A's
-// (docs/intentionqa.md, "A vs candidate"); p_B itself or a product titled like p_B is a false
-// negative, dropped, recorded and backfilled; a title equal to an already chosen distractor is
+// Sim_p window (task2Window, the paper's [0.7, 0.9) by default) around the anchor (anchor `answer`:
+// p_B, the paper; `given`: p_A, the released code), uniform in both the paper and the released code,
+// among the task2Universe (the kept assertions' products, or every product with a vector). Never p_A
+// itself or a product titled like it; with requireOverlap (default) only products whose concept words
+// overlap p_A's (docs/intentionqa.md, "A vs candidate"); p_B itself or a product titled like p_B is a
+// false negative, dropped, recorded and backfilled; a title equal to an already chosen distractor is
 // refused the same way.
 import type { Rng } from '../../../core/rng.js';
 import { drawFromWindow, formatWindow, productUniverse } from '../../search/windows.js';
 import { overlaps } from './concept-overlap.js';
-import { TASK2_WINDOW, type IntentionQaContext } from './run-context.js';
+import { task2Window, type IntentionQaContext } from './run-context.js';
 import type { IntentionQaOptions } from './intentionqa-options.js';
 import { DISTRACTORS_PER_ITEM, shortWindow, type DraftResult } from './draft.js';
 
@@ -22,7 +22,7 @@ export function draftTask2(
   rngLabel: string,
 ): DraftResult {
   const a = ctx.assertions[i]!;
-  const w = TASK2_WINDOW;
+  const w = task2Window(options);
   const given = ctx.rowA[i]!;
   const answer = ctx.rowB[i]!;
   const anchor = options.anchor === 'answer' ? answer : given;
