@@ -12,6 +12,7 @@ import { registerEncodeCommand } from './commands/encode.js';
 import { registerModelCommands } from './commands/model.js';
 import { registerAssembleCommands } from './commands/assemble.js';
 import { registerScoreCommands } from './commands/score.js';
+import { registerAskCommand } from './commands/ask.js';
 import { registerCatalogCommands } from './commands/catalog.js';
 
 export function buildProgram(): Command {
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerEncodeCommand(program);
   registerModelCommands(program);
   registerAssembleCommands(program);
+  registerAskCommand(program);
   registerScoreCommands(program);
   registerCatalogCommands(program);
   return program;

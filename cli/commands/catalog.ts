@@ -5,7 +5,7 @@ import { openEncoder } from '../../workers/open-encoder.js';
 import { buildCatalogIndex, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
 import { CatalogIndex } from '../../engine/catalog/catalog-query.js';
 import { buildProductItems } from '../../engine/items/catalog/product-items.js';
-import { notMeaningfulBecause } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
+import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
 import { addOnErrorOption } from '../options/on-error.js';
 import { addOutDirOption } from '../options/output-options.js';
@@ -62,11 +62,14 @@ Example
     try {
       const why = notMeaningfulBecause(encoder);
       if (why) process.stderr.write(`warning: similarities in this index are NOT meaningful: ${why}\n`);
+      const note = similarityNote(encoder);
+      if (note) process.stderr.write(`note: similarities in this index are not Sentence-BERT's: ${note}\n`);
       const r = await buildCatalogIndex({
         products: o.products,
         out: o.out,
         encoder,
         notMeaningfulBecause: why,
+        similarityNote: note,
         dtype: o.storage,
         attributes: o.attributes,
         chunkSize: o.chunkSize,
@@ -76,6 +79,10 @@ Example
       process.stdout.write(
         `${r.rows} products in ${r.chunks} chunks (${r.chunksEncoded} encoded, ${r.chunksReused} reused), ${r.rejected} rejected; index ${r.indexRebuilt ? `built (${r.indexRebuilt})` : 'reused'} → ${o.out}\n`,
       );
+      if (r.rowsWithoutVector > 0)
+        process.stderr.write(
+          `${r.rowsWithoutVector} product(s) got no vector (no word the encoder knows): never returned by a query\n`,
+        );
     } finally {
       await encoder.close();
     }
@@ -101,6 +108,8 @@ Example
     const index = await CatalogIndex.open(o.index, { withIndex: !o.exhaustive });
     if (index.manifest.notMeaningfulBecause)
       process.stderr.write(`warning: these cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);
+    if (index.manifest.similarityNote)
+      process.stderr.write(`note: these cosines are not Sentence-BERT's: ${index.manifest.similarityNote}\n`);
     const encoder = await openEncoder(encoderOptions(o));
     try {
       const query = await index.embed(o.text, encoder);
@@ -140,6 +149,8 @@ Example
     const index = await CatalogIndex.open(o.index);
     if (index.manifest.notMeaningfulBecause)
       process.stderr.write(`warning: window cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);
+    if (index.manifest.similarityNote)
+      process.stderr.write(`note: window cosines are not Sentence-BERT's: ${index.manifest.similarityNote}\n`);
     const r = await buildProductItems({
       index,
       questions: o.questions,

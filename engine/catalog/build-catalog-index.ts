@@ -52,6 +52,8 @@ export interface CatalogIndexOptions {
   out: string;
   encoder: SentenceEncoder & Pick<FingerprintedEncoder, 'fingerprint'>;
   notMeaningfulBecause?: string;
+  /** What to keep in mind about meaningful similarities from another model than Sentence-BERT (glove-100d). */
+  similarityNote?: string;
   dtype?: StorageDtype;
   attributes?: boolean;
   /** Products per chunk (the unit of resumption). */
@@ -68,6 +70,8 @@ export interface CatalogIndexResult {
   chunksReused: number;
   chunksEncoded: number;
   rows: number;
+  /** Rows without a vector (all zeros): kept in their chunk, never indexed, returned or drawn. */
+  rowsWithoutVector: number;
   rejected: number;
   /** Why the HNSW index was (re)built, or undefined when the saved one matched. */
   indexRebuilt?: string;
@@ -99,6 +103,7 @@ async function buildClaimed(o: CatalogIndexOptions): Promise<CatalogIndexResult>
     model: o.encoder.name,
     fingerprint: o.encoder.fingerprint,
     notMeaningfulBecause: o.notMeaningfulBecause ?? null,
+    similarityNote: o.similarityNote ?? null,
     dim: o.encoder.dim,
     dtype: o.dtype ?? 'float32',
     attributes: o.attributes ?? false,
@@ -180,7 +185,8 @@ async function buildClaimed(o: CatalogIndexOptions): Promise<CatalogIndexResult>
     progress: o.progress,
   });
   reuse.indexBuiltBecause = opened.rebuilt ?? null;
-  const done: CatalogManifest = { ...counted, reuse };
+  const rowsWithoutVector = vectors.unit.size - vectors.unit.validRows.length;
+  const done: CatalogManifest = { ...counted, rowsWithoutVector, reuse };
   await writeFileAtomic(manifestPath(o.out), JSON.stringify(done, null, 2) + '\n');
   return {
     manifest: done,
@@ -188,6 +194,7 @@ async function buildClaimed(o: CatalogIndexOptions): Promise<CatalogIndexResult>
     chunksReused: reuse.chunksReused,
     chunksEncoded: reuse.chunksEncoded,
     rows,
+    rowsWithoutVector,
     rejected: rejects.count,
     indexRebuilt: opened.rebuilt,
   };

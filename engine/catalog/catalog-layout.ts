@@ -23,6 +23,8 @@ export interface CatalogManifest {
   fingerprint: string;
   /** Why similarities in this index mean nothing (stand-in or random weights), or null. */
   notMeaningfulBecause: string | null;
+  /** What to keep in mind about meaningful similarities from another model than Sentence-BERT (glove-100d), or null. */
+  similarityNote: string | null;
   dim: number;
   dtype: StorageDtype;
   attributes: boolean;
@@ -30,6 +32,8 @@ export interface CatalogManifest {
   /** Filled when the index is complete (a manifest without them was left by an older intentsim's unfinished run). */
   chunks?: number;
   rows?: number;
+  /** Rows the encoder gave no vector (no word glove-100d knows): never returned or drawn. */
+  rowsWithoutVector?: number;
   rejected?: number;
   /** What the run that finished the index reused and why it recomputed the rest. */
   reuse?: CatalogReuse;

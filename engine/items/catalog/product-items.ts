@@ -175,6 +175,7 @@ async function buildClaimed(o: ProductItemsOptions): Promise<ProductItemsReport>
         seed,
         rejected: rejects.count,
         notMeaningfulBecause: o.index.manifest.notMeaningfulBecause,
+        similarityNote: o.index.manifest.similarityNote ?? null,
       },
       null,
       2,
