@@ -2,6 +2,7 @@
 // options (shared groups in cli/options/) and calling one library function; this file wires them up.
 import { Command } from '@commander-js/extra-typings';
 import { UserError } from '../core/errors.js';
+import { exitCleanlyOnInterrupt } from '../core/interrupt.js';
 import { cliHint } from './error-hints.js';
 import { registerGraphCommands } from './commands/graph.js';
 import { registerPipelineCommand } from './commands/pipeline.js';
@@ -37,6 +38,12 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // Ctrl-C and SIGTERM: temporary files removed, locks released, one line, exit 130 / 143.
+  exitCleanlyOnInterrupt((signal, undone) =>
+    process.stderr.write(
+      `intentsim: interrupted by ${signal}: removed ${undone} temporary file(s) and lock(s) of this run\n`,
+    ),
+  );
   await buildProgram().parseAsync(argv);
 }
 

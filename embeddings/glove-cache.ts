@@ -12,7 +12,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { temporaryPathFor } from '../core/atomic.js';
+import { temporaryPathFor } from '../core/temporary-files.js';
 import { readNpyFloat32, writeNpyMatrix, type NpyMatrix } from '../core/npy.js';
 import { UserError } from '../core/errors.js';
 import { readWordVectorJson } from './glove-json.js';

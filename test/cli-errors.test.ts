@@ -84,7 +84,7 @@ describe('bin/intentsim.js', () => {
     expect(stderr).toBe('intentsim: graph generate: give --demo, or --nodes N and --edges M (see --help)\n');
   });
 
-  it('prints a missing file on one line', async () => {
+  it('prints a missing index on one line', async () => {
     const { code, stderr } = await failure([
       'catalog',
       'items',
@@ -96,7 +96,9 @@ describe('bin/intentsim.js', () => {
       join(dir, 'o'),
     ]);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^intentsim: ENOENT: no such file or directory, open '.*manifest\.json'\n$/);
+    expect(stderr).toBe(
+      `intentsim: ${join(dir, 'none')}: no manifest.json, so not a finished catalog index (build it, or rerun the interrupted \`intentsim catalog index\` to finish it)\n`,
+    );
   });
 
   it('names the flag of a bad option value (commander checks flags)', async () => {

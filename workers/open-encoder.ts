@@ -53,18 +53,8 @@ export async function openEncoder(options: OpenEncoderOptions = {}): Promise<Any
   // and a missing model is a ModelNotFoundError on this thread, where callers can catch it.
   const model = await resolveModel(options);
   const { PooledSentenceEncoder } = await import('./pooled-encoder.js');
-  // Functions cannot cross into a worker; the workers need none of these.
-  const {
-    encoder: _choice,
-    warn: _warn,
-    workers: _workers,
-    onDownload: _onDownload,
-    fetch: _fetch,
-    sessionFactory: _factory,
-    ...cloneable
-  } = options;
   return PooledSentenceEncoder.open(
-    { ...cloneable, modelDir: model.dir, dtype: model.dtype },
+    { ...options, modelDir: model.dir, dtype: model.dtype },
     { workers, threadsPerWorker: options.intraOpThreads && options.intraOpThreads > 0 ? options.intraOpThreads : 1 },
   );
 }

@@ -2,24 +2,15 @@
 import { Option, type Command } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
 import { openEncoder } from '../../workers/open-encoder.js';
-import type { FingerprintedEncoder } from '../../embeddings/sentence-encoder.js';
-import { PooledSentenceEncoder } from '../../workers/pooled-encoder.js';
 import { buildCatalogIndex, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
 import { CatalogIndex } from '../../engine/catalog/catalog-query.js';
 import { buildProductItems } from '../../engine/items/catalog/product-items.js';
 import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
-import { addModelOptions, encoderOptions, type ModelCliOptions } from '../options/model-options.js';
+import { addModelOptions, encoderOptions } from '../options/model-options.js';
 import { addOnErrorOption } from '../options/on-error.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { number, positiveInt } from '../options/value-parsers.js';
-
-/** workers > 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1). */
-async function openFingerprinted(o: ModelCliOptions, workers: number): Promise<FingerprintedEncoder> {
-  if (workers > 1 && o.encoder === 'sentence-bert')
-    return PooledSentenceEncoder.open(encoderOptions(o), { workers, threadsPerWorker: o.threads ?? 1 });
-  return openEncoder(encoderOptions(o));
-}
 
 export function registerCatalogCommands(program: Command): void {
   const catalog = program
@@ -35,14 +26,17 @@ with Sentence-BERT and builds one HNSW index (cosine) over them.
 
 Input  --products FILE: JSONL {"id": "p1", "title": "…", "attributes": {"color": ["red"]}}
 Output --out DIR:
-  manifest.json              model fingerprint, storage dtype, chunk size, counts
+  manifest.json              model fingerprint, storage dtype, chunk size, counts,
+                             what was reused (written last: present = complete)
   chunks/chunk-NNNNNN.jsonl  {"id", "title"} per row, input order
   chunks/chunk-NNNNNN.npy    rows × dim vectors (float32 '<f4' or float16 '<f2')
-  index.hnsw, index.hnsw.json  the HNSW graph and what it was built from
+  chunks/chunk-NNNNNN.npy.json  the chunk's model, storage and checksums
+  index.hnsw, index.hnsw.json  the HNSW graph, what it was built from, its checksum
   rejects.jsonl              bad lines, with --on-error skip
 
-Resumable: a rerun skips every finished chunk (same products), so a crash costs
-at most the chunk in flight. Storage per product (--storage): dim × 4 bytes
+Resumable: a rerun skips every finished chunk (same products, files matching
+their checksums), so a crash costs at most the chunk in flight; a damaged chunk
+is encoded again. Storage per product (--storage): dim × 4 bytes
 (float32) or dim × 2 (float16): 2.5M × 384 is 3.8 GB or 1.9 GB on disk; the
 index file adds about dim × 4 + 2 × M × 4 bytes per product. --dtype is the
 model's weights (fp32 or q8), not the storage. With --workers N each worker's
@@ -63,7 +57,8 @@ Example
     .option('--workers <n>', 'encoder worker threads (Piscina pool; 1 = in this thread)', positiveInt, 1)
     .option('--chunk-size <n>', 'products per chunk (the unit of resumption)', positiveInt, DEFAULT_CHUNK_SIZE);
   addModelOptions(addOnErrorOption(index, 'OUT/rejects.jsonl')).action(async (o) => {
-    const encoder = await openFingerprinted(o, o.workers);
+    // --workers N > 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1).
+    const encoder = await openEncoder({ ...encoderOptions(o), workers: o.workers > 1 ? o.workers : 0 });
     try {
       const why = notMeaningfulBecause(encoder);
       if (why) process.stderr.write(`warning: similarities in this index are NOT meaningful: ${why}\n`);

@@ -1,6 +1,8 @@
 // `score shoppingbench`: ShoppingBench relevance scores (CAR, ASR per intent) of an agent's run.
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { join } from 'node:path';
 import { UserError, type OnError } from '../../core/errors.js';
+import { claimOutput } from '../../core/output-claim.js';
 import type { AnswerFiles } from '../../engine/scoring/answer-sheets.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
 import { scoreIntentionQa } from '../../engine/scoring/intentionqa/score-intentionqa.js';
@@ -124,7 +126,15 @@ Example
     .option('--out <dir>', 'output folder (needed by --on-error skip, for rejects.jsonl)');
   addModelOptions(addOnErrorOption(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }).action(async (o) => {
     if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
-    const encoder = await openEncoder(encoderOptions(o));
+    // --out is claimed (locked, temporary files of killed runs removed, summary.json removed until done).
+    const claim = o.out ? claimOutput(o.out, 'folder', { completionFiles: [join(o.out, 'summary.json')] }) : undefined;
+    let encoder: Awaited<ReturnType<typeof openEncoder>>;
+    try {
+      encoder = await openEncoder(encoderOptions(o));
+    } catch (err) {
+      claim?.release();
+      throw err;
+    }
     try {
       const why = notMeaningfulBecause(encoder);
       if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
@@ -149,6 +159,7 @@ Example
         process.stderr.write(`${result.rejected} line(s) rejected (see ${o.out}/rejects.jsonl)\n`);
     } finally {
       await encoder.close();
+      claim?.release();
     }
   });
 }

@@ -13,6 +13,7 @@
 import { join } from 'node:path';
 import { Rng } from '../../core/rng.js';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
 import { phraseVariants } from '../products/normalize.js';
 import { edgeToJsonl, openGraphOutput } from '../../graph/generate/graph-output.js';
 import data from './demo-world.json' with { type: 'json' };
@@ -379,7 +380,12 @@ export interface WriteDemoResult {
  * Writes the demo world into `dir` (created if needed). The graph is built in a temporary file and
  * renamed into place, so a re-run replaces it whole and an interrupted run leaves no half graph.
  */
+/** Writes the demo world into `dir`, claimed meanwhile (core/output-claim.ts: locked, temporary files of killed runs removed). */
 export async function writeDemo(dir: string, options: DemoOptions = {}): Promise<WriteDemoResult> {
+  return withClaimedOutput(dir, 'folder', {}, () => writeClaimed(dir, options));
+}
+
+async function writeClaimed(dir: string, options: DemoOptions): Promise<WriteDemoResult> {
   const world = buildDemoWorld(options);
   const graphPath = join(dir, 'graph.sqlite');
   await writeGraphFile(graphPath, world.nodes, world.edges);

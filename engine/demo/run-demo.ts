@@ -12,9 +12,13 @@
 // package to the offline stand-in encoder; a fallback is announced on stderr, in what it returns and
 // in every manifest and report. The pipeline takes the windows and centering the encoder calls for
 // (engine/items/intentionqa/calibration.ts).
-import { existsSync, readFileSync } from 'node:fs';
+// OUT is claimed first (core/output-claim.ts: locked, temporary files of killed runs removed), and
+// each part claims its own folder and removes its completion file (world.json, intentionqa's
+// manifest.json, sib-summary.json) before rewriting it.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
 import type { OnError } from '../../core/errors.js';
 import { openEncoder, resolveEncoderOrStandIn } from '../../workers/open-encoder.js';
 import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
@@ -65,6 +69,8 @@ async function ensureDemoWorld(dir: string, seed: number): Promise<void> {
     const done = JSON.parse(readFileSync(marker, 'utf8')) as { seed?: number };
     if (done.seed === seed && existsSync(join(dir, 'graph.sqlite'))) return;
   }
+  // The marker goes first: a world rewritten half-way must not be reused under the old one.
+  rmSync(marker, { force: true });
   const world = await writeDemo(dir, { seed });
   await writeFileAtomic(
     marker,
@@ -92,6 +98,10 @@ const STAND_IN_SIB_WINDOWS: DistractorWindows = {
 };
 
 export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
+  return withClaimedOutput(options.out, 'folder', {}, () => runClaimed(options));
+}
+
+async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
   const started = performance.now();
   const log = options.log ?? ((text: string) => process.stderr.write(text));
   const seed = options.items.seed ?? DEFAULT_INTENTIONQA_OPTIONS.seed;

@@ -1,11 +1,13 @@
 // `intentsim encode`: one sentence a line → a float32 .npy matrix, row i = line i + 1 (a blank line
 // is an empty sentence, so rows and lines always correspond). Sentences are encoded in chunks so that
 // progress shows and the vectors are streamed to disk; the file appears atomically when complete,
-// with a manifest beside it (OUT.manifest.json). A sentence the encoder gives no vector (a blank
-// line for glove-100d, or one without a word it knows) keeps its all-zero row, and the manifest
-// counts it and lists its line.
+// with a manifest beside it (OUT.manifest.json). OUT is claimed first (core/output-claim.ts): locked,
+// temporary files of killed runs removed, and OUT.manifest.json removed until this run has finished.
+// A sentence the encoder gives no vector (a blank line for glove-100d, or one without a word it
+// knows) keeps its all-zero row, and the manifest counts it and lists its line.
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
 import { createProgress } from '../../core/progress.js';
 import { NpyRowWriter } from '../../core/npy.js';
 import type { AnyEncoder } from '../../workers/open-encoder.js';
@@ -48,6 +50,20 @@ export async function encodeSentenceFile(
   output: string,
   encoder: AnyEncoder,
   options: EncodeFileOptions = {},
+): Promise<EncodeFileManifest> {
+  const completionFiles = [manifestPathOf(output)];
+  return withClaimedOutput(output, 'file', { completionFiles }, () => encodeClaimed(input, output, encoder, options));
+}
+
+function manifestPathOf(output: string): string {
+  return output + '.manifest.json';
+}
+
+async function encodeClaimed(
+  input: string,
+  output: string,
+  encoder: AnyEncoder,
+  options: EncodeFileOptions,
 ): Promise<EncodeFileManifest> {
   const started = performance.now();
   const sentences = sentenceLines(await readFile(input, 'utf8'));
@@ -94,6 +110,6 @@ export async function encodeSentenceFile(
       sentencesPerSecond: Math.round((sentences.length / totalMs) * 1000 * 10) / 10,
     },
   };
-  await writeFileAtomic(output + '.manifest.json', JSON.stringify(manifest, null, 2) + '\n');
+  await writeFileAtomic(manifestPathOf(output), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
 }

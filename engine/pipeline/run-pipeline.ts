@@ -9,7 +9,9 @@
 //     Ctrl-C embeds only the nodes that were not finished;
 //   - the window search (exact ranges by matrix products, or for the largest runs an HNSW index)
 //     persists next to the embeddings and is recomputed only when they or the anchors change;
-//   - every output file is written to a temporary name and renamed into place.
+//   - every output file is written to a temporary name and renamed into place;
+//   - OUT is claimed first (core/output-claim.ts): locked, temporary files of killed runs removed,
+//     and manifest.json removed until this run has finished.
 // Layout of OUT:
 //   embeddings/  embeddings.npy, ids.txt, phrases.jsonl, unembedded.jsonl, manifest.json (stage 1);
 //                embeddings-mean.npy, the mean subtracted before cosines when centering (stage 2)
@@ -20,6 +22,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { UserError, type OnError } from '../../core/errors.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { readJsonl } from '../../core/jsonl.js';
 import type { NeighbourhoodMode } from '../../graph/graph-store.js';
@@ -111,6 +114,8 @@ export interface PipelineManifest {
   };
   /** The saved window ranges or index this run reloaded instead of computing (null: computed). */
   reusedSearch: string | null;
+  /** Why the window search was computed rather than reloaded: nothing saved, other inputs, a damaged file (null: reloaded). */
+  searchComputedBecause: string | null;
   caveat: string | null;
   encoder: EncoderDescription;
   counts: {
@@ -156,6 +161,11 @@ function definedFields<T extends object>(o: T): Partial<T> {
 }
 
 export async function runPipeline(options: PipelineOptions): Promise<PipelineManifest> {
+  const completionFiles = [join(options.out, 'manifest.json')];
+  return withClaimedOutput(options.out, 'folder', { completionFiles }, () => runClaimed(options));
+}
+
+async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   const started = performance.now();
   const timings: Record<string, number> = {};
   const embeddingsDir = join(options.out, 'embeddings');
@@ -271,6 +281,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
     },
     caveat: options.caveat ?? null,
     reusedSearch: run.context.reusedSearchFrom ?? null,
+    searchComputedBecause: run.context.searchComputedBecause ?? null,
     encoder: embed.encoder,
     counts: {
       products: embed.counts.products,

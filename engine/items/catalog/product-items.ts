@@ -6,6 +6,7 @@
 // cannot get such an item is reported with its reason, never emitted short.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../core/atomic.js';
+import { withClaimedOutput } from '../../../core/output-claim.js';
 import { type OnError } from '../../../core/errors.js';
 import { FieldReader, readJsonl } from '../../../core/jsonl.js';
 import { RejectsSink } from '../../../core/rejects.js';
@@ -72,7 +73,17 @@ export function productPrompt(context: string, options: Record<Letter, string>):
   return `Customer: ${context}\n${PRODUCT_QUESTION}\n${LETTERS.map((l) => `${l}. ${options[l]}`).join('\n')}\nAnswer:`;
 }
 
+/**
+ * Writes items.jsonl, not-made.jsonl and report.json (last) into `o.out`, claimed first
+ * (core/output-claim.ts): locked, temporary files of killed runs removed, report.json removed until
+ * this run has finished.
+ */
 export async function buildProductItems(o: ProductItemsOptions): Promise<ProductItemsReport> {
+  const completionFiles = [join(o.out, 'report.json')];
+  return withClaimedOutput(o.out, 'folder', { completionFiles }, () => buildClaimed(o));
+}
+
+async function buildClaimed(o: ProductItemsOptions): Promise<ProductItemsReport> {
   const lo = o.lo ?? 0.7;
   const hi = o.hi ?? 0.9;
   const seed = o.seed ?? 1;

@@ -87,6 +87,8 @@ export class IntentionQaContext {
   private searchInUse: RangeSearch | undefined;
   /** The file the search was reloaded from (saved ranges or index), or undefined when computed here or given. */
   reusedSearchFrom: string | undefined;
+  /** Why the saved ranges or index were not reused (nothing saved, other inputs, a damaged file), when computed here. */
+  searchComputedBecause: string | undefined;
   private rangeCache: RowRangeCache | undefined;
 
   get search(): RangeSearch {
@@ -199,12 +201,14 @@ export class IntentionQaContext {
       if (!options.rangesPath) return MatrixRanges.compute(vectors, anchors, floor, opts);
       const opened = await openOrComputeRanges(options.rangesPath, vectors, anchors, floor, opts);
       if (opened.recomputed === undefined) this.reusedSearchFrom = options.rangesPath;
+      this.searchComputedBecause = opened.recomputed;
       return opened.ranges;
     }
     if (!options.indexPath)
       return new HnswRange(VectorIndex.build(vectors, options.hnsw, { progress: options.progress }));
     const opened = await openOrBuildIndex(options.indexPath, vectors, options.hnsw, { progress: options.progress });
     if (opened.rebuilt === undefined) this.reusedSearchFrom = options.indexPath;
+    this.searchComputedBecause = opened.rebuilt;
     return new HnswRange(opened.index);
   }
 

@@ -11,6 +11,8 @@
 //   sib-distractors.jsonl  distractor-backed items — distractors.ts
 //   sib-summary.json       counts, settings, failures and unused annotations (written last)
 //   sib-rejects.jsonl      only with onError 'skip' and something rejected
+// `outDir` is claimed first (core/output-claim.ts): locked, temporary files of killed runs removed,
+// and sib-summary.json removed until this run has finished.
 //
 // Stages: openSibResources (annotations, distractor sources, output sinks; committed or aborted
 // once), the per-session steps without I/O (sib-chunk.ts) and the summary (sib-summary.ts).
@@ -18,6 +20,7 @@ import { join } from 'node:path';
 import type { SentenceEncoder, VectorSet } from '../../../embeddings/sentence-encoder.js';
 import { openAtomicWriter, writeFileAtomic } from '../../../core/atomic.js';
 import { ConfigError, type OnError } from '../../../core/errors.js';
+import { withClaimedOutput } from '../../../core/output-claim.js';
 import { readJsonl, type ReadJsonlOptions } from '../../../core/jsonl.js';
 import { createProgress } from '../../../core/progress.js';
 import { CountingRejects, RejectsSink } from '../../../core/rejects.js';
@@ -242,6 +245,11 @@ async function openSibResources(options: AssembleSibOptions, readOptions: ReadJs
 }
 
 export async function assembleSib(options: AssembleSibOptions): Promise<SibSummary> {
+  const completionFiles = [join(options.outDir, SIB_OUTPUT_FILES.summary)];
+  return withClaimedOutput(options.outDir, 'folder', { completionFiles }, () => assembleClaimed(options));
+}
+
+async function assembleClaimed(options: AssembleSibOptions): Promise<SibSummary> {
   const onError = options.onError ?? 'fail';
   const chunkSessions = options.chunkSessions ?? 32;
   if (options.perSession !== undefined && !(Number.isInteger(options.perSession) && options.perSession >= 1)) {
