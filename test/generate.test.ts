@@ -100,6 +100,20 @@ describe('demo world', () => {
     expect(new Set(world.assertions.map((a) => a.id)).size).toBe(world.assertions.length);
   });
 
+  it('titles never say a word twice in a row ("Wireless Wireless Controller"), whatever the seed', () => {
+    for (const seed of [1, 2, 3]) {
+      for (const { title } of buildDemoWorld({ seed }).products) {
+        const words = title.toLowerCase().split(/[\s,]+/);
+        expect(
+          words.some((w, i) => w === words[i - 1]),
+          title,
+        ).toBe(false);
+      }
+    }
+    // The demo world's seed drew such a modifier for five products (measured before the rule).
+    expect(world.products.map((p) => p.title)).toContain('Zentrix Pro Wireless Controller for Nintendo Switch - Red');
+  });
+
   it('pairs every co-buy intention only with the categories it names (no headphones "for protecting a phone")', () => {
     const nouns = (cluster: string) => DEMO_CLUSTERS.find((c) => c.name === cluster)!.categories.map((c) => c.noun);
     // Which category pairs each clause may join, from the data: named pairs, or any two of its cluster.

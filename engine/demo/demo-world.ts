@@ -223,10 +223,25 @@ interface CategoryProducts {
   ids: string[];
 }
 
+/**
+ * The drawn modifier, or the next one that shares no word with the noun: no "Wireless Wireless
+ * Controller" or "Vacuum Insulated Insulated Tumbler". The draw itself is unchanged, so the rest of
+ * the world stays as it was.
+ */
+function modifierFor(noun: string, modifiers: readonly string[], drawn: number): string {
+  const wordsOf = (text: string) => text.toLowerCase().split(' ');
+  const nounWords = new Set(wordsOf(noun));
+  for (let k = 0; k < modifiers.length; k++) {
+    const modifier = modifiers[(drawn + k) % modifiers.length]!;
+    if (!wordsOf(modifier).some((w) => nounWords.has(w))) return modifier;
+  }
+  return modifiers[drawn]!;
+}
+
 function titleOf(rng: Rng, cat: DemoCategory, i: number): string {
   const brand = DEMO_BRANDS[rng.int(DEMO_BRANDS.length)]!;
-  const modifier = cat.modifiers[rng.int(cat.modifiers.length)]!;
   const noun = cat.titleNouns[i % cat.titleNouns.length]!;
+  const modifier = modifierFor(noun, cat.modifiers, rng.int(cat.modifiers.length));
   const extra = cat.extras[rng.int(cat.extras.length)]!;
   // Attachments ("for …", "with …") follow the noun; other extras are a separate segment.
   let title = /^(for|with|in)\b/.test(extra)
