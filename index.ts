@@ -76,7 +76,11 @@ export {
   type WindowBounds,
 } from './engine/items/intentionqa/intentionqa-options.js';
 export type { DifficultyCuts } from './engine/items/intentionqa/difficulty.js';
-export { calibrationFor, type SimilarityCalibration } from './engine/items/intentionqa/calibration.js';
+export {
+  calibratedSettings,
+  calibrationFor,
+  type SimilarityCalibration,
+} from './engine/items/intentionqa/calibration.js';
 export type { IntentionQaItem, DroppedAssertion } from './engine/items/intentionqa/item-types.js';
 export type { Assertion } from './engine/items/intentionqa/assertions.js';
 export { writeItems } from './engine/items/intentionqa/write-items.js';

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { intentionQaWorld } from '../bench/support/intentionqa-world.js';
 import { IntentionQaRun } from '../engine/items/intentionqa/build-items.js';
 import { resolveOptions } from '../engine/items/intentionqa/intentionqa-options.js';
-import { calibrationFor, GLOVE_CALIBRATION, PAPER_CALIBRATION } from '../engine/items/intentionqa/calibration.js';
+import {
+  calibratedSettings,
+  calibrationFor,
+  GLOVE_CALIBRATION,
+  PAPER_CALIBRATION,
+} from '../engine/items/intentionqa/calibration.js';
 import { difficultyOf } from '../engine/items/intentionqa/difficulty.js';
 import type { IntentionQaItem, IntentionQaRecord } from '../engine/items/intentionqa/item-types.js';
 import {
@@ -105,6 +110,57 @@ describe('windows and difficulty cut points as options', () => {
       task1Window: { lo: 0.3, hi: 0.9 },
       task2Window: { lo: 0.4, hi: 0.9 },
     });
+  });
+});
+
+describe("the order of resolution: library defaults < the encoder's calibration < the preset < the fields given", () => {
+  const resolve = (encoder: string, given: Parameters<typeof calibratedSettings>[1]) => {
+    const { center, settings } = calibratedSettings(encoder, given);
+    return { center, options: resolveOptions(settings) };
+  };
+
+  it("fills only what is not given: glove-100d's windows and centering under either preset", () => {
+    for (const preset of ['paper', 'released'] as const) {
+      const { center, options } = resolve('glove-100d', { preset, task1Window: undefined, center: undefined });
+      expect(center).toBe(true);
+      expect(options).toMatchObject({
+        preset,
+        task1Window: { lo: 0.3, hi: 0.9 },
+        task2Window: { lo: 0.4, hi: 0.9 },
+        difficulty: { medium: 0.6, easy: 0.85 },
+        // The preset's own fields are the preset's.
+        sampling: preset === 'paper' ? 'uniform' : 'lowest',
+        anchor: preset === 'paper' ? 'answer' : 'given',
+      });
+    }
+  });
+
+  it('lets every given field win over the calibration and the preset', () => {
+    const { center, options } = resolve('glove-100d', {
+      preset: 'released',
+      center: false,
+      task2Window: { lo: 0.5, hi: 0.8 },
+      difficulty: { medium: 0.2, easy: 0.7 },
+      sampling: 'uniform',
+    });
+    expect(center).toBe(false);
+    expect(options).toMatchObject({
+      task1Window: { lo: 0.3, hi: 0.9 }, // not given: the calibration's
+      task2Window: { lo: 0.5, hi: 0.8 },
+      difficulty: { medium: 0.2, easy: 0.7 },
+      sampling: 'uniform',
+      anchor: 'given', // not given: the preset's
+    });
+  });
+
+  it("gives Sentence-BERT and the stand-in the library defaults, the paper's values uncentered", () => {
+    for (const encoder of ['onnx-sentence-bert', 'offline-hashing-v1']) {
+      const { center, options } = resolve(encoder, { preset: 'released' });
+      expect(center).toBe(false);
+      const library = resolveOptions({ preset: 'released' });
+      expect(options).toEqual(library);
+      expect(options.task1Window).toEqual({ lo: 0.6, hi: 0.9 });
+    }
   });
 });
 

@@ -40,7 +40,7 @@ import {
   type PresetOptions,
   type WindowBounds,
 } from '../items/intentionqa/intentionqa-options.js';
-import { calibrationFor } from '../items/intentionqa/calibration.js';
+import { calibratedSettings } from '../items/intentionqa/calibration.js';
 import type { DifficultyCuts } from '../items/intentionqa/difficulty.js';
 import { centerVectors } from '../search/centering.js';
 import { writeItems, type WrittenItems } from '../items/intentionqa/write-items.js';
@@ -155,11 +155,6 @@ export async function readEmbeddings(dir: string): Promise<VectorSet> {
   return { ids, dim, data: matrix.data };
 }
 
-/** The fields of `o` that are set: an option left undefined takes its default, never overrides it. */
-function definedFields<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
 export async function runPipeline(options: PipelineOptions): Promise<PipelineManifest> {
   const completionFiles = [join(options.out, 'manifest.json')];
   return withClaimedOutput(options.out, 'folder', { completionFiles }, () => runClaimed(options));
@@ -188,14 +183,8 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   // Stage 2: items from the embeddings, with the windows and centering the encoder calls for unless
   // the options say otherwise.
   t = performance.now();
-  const calibration = calibrationFor(embed.encoder.encoder);
-  const { workers: itemWorkerRequest = 'auto', center = calibration.center, ...given } = definedFields(options.items);
-  const itemOptions: IntentionQaSettings = {
-    task1Window: calibration.task1Window,
-    task2Window: calibration.task2Window,
-    difficulty: calibration.difficulty,
-    ...given,
-  };
+  const { workers: itemWorkerRequest = 'auto', ...given } = options.items;
+  const { center, settings: itemOptions } = calibratedSettings(embed.encoder.encoder, given);
   const meanFile = join(embeddingsDir, EMBEDDINGS_MEAN_FILE);
   let vectorSet = await readEmbeddings(embeddingsDir);
   if (center) {

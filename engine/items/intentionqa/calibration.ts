@@ -5,7 +5,12 @@
 // world (docs/intentionqa.md, "Other encoders", gives the measurement).
 import { GLOVE_ENCODER_NAME } from '../../../embeddings/glove-encoder.js';
 import { PAPER_DIFFICULTY, type DifficultyCuts } from './difficulty.js';
-import { PAPER_TASK1_WINDOW, PAPER_TASK2_WINDOW, type WindowBounds } from './intentionqa-options.js';
+import {
+  PAPER_TASK1_WINDOW,
+  PAPER_TASK2_WINDOW,
+  type IntentionQaSettings,
+  type WindowBounds,
+} from './intentionqa-options.js';
 
 export interface SimilarityCalibration {
   /** Subtract the mean product embedding before cosines (engine/search/centering.ts). */
@@ -43,4 +48,28 @@ export const GLOVE_CALIBRATION: SimilarityCalibration = {
 /** The defaults for the encoder that made the embeddings (EncoderDescription.encoder). */
 export function calibrationFor(encoder: string): SimilarityCalibration {
   return encoder === GLOVE_ENCODER_NAME ? GLOVE_CALIBRATION : PAPER_CALIBRATION;
+}
+
+/**
+ * The items stage's settings for embeddings made by `encoder`, in the order: the library defaults,
+ * then the encoder's calibration, then the preset, then the fields given. The calibration only fills
+ * what the caller left undefined (no preset sets windows, cut points or centering), and
+ * resolveOptions applies the preset and the given fields on top. Returns whether to center and the
+ * settings for IntentionQaRun.prepare.
+ */
+export function calibratedSettings(
+  encoder: string,
+  given: IntentionQaSettings & { center?: boolean | undefined },
+): { center: boolean; settings: IntentionQaSettings } {
+  const calibration = calibrationFor(encoder);
+  const { center, ...fields } = given;
+  // A field that is undefined is not given: it must not erase the calibration's value.
+  const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  const settings: IntentionQaSettings = {
+    task1Window: calibration.task1Window,
+    task2Window: calibration.task2Window,
+    difficulty: calibration.difficulty,
+    ...defined,
+  };
+  return { center: center ?? calibration.center, settings };
 }
