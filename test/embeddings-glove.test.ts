@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gloveRows, gloveWords } from '../embeddings/glove-tokens.js';
 import { readWordVectorJson } from '../embeddings/glove-json.js';
+import { buildWordTable, WordIndex } from '../embeddings/glove-word-index.js';
 import {
   findGlovePackage,
   gloveCacheDir,
@@ -65,6 +66,27 @@ describe('glove-100d tokenisation', () => {
     const counts = { known: 0, unknown: 0 };
     expect(gloveRows('Phone-case USB-C T-Shirt xyzzy over-ear', rowOf, counts)).toEqual([0, 1, 2, 3, 4]);
     expect(counts).toEqual({ known: 5, unknown: 3 }); // xyzzy, over, ear
+  });
+});
+
+describe('the word index stored with the cache', () => {
+  it('finds exactly what a Map of the words finds (first row of a repeated word), and nothing else', () => {
+    const rng = new Rng(7);
+    const letters = 'abcdeéz-';
+    const randomWord = () => Array.from({ length: 1 + rng.int(4) }, () => letters[rng.int(letters.length)]).join('');
+    // Short words over few letters: many repeats, and a half-full table with long probe runs.
+    const words = Array.from({ length: 3000 }, randomWord);
+    const expected = new Map<string, number>();
+    words.forEach((w, row) => {
+      if (!expected.has(w)) expected.set(w, row);
+    });
+    const table = buildWordTable(words);
+    expect(table.length).toBe(8192); // the smallest power of two ≥ 2 × 3000
+    const index = new WordIndex(words, table);
+    for (const w of [...words, ...Array.from({ length: 3000 }, randomWord), '', 'ab c', 'zzzzzz'])
+      expect(index.get(w), w).toBe(expected.get(w));
+    expect(new WordIndex([], buildWordTable([])).get('the')).toBeUndefined();
+    expect(() => new WordIndex(words.slice(0, 10), table)).toThrow(/8192 slots does not fit 10 words/);
   });
 });
 
@@ -150,7 +172,7 @@ describe('the word-vector cache', () => {
     expect(second.vectors.rowOf.get('case')).toBe(2);
   });
 
-  it('detects a corrupt cache (vectors, words, manifest) and converts it again', async () => {
+  it('detects a corrupt cache (vectors, words, word index, manifest) and converts it again', async () => {
     const root = tmp();
     const pkg = findGlovePackage(writeFakeGlovePackage(root, TINY));
     const cache = join(root, 'cache');
@@ -175,6 +197,26 @@ describe('the word-vector cache', () => {
         'an edited words.txt',
         () => writeFileSync(join(dir, 'words.txt'), 'the\nphone\ncover\ncase\n'),
         /words\.txt does not match its checksum/,
+      ],
+      [
+        'an edited word-index.bin',
+        () => {
+          const bytes = readFileSync(join(dir, 'word-index.bin'));
+          bytes[0]! ^= 0x01;
+          writeFileSync(join(dir, 'word-index.bin'), bytes);
+        },
+        /word-index\.bin does not match its checksum/,
+      ],
+      [
+        'a cache of the previous format (no word index)',
+        () => {
+          const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { format: string };
+          writeFileSync(
+            join(dir, 'manifest.json'),
+            JSON.stringify({ ...manifest, format: 'intentsim-word-vectors/1' }),
+          );
+        },
+        /intentsim-word-vectors\/1/,
       ],
       ['a torn manifest', () => writeFileSync(join(dir, 'manifest.json'), '{"format":'), /unreadable manifest/],
     ];

@@ -125,6 +125,10 @@ describe.skipIf(!pkg)('glove-100d over the real vectors', () => {
       expect(Array.from(loaded.vectors.subarray(row * 100, (row + 1) * 100)), word).toEqual(values.map(Math.fround));
     }
     expect(loaded.words.length).toBe(341_479);
+    // The stored word index finds every word of the vocabulary at its own row, and no other string.
+    const misplaced = loaded.words.filter((word, row) => loaded.rowOf.get(word) !== row);
+    expect(misplaced).toEqual([]);
+    for (const word of ['qwxzv', 'blorptk', 'The', ''] as const) expect(loaded.rowOf.get(word), word).toBeUndefined();
   });
 });
 
