@@ -5,6 +5,7 @@ import { isNeo4jUri } from './neo4j/neo4j-config.js';
 import { SqliteGraphStore } from './sqlite/sqlite-store.js';
 import type { GraphStore, GraphWriter } from './graph-store.js';
 import { UserError } from '../core/errors.js';
+import { redact } from '../core/redact.js';
 
 export interface OpenStoreOptions {
   /** Neo4j only: user and password (default: NEO4J_USER / NEO4J_PASSWORD from the environment). */
@@ -32,7 +33,7 @@ function rejectOtherUrls(spec: string): void {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(spec);
   if (scheme) {
     throw new UserError(
-      `${spec}: unsupported graph store URL scheme "${scheme[1]}:" (use a SQLite file path, or bolt://, neo4j://, bolt+s://, neo4j+s://)`,
+      `${redact(spec)}: unsupported graph store URL scheme "${scheme[1]}:" (use a SQLite file path, or bolt://, neo4j://, bolt+s://, neo4j+s://)`,
     );
   }
 }

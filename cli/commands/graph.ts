@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { Option, type Command } from '@commander-js/extra-typings';
 import { InputError, UserError } from '../../core/errors.js';
 import { createProgress } from '../../core/progress.js';
+import { redact } from '../../core/redact.js';
 import { writeDemo } from '../../engine/demo/demo-world.js';
 import { matchProductsFile } from '../../engine/products/match-file.js';
 import { openConceptualizer } from '../../engine/products/open-conceptualizer.js';
@@ -18,7 +19,7 @@ import {
 import { DEFAULT_IMPORT_BATCH, type ImportSummary } from '../../graph/import/import-checkpoint.js';
 import { importGraph } from '../../graph/import/import-graph.js';
 import { exportNeo4jAdmin, sqliteDumpSource } from '../../graph/neo4j/neo4j-admin-export.js';
-import { isNeo4jUri, redactUserInfo } from '../../graph/neo4j/neo4j-config.js';
+import { isNeo4jUri } from '../../graph/neo4j/neo4j-config.js';
 import { openGraphStore } from '../../graph/open-store.js';
 import { edgeSentences } from '../../graph/relation-sentences.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-store.js';
@@ -273,7 +274,7 @@ export function registerGraphCommands(program: Command): void {
     });
     if (opts.json) {
       const rejects = result.rejects && { count: result.rejects.count, path: result.rejects.path };
-      process.stdout.write(JSON.stringify({ store: redactUserInfo(opts.to), imports: result.imports, rejects }) + '\n');
+      process.stdout.write(JSON.stringify({ store: redact(opts.to), imports: result.imports, rejects }) + '\n');
     } else {
       for (const s of result.imports) process.stdout.write(formatSummary(s) + '\n');
       if (result.rejects) process.stdout.write(`${result.rejects.summary}\n`);
@@ -292,7 +293,7 @@ export function registerGraphCommands(program: Command): void {
       if (opts.json) {
         process.stdout.write(
           JSON.stringify({
-            store: redactUserInfo(opts.graph),
+            store: redact(opts.graph),
             kind: store.kind,
             ...counts,
             ...(metadata ? { metadata } : {}),
@@ -301,7 +302,7 @@ export function registerGraphCommands(program: Command): void {
         return;
       }
       const lines = [
-        `${redactUserInfo(opts.graph)} (${store.kind})`,
+        `${redact(opts.graph)} (${store.kind})`,
         `  nodes: ${counts.nodes}`,
         `  edges: ${counts.edges}`,
         `  purchase-event nodes: ${counts.purchaseNodes}`,
@@ -347,7 +348,7 @@ export function registerGraphCommands(program: Command): void {
   addJsonOption(exportOptions).action(async (opts) => {
     if (isNeo4jUri(opts.graph)) {
       throw new UserError(
-        `graph export: --graph must be a SQLite graph store file, got a Neo4j URI (${redactUserInfo(opts.graph)})`,
+        `graph export: --graph must be a SQLite graph store file, got a Neo4j URI (${redact(opts.graph)})`,
       );
     }
     const source = sqliteDumpSource(opts.graph);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { temporaryPathFor, writeFileAtomic } from '../../core/atomic.js';
 import { InputError, type OnError } from '../../core/errors.js';
 import { RejectsSink } from '../../core/rejects.js';
+import { redact } from '../../core/redact.js';
 import { createProgress, type Progress } from '../../core/progress.js';
 import type { NeighbourhoodMode, NodeId } from '../../graph/graph-store.js';
 import { readProducts } from '../products/products.js';
@@ -158,7 +159,7 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
       encoder: encoder.describe(),
       mode: options.mode,
       graph: {
-        spec: options.graph,
+        spec: redact(options.graph),
         kind: store.kind,
         nodes: resources.graphCounts.nodes,
         edges: resources.graphCounts.edges,

@@ -21,8 +21,8 @@ import { writeFileAtomic } from '../../core/atomic.js';
 import { UserError, type OnError } from '../../core/errors.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { readJsonl } from '../../core/jsonl.js';
+import { redact } from '../../core/redact.js';
 import type { NeighbourhoodMode } from '../../graph/graph-store.js';
-import { redactUserInfo } from '../../graph/neo4j/neo4j-config.js';
 import { runEmbed, type EmbedManifest, type EmbedRunOptions } from './run-embed.js';
 import { readNpyFloat32 } from '../../core/npy.js';
 import type { VectorSet } from '../../embeddings/sentence-encoder.js';
@@ -179,7 +179,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
   const manifest: PipelineManifest = {
     format: 'intentsim-pipeline/1',
     inputs: {
-      graph: redactUserInfo(options.embed.graph),
+      graph: redact(options.embed.graph),
       products: options.embed.products,
       assertions: options.assertions,
       concepts: options.embed.concepts ?? null,

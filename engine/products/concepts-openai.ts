@@ -1,8 +1,10 @@
 // Conceptualization through an OpenAI-compatible chat-completions endpoint, with the IntentionQA
 // paper's Table 5 prompt. Optional: nothing in the default path or the tests needs a network.
 //
-// - The API key comes from the environment (OPENAI_API_KEY by default) and is never logged: error
-//   messages name the URL and the HTTP status only.
+// - The API key comes from the environment (OPENAI_API_KEY by default) and is never logged: every
+//   message (the URL, the status, an endpoint's error body, which may quote the request's headers)
+//   goes through core/redact.ts, with the key among the known secrets, before it reaches stderr or
+//   the rejects file.
 // - Answers are cached in a JSONL file keyed by (model, title), appended one whole line per answer,
 //   so that a second or interrupted run asks nothing twice. A torn last line (a crash mid-write) is
 //   ignored on load and reported.
@@ -15,6 +17,7 @@ import { dirname } from 'node:path';
 import { conceptsFromRaw, type ConceptOutcome, type Conceptualizer } from './concepts.js';
 import type { Product } from './products.js';
 import { ConfigError } from '../../core/errors.js';
+import { redact } from '../../core/redact.js';
 
 /**
  * IntentionQA Table 5 (zero-shot product-name simplification), word for word; `<product>` is the
@@ -134,6 +137,8 @@ export class OpenAiConceptualizer implements Conceptualizer {
   private readonly cache = new Map<string, CacheRecord>();
   private readonly inflight = new Map<string, Promise<ConceptOutcome>>();
   private readonly url: string;
+  /** The URL as messages show it (a key in its query string redacted). */
+  private readonly shownUrl: string;
   private readonly apiKey: string | undefined;
   private readonly limiter: RateLimiter;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -145,6 +150,7 @@ export class OpenAiConceptualizer implements Conceptualizer {
     this.name = `openai:${options.model}`;
     this.url = options.baseUrl.replace(/\/+$/, '') + '/chat/completions';
     this.apiKey = options.apiKey ?? process.env[options.apiKeyEnv ?? 'OPENAI_API_KEY'];
+    this.shownUrl = this.redact(this.url);
     this.sleep = options.sleep ?? realSleep;
     const rpm = options.requestsPerMinute ?? 60;
     if (!(rpm > 0)) throw new ConfigError('requestsPerMinute', `must be > 0, got ${rpm}`);
@@ -162,6 +168,11 @@ export class OpenAiConceptualizer implements Conceptualizer {
     const c = new OpenAiConceptualizer(options);
     await c.loadCache();
     return c;
+  }
+
+  /** `text` without the API key or anything shaped like a credential. */
+  private redact(text: string): string {
+    return redact(text, this.apiKey ? [this.apiKey] : []);
   }
 
   private static key(model: string, title: string): string {
@@ -217,7 +228,7 @@ export class OpenAiConceptualizer implements Conceptualizer {
     try {
       answer = await this.askWithRetries(conceptualizePrompt(title));
     } catch (err) {
-      return { ok: false, field: 'title', reason: (err as Error).message };
+      return { ok: false, field: 'title', reason: this.redact((err as Error).message) };
     }
     const phrases = parseCategoryAnswer(answer);
     const concepts = conceptsFromRaw(phrases);
@@ -225,7 +236,7 @@ export class OpenAiConceptualizer implements Conceptualizer {
       return {
         ok: false,
         field: 'title',
-        reason: `the model's answer has no usable category: ${JSON.stringify(answer.slice(0, 200))}`,
+        reason: `the model's answer has no usable category: ${JSON.stringify(this.redact(answer).slice(0, 200))}`,
       };
     }
     const record: CacheRecord = { model: this.options.model, title, phrases, answer };
@@ -276,11 +287,12 @@ export class OpenAiConceptualizer implements Conceptualizer {
       });
     } catch (err) {
       // Network error or timeout; the message never contains the request headers.
-      throw new TransientError(`${this.url}: request failed: ${(err as Error).message}`);
+      throw new TransientError(`${this.shownUrl}: request failed: ${this.redact((err as Error).message)}`);
     }
     const body = await response.text();
     if (!response.ok) {
-      const message = `${this.url}: HTTP ${response.status}: ${body.slice(0, 200)}`;
+      // Redacted before it is cut short, so that no part of a key survives at the cut.
+      const message = `${this.shownUrl}: HTTP ${response.status}: ${this.redact(body).slice(0, 200)}`;
       if (TRANSIENT_STATUS.has(response.status))
         throw new TransientError(message, retryAfterMs(response.headers.get('retry-after')));
       throw new Error(message);
@@ -290,9 +302,10 @@ export class OpenAiConceptualizer implements Conceptualizer {
       const json = JSON.parse(body) as { choices?: Array<{ message?: { content?: unknown } }> };
       content = json.choices?.[0]?.message?.content;
     } catch {
-      throw new Error(`${this.url}: the response is not JSON: ${body.slice(0, 200)}`);
+      throw new Error(`${this.shownUrl}: the response is not JSON: ${this.redact(body).slice(0, 200)}`);
     }
-    if (typeof content !== 'string') throw new Error(`${this.url}: the response has no choices[0].message.content`);
+    if (typeof content !== 'string')
+      throw new Error(`${this.shownUrl}: the response has no choices[0].message.content`);
     return content;
   }
 
