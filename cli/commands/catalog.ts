@@ -9,7 +9,7 @@ import { CatalogIndex } from '../../engine/catalog/catalog-query.js';
 import { buildProductItems } from '../../engine/items/catalog/product-items.js';
 import { notMeaningfulBecause } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { addModelOptions, encoderOptions, type ModelCliOptions } from '../options/model-options.js';
-import { addOnErrorOption } from '../options/on-error.js';
+import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { number, positiveInt } from '../options/value-parsers.js';
@@ -62,7 +62,7 @@ Example
     )
     .option('--workers <n>', 'encoder worker threads (Piscina pool; 1 = in this thread)', positiveInt, 1)
     .option('--chunk-size <n>', 'products per chunk (the unit of resumption)', positiveInt, DEFAULT_CHUNK_SIZE);
-  addModelOptions(addOnErrorOption(index, 'OUT/rejects.jsonl')).action(async (o) => {
+  addModelOptions(addBadInputOptions(index, 'OUT/rejects.jsonl')).action(async (o) => {
     const encoder = await openFingerprinted(o, o.workers);
     try {
       const why = notMeaningfulBecause(encoder);
@@ -77,6 +77,7 @@ Example
         chunkSize: o.chunkSize,
         batchSize: o.batchSize,
         onError: o.onError,
+        limits: inputLimits(o),
       });
       process.stdout.write(
         `${r.rows} products in ${r.chunks} chunks (${r.chunksEncoded} encoded, ${r.chunksReused} reused), ${r.rejected} rejected; index ${r.indexRebuilt ? `built (${r.indexRebuilt})` : 'reused'} → ${o.out}\n`,
@@ -140,7 +141,7 @@ Example
   const windowOptions = addOutDirOption(items)
     .option('--lo <x>', 'window lower bound (inclusive)', number, 0.7)
     .option('--hi <x>', 'window upper bound (exclusive)', number, 0.9);
-  addOnErrorOption(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl').action(async (o) => {
+  addBadInputOptions(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl').action(async (o) => {
     if (!(o.lo <= o.hi)) throw new UserError(`--lo (${o.lo}) must not exceed --hi (${o.hi})`);
     const index = await CatalogIndex.open(o.index);
     if (index.manifest.notMeaningfulBecause)
@@ -153,6 +154,7 @@ Example
       hi: o.hi,
       seed: o.seed,
       onError: o.onError,
+      limits: inputLimits(o),
     });
     process.stdout.write(
       `${r.items} items from ${r.questions} questions; not made: ${JSON.stringify(r.notMade)}; gold letters ${JSON.stringify(r.goldPositions)} → ${o.out}\n`,

@@ -24,7 +24,7 @@ import { openGraphStore } from '../../graph/open-store.js';
 import { edgeSentences } from '../../graph/relation-sentences.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-store.js';
 import { addGraphStoreOption, addNeighbourhoodModeOption, addSqliteGraphOption } from '../options/graph-options.js';
-import { addOnErrorOption } from '../options/on-error.js';
+import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addJsonOption } from '../options/output-options.js';
 import { addProductsOptions } from '../options/product-options.js';
 import { addSeedOption } from '../options/seed-option.js';
@@ -252,7 +252,7 @@ export function registerGraphCommands(program: Command): void {
     )
     .option('--jsonl <files...>', 'JSONL edge lists, one edge a line');
   addJsonOption(
-    addOnErrorOption(importCommand, 'the --rejects file')
+    addBadInputOptions(importCommand, 'the --rejects file')
       .option(
         '--rejects <file>',
         'where skipped records go (default: <store>.rejects.jsonl, or import.rejects.jsonl for a server)',
@@ -271,6 +271,7 @@ export function registerGraphCommands(program: Command): void {
       rejects: opts.rejects,
       batchSize: opts.batch,
       restart: opts.restart ?? false,
+      limits: inputLimits(opts),
     });
     if (opts.json) {
       const rejects = result.rejects && { count: result.rejects.count, path: result.rejects.path };
@@ -476,7 +477,7 @@ export function registerGraphCommands(program: Command): void {
         .choices(['offline', 'openai'] as const)
         .conflicts('concepts'),
     );
-  const matchOptions = addOnErrorOption(matchInputs, 'the --rejects file')
+  const matchOptions = addBadInputOptions(matchInputs, 'the --rejects file')
     .option('--rejects <file>', 'where skipped products go (default: <out>.rejects.jsonl)')
     .option('--batch <n>', 'products per batch (one index query each)', positiveInt, 2000)
     .option('--openai-base-url <url>', 'OpenAI-compatible API base URL', 'https://api.openai.com/v1')
@@ -500,6 +501,7 @@ export function registerGraphCommands(program: Command): void {
             requestsPerMinute: opts.openaiRpm,
             concurrency: opts.openaiConcurrency,
           },
+          limits: inputLimits(opts),
         },
         store,
       );
@@ -510,6 +512,7 @@ export function registerGraphCommands(program: Command): void {
           onError: opts.onError,
           rejects: opts.rejects,
           batchSize: opts.batch,
+          limits: inputLimits(opts),
         });
         const summary = { out: opts.out, concepts: conceptualizer.name, ...stats.toJSON() };
         if (opts.json) {

@@ -5,7 +5,7 @@ import { openEncoder } from '../../workers/open-encoder.js';
 import { notMeaningfulBecause } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
-import { addOnErrorOption } from '../options/on-error.js';
+import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 
 /** Titles per model call by default: the batch size the title-embedding benchmark measured
  * (docs/catalog.md); the other model commands default to 64. */
@@ -60,30 +60,33 @@ Example
     .requiredOption('--predictions <file>', 'predictions JSONL')
     .requiredOption('--targets <file>', 'targets JSONL')
     .option('--out <dir>', 'output folder (needed by --on-error skip, for rejects.jsonl)');
-  addModelOptions(addOnErrorOption(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }).action(async (o) => {
-    if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
-    const encoder = await openEncoder(encoderOptions(o));
-    try {
-      const why = notMeaningfulBecause(encoder);
-      if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
-      const result = await scoreShoppingBench({
-        predictions: o.predictions,
-        targets: o.targets,
-        out: o.out,
-        encoder,
-        notMeaningfulBecause: why,
-        onError: o.onError,
-        batchSize: o.batchSize,
-      });
-      process.stdout.write(result.markdown.split('\n## ')[0]!);
-      if (result.unknownPredictionIds.length > 0)
-        process.stderr.write(
-          `${result.unknownPredictionIds.length} prediction line(s) name queries that are not in the targets (listed in summary.json)\n`,
-        );
-      if (result.rejected > 0)
-        process.stderr.write(`${result.rejected} line(s) rejected (see ${o.out}/rejects.jsonl)\n`);
-    } finally {
-      await encoder.close();
-    }
-  });
+  addModelOptions(addBadInputOptions(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }).action(
+    async (o) => {
+      if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
+      const encoder = await openEncoder(encoderOptions(o));
+      try {
+        const why = notMeaningfulBecause(encoder);
+        if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
+        const result = await scoreShoppingBench({
+          predictions: o.predictions,
+          targets: o.targets,
+          out: o.out,
+          encoder,
+          notMeaningfulBecause: why,
+          onError: o.onError,
+          limits: inputLimits(o),
+          batchSize: o.batchSize,
+        });
+        process.stdout.write(result.markdown.split('\n## ')[0]!);
+        if (result.unknownPredictionIds.length > 0)
+          process.stderr.write(
+            `${result.unknownPredictionIds.length} prediction line(s) name queries that are not in the targets (listed in summary.json)\n`,
+          );
+        if (result.rejected > 0)
+          process.stderr.write(`${result.rejected} line(s) rejected (see ${o.out}/rejects.jsonl)\n`);
+      } finally {
+        await encoder.close();
+      }
+    },
+  );
 }

@@ -7,7 +7,7 @@ import { MIN_ASSERTIONS_FOR_WORKERS } from '../../engine/items/intentionqa/draft
 import type { PipelineOptions } from '../../engine/pipeline/run-pipeline.js';
 import { addNeighbourhoodModeOption } from './graph-options.js';
 import { addEncodeWorkersOption, encoderOptions, type ModelCliOptions } from './model-options.js';
-import { addOnErrorOption } from './on-error.js';
+import { addBadInputOptions, inputLimits } from './bad-input.js';
 import { addSeedOption } from './seed-option.js';
 import { autoOrNonNegativeInt, fraction, seed } from './value-parsers.js';
 
@@ -43,7 +43,7 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
         .default('auto'),
     )
     .option('--typicality <min>', 'drop assertions below this typicality first (a number in [0, 1])', fraction, 0.5);
-  return addOnErrorOption(withItems, 'a rejects file in the output folder');
+  return addBadInputOptions(withItems, 'a rejects file in the output folder');
 }
 
 /** The parsed values of addItemOptions. */
@@ -53,11 +53,12 @@ export type ItemCliOptions = ReturnType<
 
 /**
  * The pipeline's options from the flags that `pipeline` and `demo` share: stage 1's neighbourhood
- * mode, encoder and encoding threads; stage 2's item settings and drafting threads; the error mode.
+ * mode, encoder and encoding threads; stage 2's item settings and drafting threads; the error mode
+ * and the input limits.
  */
 export function pipelineStageOptions(o: ModelCliOptions & ItemCliOptions): Pick<
   PipelineOptions,
-  'items' | 'onError' | 'progress'
+  'items' | 'onError' | 'limits' | 'progress'
 > & {
   embed: Pick<PipelineOptions['embed'], 'mode' | 'encoder' | 'workers'>;
 } {
@@ -72,6 +73,7 @@ export function pipelineStageOptions(o: ModelCliOptions & ItemCliOptions): Pick<
       typicalityMin: o.typicality,
     },
     onError: o.onError,
+    limits: inputLimits(o),
     progress: process.stderr.isTTY,
   };
 }

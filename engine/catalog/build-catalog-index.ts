@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { FingerprintedEncoder, SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { InputError, UserError, type OnError } from '../../core/errors.js';
-import { readJsonl } from '../../core/jsonl.js';
+import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import { createProgress } from '../../core/progress.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { UnitVectors } from '../search/unit-vectors.js';
@@ -41,6 +41,8 @@ export interface CatalogIndexOptions {
   chunkSize?: number;
   batchSize?: number;
   onError?: OnError;
+  /** Limits on the catalogue's lines and texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
   hnsw?: HnswParams;
   progress?: boolean;
 }
@@ -125,7 +127,12 @@ export async function buildCatalogIndex(o: CatalogIndexOptions): Promise<Catalog
 
   try {
     const unique = { of: (p: CatalogProduct) => p.id, field: 'id', what: 'product id' };
-    for await (const { value } of readJsonl(o.products, parseCatalogProduct, { onError, rejects, unique })) {
+    for await (const { value } of readJsonl(o.products, parseCatalogProduct, {
+      ...o.limits,
+      onError,
+      rejects,
+      unique,
+    })) {
       chunk.push(value);
       if (chunk.length === chunkSize) await finishChunk();
     }

@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import type { OnError } from '../../core/errors.js';
+import type { InputLimits } from '../../core/jsonl.js';
 import { openEncoder, resolveEncoderOrStandIn } from '../../workers/open-encoder.js';
 import { assembleSib, type SibSummary } from '../items/sib/assemble-sib.js';
 import { DEFAULT_WINDOWS, type DistractorWindows } from '../items/sib/distractors.js';
@@ -33,6 +34,7 @@ export interface RunDemoOptions {
   /** Stage 2's options; `items.seed` also seeds the world and the SessionIntentBench tasks. */
   items: PipelineItemOptions;
   onError: OnError;
+  limits?: InputLimits;
   progress?: boolean;
   /** Where the demo says what it is doing, and the stand-in's banner (default: stderr). */
   log?: (text: string) => void;
@@ -99,6 +101,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
     items: options.items,
     out: join(options.out, 'intentionqa'),
     onError: options.onError,
+    limits: options.limits,
     progress: options.progress,
     caveat,
   });
@@ -119,6 +122,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
       encoder: sibEncoder,
       windows: caveat ? STAND_IN_SIB_WINDOWS : DEFAULT_WINDOWS,
       onError: options.onError,
+      limits: options.limits,
     });
   } finally {
     await sibEncoder.close();

@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 import { temporaryPathFor, writeFileAtomic } from '../../core/atomic.js';
 import { InputError, type OnError } from '../../core/errors.js';
+import type { InputLimits } from '../../core/jsonl.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { redact } from '../../core/redact.js';
 import { createProgress, type Progress } from '../../core/progress.js';
@@ -48,6 +49,8 @@ export interface EmbedRunOptions {
   /** Keep and reuse node embeddings (default true). */
   nodeCache?: boolean;
   onError?: OnError;
+  /** Limits on the input files' lines and texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
   workSentences?: number;
   hubNeighbours?: number;
   /** Products per chunk (default DEFAULT_CHUNK_PRODUCTS): the memory bound of this stage. */
@@ -82,6 +85,7 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
     mode: options.mode,
     nodeCache: { path: cachePath, temporary: !persistentCache },
     out: options.out,
+    limits: options.limits,
   });
   try {
     const { encoder, store, conceptualizer, cache, outputs } = resources;
@@ -116,7 +120,7 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
 
     const chunkProducts = options.chunkProducts ?? DEFAULT_CHUNK_PRODUCTS;
     let t = performance.now();
-    const productRecords = readProducts(options.products, { onError, rejects });
+    const productRecords = readProducts(options.products, { ...options.limits, onError, rejects });
     try {
       for await (const outcome of matchProducts(store, productRecords, conceptualizer)) {
         let error = outcome.ok ? undefined : outcome.error;

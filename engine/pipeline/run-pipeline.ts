@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { UserError, type OnError } from '../../core/errors.js';
 import { RejectsSink } from '../../core/rejects.js';
-import { readJsonl } from '../../core/jsonl.js';
+import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import { redact } from '../../core/redact.js';
 import type { NeighbourhoodMode } from '../../graph/graph-store.js';
 import { runEmbed, type EmbedManifest, type EmbedRunOptions } from './run-embed.js';
@@ -38,10 +38,10 @@ import type { EncoderDescription } from '../../embeddings/encoder-description.js
 /**
  * Stage 1's options: runEmbed's (graph, products, concepts, mode, encoder, workers, chunkProducts, …),
  * less what the pipeline sets itself: the output folder (OUT/embeddings), the titles it hands to
- * stage 2, and the error mode and progress bar, which both stages share. `cacheDir`, the
+ * stage 2, and the error mode, input limits and progress bar, which both stages share. `cacheDir`, the
  * node-embedding cache root, defaults to OUT/cache here.
  */
-export type PipelineEmbedOptions = Omit<EmbedRunOptions, 'out' | 'titles' | 'onError' | 'progress'>;
+export type PipelineEmbedOptions = Omit<EmbedRunOptions, 'out' | 'titles' | 'onError' | 'limits' | 'progress'>;
 
 /** Stage 2's options: how items are drawn, and how many threads draft them. */
 export interface PipelineItemOptions extends Partial<IntentionQaOptions> {
@@ -56,6 +56,8 @@ export interface PipelineOptions {
   items: PipelineItemOptions;
   out: string;
   onError: OnError;
+  /** Limits on the input files' lines and texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
   progress?: boolean;
   /** Set by `intentsim demo` when it fell back to the offline stand-in encoder: printed in every report. */
   caveat?: string;
@@ -97,9 +99,9 @@ export interface PipelineManifest {
 }
 
 /** Product id → normalised category phrases, as stage 1 wrote them (our own output: not re-validated). */
-async function readPhrases(file: string): Promise<Map<string, string[]>> {
+async function readPhrases(file: string, limits: InputLimits = {}): Promise<Map<string, string[]>> {
   const phrases = new Map<string, string[]>();
-  for await (const { value } of readJsonl(file, (json) => json as { id: string; phrases: string[] })) {
+  for await (const { value } of readJsonl(file, (json) => json as { id: string; phrases: string[] }, limits)) {
     phrases.set(value.id, value.phrases);
   }
   return phrases;
@@ -132,6 +134,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
     out: embeddingsDir,
     cacheDir: options.embed.cacheDir ?? join(options.out, 'cache'),
     onError: options.onError,
+    limits: options.limits,
     progress: options.progress,
   });
   timings.embed = Math.round(performance.now() - t);
@@ -141,10 +144,14 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
   t = performance.now();
   // Normalised once; the raw matrix is not kept (it would double the largest allocation of the stage).
   const embeddings = UnitVectors.fromVectorSet(await readEmbeddings(embeddingsDir));
-  const phrases = await readPhrases(join(embeddingsDir, 'phrases.jsonl'));
+  const phrases = await readPhrases(join(embeddingsDir, 'phrases.jsonl'), options.limits);
   const assertionRejects = new RejectsSink(join(itemsDir, 'assertions.rejects.jsonl'));
   const assertions: Assertion[] = [];
-  for await (const a of readAssertions(options.assertions, { onError: options.onError, rejects: assertionRejects }))
+  for await (const a of readAssertions(options.assertions, {
+    ...options.limits,
+    onError: options.onError,
+    rejects: assertionRejects,
+  }))
     assertions.push(a);
   await assertionRejects.close();
   timings.loadInputs = Math.round(performance.now() - t);

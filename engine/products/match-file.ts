@@ -3,6 +3,7 @@
 // products stop the run, or with onError "skip" go to a rejects file.
 import { openAtomicWriter } from '../../core/atomic.js';
 import type { OnError } from '../../core/errors.js';
+import type { InputLimits } from '../../core/jsonl.js';
 import { createProgress } from '../../core/progress.js';
 import { RejectsSink } from '../../core/rejects.js';
 import type { GraphStore } from '../../graph/graph-store.js';
@@ -20,6 +21,8 @@ export interface MatchFileOptions {
   rejects?: string;
   /** Products per batch (one index query each). */
   batchSize: number;
+  /** Limits on the products file's lines and texts. */
+  limits?: InputLimits;
 }
 
 export interface MatchFileResult {
@@ -39,7 +42,7 @@ export async function matchProductsFile(
   const stats = new MatchStats();
   const bar = createProgress({ label: 'match', unit: 'products' });
   try {
-    const products = readProducts(options.products, { onError: options.onError, rejects });
+    const products = readProducts(options.products, { ...options.limits, onError: options.onError, rejects });
     for await (const outcome of matchProducts(store, products, conceptualizer, { batchSize: options.batchSize })) {
       bar.increment();
       if (!outcome.ok) {

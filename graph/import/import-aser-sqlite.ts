@@ -8,6 +8,7 @@
 import Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { describe } from '../../core/jsonl.js';
+import { DEFAULT_MAX_TEXT_LENGTH, InputLimitError } from '../../core/jsonl-batches.js';
 import { createProgress } from '../../core/progress.js';
 import {
   CheckpointLog,
@@ -117,6 +118,7 @@ export async function importAserSqlite(
   const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH;
   if (!(Number.isInteger(batchSize) && batchSize >= 1))
     throw new RangeError(`batch size must be a positive integer, got ${batchSize}`);
+  const maxTextLength = options.limits?.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH;
   const summary = emptySummary('aser-sqlite', file);
   const log = await CheckpointLog.open(writer, 'aser-sqlite', file, options.restart ?? false);
 
@@ -173,6 +175,17 @@ export async function importAserSqlite(
             );
             continue;
           }
+          if (words.length > maxTextLength) {
+            await bad(
+              new InputLimitError(
+                { file, line: rowid, field: 'Eventualities.words' },
+                `eventuality _id ${JSON.stringify(id)}: ${longText(words, maxTextLength)}`,
+                'maxTextLength',
+              ),
+              { rowid, _id: id, words: `${words.slice(0, 1000)}… (${words.length} characters)` },
+            );
+            continue;
+          }
           if (rowid <= eventualitiesDone) summary.alreadyImported += 1;
           else texts.push(words);
         }
@@ -226,7 +239,7 @@ export async function importAserSqlite(
         if (rows.length === 0) break;
         for (const row of rows) {
           summary.records += 1;
-          const edge = parseRelationRow(row, senses, file, idsOf);
+          const edge = parseRelationRow(row, senses, file, idsOf, maxTextLength);
           if (edge instanceof InputError) {
             await bad(edge, relationRowObject(row, senses, idsOf));
             continue;
@@ -272,6 +285,7 @@ function parseRelationRow(
   senses: readonly RelationSense[],
   file: string,
   idsOf: (rowid: number) => RelationIds,
+  maxTextLength: number,
 ): EdgeInput | InputError {
   const [rowid, headWords, tailWords, headFound, tailFound] = row as [number, unknown, unknown, number, number];
   const where = (field: string) => ({ file, line: rowid, field: `Relations.${field}` });
@@ -280,10 +294,18 @@ function parseRelationRow(
     ['hid', headWords, headFound],
     ['tid', tailWords, tailFound],
   ] as const) {
-    if (typeof words === 'string' && found && words.trim() !== '') continue;
-    const ref = JSON.stringify(idsOf(rowid)[field]);
-    if (!found) return new InputError(where(field), `${label()}: no eventuality with _id ${ref}`);
-    return new InputError(where(field), `${label()}: eventuality ${ref} has no text (words is ${describe(words)})`);
+    const ref = () => JSON.stringify(idsOf(rowid)[field]);
+    if (typeof words === 'string' && found && words.trim() !== '') {
+      if (words.length <= maxTextLength) continue;
+      // Its eventuality was rejected for its length: the edge would create the node anyway.
+      return new InputLimitError(
+        where(field),
+        `${label()}: eventuality ${ref()} has ${longText(words, maxTextLength)}`,
+        'maxTextLength',
+      );
+    }
+    if (!found) return new InputError(where(field), `${label()}: no eventuality with _id ${ref()}`);
+    return new InputError(where(field), `${label()}: eventuality ${ref()} has no text (words is ${describe(words)})`);
   }
   const weights: SenseWeights = {};
   for (let i = 0; i < senses.length; i++) {
@@ -300,6 +322,11 @@ function parseRelationRow(
     if (value > 0) weights[sense] = value;
   }
   return { head: headWords as string, tail: tailWords as string, senses: weights };
+}
+
+/** The reason a text is too long, as the JSONL reader words it. */
+function longText(words: string, max: number): string {
+  return `a text of ${words.length} characters, more than the limit of ${max} (maxTextLength)`;
 }
 
 function relationRowObject(

@@ -2,6 +2,7 @@
 // graph store (a SQLite file or a Neo4j URL), through one writer, with one rejects file for every
 // input under onError 'skip'. Each input is resumable on its own (import-checkpoint.ts).
 import { ConfigError, type OnError } from '../../core/errors.js';
+import type { InputLimits } from '../../core/jsonl.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { isNeo4jUri } from '../neo4j/neo4j-config.js';
 import { openGraphWriter } from '../open-store.js';
@@ -23,6 +24,8 @@ export interface ImportGraphOptions {
   batchSize?: number;
   /** Ignore the checkpoints of an earlier run and write everything again. */
   restart?: boolean;
+  /** Limits on the inputs' lines and node texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
 }
 
 export interface ImportGraphResult {
@@ -48,6 +51,7 @@ export async function importGraph(options: ImportGraphOptions): Promise<ImportGr
       rejects,
       batchSize: options.batchSize ?? DEFAULT_IMPORT_BATCH,
       restart: options.restart ?? false,
+      limits: options.limits,
     };
     if (options.aserSqlite) imports.push(await importAserSqlite(writer, options.aserSqlite, common));
     for (const file of jsonl) imports.push(await importJsonlEdges(writer, file, common));

@@ -3,7 +3,7 @@
 // Streaming and batched; idempotent (upserts) and resumable (graph/import/import-checkpoint.ts).
 import { stat } from 'node:fs/promises';
 import { FieldReader, describe } from '../../core/jsonl.js';
-import { readJsonlBatches } from '../../core/jsonl-batches.js';
+import { readJsonlBatches, type InputLimits } from '../../core/jsonl-batches.js';
 import type { OnError } from '../../core/errors.js';
 import type { RejectsSink } from '../../core/rejects.js';
 import { createProgress } from '../../core/progress.js';
@@ -32,6 +32,8 @@ export interface ImportOptions {
   restart?: boolean;
   /** Show a progress bar (default: on a terminal, off in tests). */
   progress?: boolean;
+  /** Limits on the lines (JSONL) and on the node texts (both formats) of the input. */
+  limits?: InputLimits;
 }
 
 /**
@@ -121,6 +123,7 @@ export async function importJsonlEdges(
   };
   try {
     const records = readJsonlBatches(file, parseEdgeLine, {
+      ...options.limits,
       onError: options.onError,
       rejects: options.rejects,
       batchSize: Math.min(batchSize, 10_000),

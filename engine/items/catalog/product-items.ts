@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../core/atomic.js';
 import { type OnError } from '../../../core/errors.js';
-import { FieldReader, readJsonl } from '../../../core/jsonl.js';
+import { FieldReader, readJsonl, type InputLimits } from '../../../core/jsonl.js';
 import { RejectsSink } from '../../../core/rejects.js';
 import { BalancedPositions } from '../balanced-positions.js';
 import { normalizeOptionText } from '../option-text.js';
@@ -57,6 +57,8 @@ export interface ProductItemsOptions {
   /** Exact scans up to this many products, HNSW candidates (verified exactly) above. */
   exactUpTo?: number;
   onError?: OnError;
+  /** Limits on the questions file's lines and texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
 }
 
 export interface ProductItemsReport {
@@ -92,6 +94,7 @@ export async function buildProductItems(o: ProductItemsOptions): Promise<Product
     notMade.push(JSON.stringify({ id: q.id, product_id: q.productId, reason, ...detail }));
   };
   for await (const { value: q } of readJsonl(o.questions, parseProductQuestion, {
+    ...o.limits,
     onError: o.onError ?? 'fail',
     rejects,
   })) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { SentenceEncoder } from '../../../embeddings/sentence-encoder.js';
 import { writeFileAtomic } from '../../../core/atomic.js';
 import { ConfigError, type OnError } from '../../../core/errors.js';
-import { readJsonl } from '../../../core/jsonl.js';
+import { readJsonl, type InputLimits } from '../../../core/jsonl.js';
 import { createProgress } from '../../../core/progress.js';
 import { RejectsSink } from '../../../core/rejects.js';
 import { parsePredictionRecord } from './parse-predictions.js';
@@ -23,6 +23,8 @@ export interface ScoreRunOptions {
   /** Why the similarities carry no meaning (random weights, stand-in), or undefined for a real model. */
   notMeaningfulBecause?: string;
   onError?: OnError;
+  /** Limits on the input files' lines and texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
   batchSize?: number;
   progress?: boolean;
 }
@@ -42,7 +44,7 @@ export async function scoreShoppingBench(o: ScoreRunOptions): Promise<ScoreRunRe
   const rejects = o.out ? new RejectsSink(join(o.out, 'rejects.jsonl')) : undefined;
   if (onError === 'skip' && !rejects)
     throw new ConfigError('onError', '"skip" needs out (the folder that receives rejects.jsonl)');
-  const readOptions = { onError, rejects };
+  const readOptions = { ...o.limits, onError, rejects };
 
   const targets: TargetQuery[] = [];
   const queryIds = new Set<string>();
