@@ -26,10 +26,21 @@ export interface FileErrorContext {
   ifDamaged?: string;
 }
 
+/** The node embedding cache (embeddings/node-cache.ts): a damaged one is deleted and rebuilt. */
+export const NODE_CACHE_FILE_CONTEXT: FileErrorContext = {
+  what: 'node embedding cache',
+  ifDamaged: 'delete it (and its -wal and -shm files): the cache is filled again as nodes are embedded',
+};
+
 /** Node's system errors (ENOENT, EACCES, …) carry a `code` and a `syscall`. */
 function systemCode(err: unknown): string | undefined {
   const e = err as NodeJS.ErrnoException | undefined;
   return e instanceof Error && typeof e.code === 'string' && typeof e.syscall === 'string' ? e.code : undefined;
+}
+
+/** True for a failure of SQLite (better-sqlite3's SqliteError), which never names its file. */
+export function isSqliteFailure(err: unknown): boolean {
+  return sqliteCode(err) !== undefined;
 }
 
 /** better-sqlite3's SqliteError carries a `SQLITE_…` code (an extended code starts with the primary one). */

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { float32LittleEndian } from '../core/npy.js';
 import { UserError } from '../core/errors.js';
+import { NODE_CACHE_FILE_CONTEXT, fileError } from '../core/file-errors.js';
 
 export interface NodeContextKey {
   /** Encoder fingerprint (OnnxSentenceEncoder.fingerprint or the stand-in's name). */
@@ -75,7 +76,7 @@ export class NodeEmbeddingCache {
       db.pragma('busy_timeout = 10000');
       db.exec(SCHEMA);
     } catch (err) {
-      throw new UserError(`${path}: cannot open the node embedding cache: ${(err as Error).message}`, { cause: err });
+      throw fileError(err, path, NODE_CACHE_FILE_CONTEXT);
     }
     db.prepare(
       'INSERT OR IGNORE INTO contexts (encoder, model, dtype, mode, graph, templates, dim, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

@@ -96,7 +96,9 @@ describe('bin/intentsim.js', () => {
       join(dir, 'o'),
     ]);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^intentsim: ENOENT: no such file or directory, open '.*manifest\.json'\n$/);
+    expect(stderr).toBe(
+      `intentsim: ${join(dir, 'none', 'manifest.json')} (catalogue index manifest): no such file or folder; check the path\n`,
+    );
   });
 
   it('names the flag of a bad option value (commander checks flags)', async () => {

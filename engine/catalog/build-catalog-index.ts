@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { FingerprintedEncoder, SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { InputError, UserError, type OnError } from '../../core/errors.js';
+import { readJsonFile } from '../../core/file-errors.js';
 import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import { createProgress } from '../../core/progress.js';
 import { RejectsSink } from '../../core/rejects.js';
@@ -82,7 +83,10 @@ export async function buildCatalogIndex(o: CatalogIndexOptions): Promise<Catalog
   };
   await mkdir(join(o.out, 'chunks'), { recursive: true });
   if (existsSync(manifestPath(o.out))) {
-    const previous = JSON.parse(await readFile(manifestPath(o.out), 'utf8')) as CatalogManifest;
+    const previous = (await readJsonFile(manifestPath(o.out), {
+      what: 'catalogue index manifest',
+      ifDamaged: 'delete it and run again (finished chunks are reused)',
+    })) as CatalogManifest;
     const differs = sameParameters(previous, manifest);
     if (differs)
       throw new UserError(

@@ -1,7 +1,6 @@
 // `catalog query`: the nearest catalogue products to a text. HNSW proposes candidates; every
 // reported cosine is re-scored exactly from the stored vectors (the index's distances never leave
 // this file), and `exhaustive` scans every row instead (the brute-force reference).
-import { readFile } from 'node:fs/promises';
 import type { FingerprintedEncoder, SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import { toUnitVector } from '../search/unit-vectors.js';
 import { DEFAULT_HNSW_PARAMS, VectorIndex } from '../search/vector-index.js';
@@ -9,6 +8,7 @@ import type { HnswParams } from '../search/range-search.js';
 import { loadCatalogVectors, type CatalogVectors } from './build-catalog-index.js';
 import { indexPath, manifestPath, type CatalogManifest } from './catalog-layout.js';
 import { UserError } from '../../core/errors.js';
+import { readJsonFile } from '../../core/file-errors.js';
 
 export interface CatalogHit {
   rank: number;
@@ -30,7 +30,10 @@ export class CatalogIndex {
     dir: string,
     { hnsw = DEFAULT_HNSW_PARAMS, withIndex = true }: { hnsw?: HnswParams; withIndex?: boolean } = {},
   ): Promise<CatalogIndex> {
-    const manifest = JSON.parse(await readFile(manifestPath(dir), 'utf8')) as CatalogManifest;
+    const manifest = (await readJsonFile(manifestPath(dir), {
+      what: 'catalogue index manifest',
+      ifDamaged: 'run catalog index again into this folder to rebuild it (finished chunks are reused)',
+    })) as CatalogManifest;
     if (manifest.chunks === undefined)
       throw new UserError(`${dir}: the index is not finished (rerun catalog index to resume it)`);
     const vectors = await loadCatalogVectors(dir, manifest.chunks);

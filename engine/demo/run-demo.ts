@@ -7,9 +7,10 @@
 //   sib/          SessionIntentBench tasks and distractor-backed items
 // It uses all-MiniLM-L6-v2 when it can be found; if it cannot, and only then, it falls back to the
 // offline stand-in encoder and says so on stderr, in what it returns and in every manifest and report.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { readJsonFile } from '../../core/file-errors.js';
 import type { OnError } from '../../core/errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
 import { openEncoder, resolveEncoderOrStandIn } from '../../workers/open-encoder.js';
@@ -52,7 +53,10 @@ export interface DemoRun {
 async function ensureDemoWorld(dir: string, seed: number): Promise<void> {
   const marker = join(dir, 'world.json');
   if (existsSync(marker)) {
-    const done = JSON.parse(readFileSync(marker, 'utf8')) as { seed?: number };
+    const done = (await readJsonFile(marker, {
+      what: 'demo world marker',
+      ifDamaged: 'delete it: the demo writes the world again',
+    })) as { seed?: number };
     if (done.seed === seed && existsSync(join(dir, 'graph.sqlite'))) return;
   }
   const world = await writeDemo(dir, { seed });

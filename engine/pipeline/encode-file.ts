@@ -4,6 +4,7 @@
 // with a manifest beside it (OUT.manifest.json).
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { withFileErrorsAsync } from '../../core/file-errors.js';
 import { createProgress } from '../../core/progress.js';
 import { NpyRowWriter } from '../../core/npy.js';
 import type { AnyEncoder } from '../../workers/open-encoder.js';
@@ -42,7 +43,9 @@ export async function encodeSentenceFile(
   options: EncodeFileOptions = {},
 ): Promise<EncodeFileManifest> {
   const started = performance.now();
-  const sentences = sentenceLines(await readFile(input, 'utf8'));
+  const sentences = sentenceLines(
+    await withFileErrorsAsync(input, { what: 'sentences file' }, () => readFile(input, 'utf8')),
+  );
   const chunk = options.chunkSentences ?? 8192;
   const normalize = options.normalize ?? true;
   const progress = createProgress({

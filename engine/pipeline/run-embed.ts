@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 import { temporaryPathFor, writeFileAtomic } from '../../core/atomic.js';
 import { InputError, type OnError } from '../../core/errors.js';
+import { NODE_CACHE_FILE_CONTEXT, fileError, isSqliteFailure } from '../../core/file-errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { redact } from '../../core/redact.js';
@@ -177,6 +178,10 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
     });
     await writeFileAtomic(join(options.out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     return manifest;
+  } catch (err) {
+    // The graph store names itself in its errors; a SQLite failure that does not is the node cache's
+    // (locked by another run, damaged, on a full disk).
+    throw isSqliteFailure(err) ? fileError(err, cachePath, NODE_CACHE_FILE_CONTEXT) : err;
   } finally {
     await resources.close();
   }

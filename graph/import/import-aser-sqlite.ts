@@ -7,6 +7,7 @@
 // (graph/import/import-checkpoint.ts).
 import Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
+import { fileError, isSqliteFailure } from '../../core/file-errors.js';
 import { describe } from '../../core/jsonl.js';
 import { DEFAULT_MAX_TEXT_LENGTH, InputLimitError } from '../../core/jsonl-batches.js';
 import { createProgress } from '../../core/progress.js';
@@ -257,6 +258,14 @@ export async function importAserSqlite(
       progress.stop();
     }
     await log.record('relations', Number.MAX_SAFE_INTEGER, true);
+  } catch (err) {
+    // The store names itself in its errors; a SQLite failure that does not is the dump's.
+    throw isSqliteFailure(err)
+      ? fileError(err, file, {
+          what: 'ASER dump',
+          ifDamaged: 'get a sound copy of the dump (check it with sqlite3 FILE "PRAGMA integrity_check")',
+        })
+      : err;
   } finally {
     db.close();
   }
