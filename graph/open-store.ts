@@ -29,6 +29,16 @@ export async function openGraphWriter(spec: string, opts: OpenStoreOptions = {})
   return SqliteGraphStore.open(spec, { mode: 'write' });
 }
 
+/**
+ * The file of a SQLite store spec, to check before any work (core/check-paths.ts); undefined for a
+ * Neo4j URL, which only a connection can check. Any other URL is an error.
+ */
+export function graphStoreFile(spec: string): string | undefined {
+  if (isNeo4jUri(spec)) return undefined;
+  rejectOtherUrls(spec);
+  return spec;
+}
+
 function rejectOtherUrls(spec: string): void {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(spec);
   if (scheme) {

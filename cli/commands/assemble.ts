@@ -1,8 +1,9 @@
 // `intentsim assemble sib`: SessionIntentBench tasks and distractor-backed items from sessions JSONL.
 import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
+import { checkPaths } from '../../core/check-paths.js';
 import { ModelNotFoundError } from '../../embeddings/model-resolution.js';
 import { openEncoder } from '../../workers/open-encoder.js';
-import { assembleSib, SIB_OUTPUT_FILES, type SibSummary } from '../../engine/items/sib/assemble-sib.js';
+import { assembleSib, sibPaths, SIB_OUTPUT_FILES, type SibSummary } from '../../engine/items/sib/assemble-sib.js';
 import { DEFAULT_WINDOWS, type CosineWindow, type DistractorWindows } from '../../engine/items/sib/distractors.js';
 import { PROMPT_STYLES, type PromptStyle } from '../../engine/items/sib/sib-types.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
@@ -114,6 +115,7 @@ function registerSibCommand(assemble: Command): void {
     )
     .option('--chunk-sessions <n>', 'sessions handled (and encoded) together; bounds memory', positiveInt, 32);
   addModelOptions(addBadInputOptions(withSib, `OUT/${SIB_OUTPUT_FILES.rejects}`)).action(async (o) => {
+    checkPaths(sibPaths({ sessions: o.sessions, annotations: o.annotations, catalog: o.catalog, outDir: o.out }));
     const wantDistractors = o.distractors ?? o.catalog !== undefined;
     const encoder = wantDistractors
       ? await openEncoder(encoderOptions(o)).catch((err: unknown) => {

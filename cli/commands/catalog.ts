@@ -1,12 +1,13 @@
 // `catalog index` and `catalog query`: sentence-embedding index of a product catalogue (issue 8).
 import { Option, type Command } from '@commander-js/extra-typings';
+import { checkPaths } from '../../core/check-paths.js';
 import { UserError } from '../../core/errors.js';
 import { openEncoder } from '../../workers/open-encoder.js';
 import type { FingerprintedEncoder } from '../../embeddings/sentence-encoder.js';
 import { PooledSentenceEncoder } from '../../workers/pooled-encoder.js';
-import { buildCatalogIndex, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
+import { buildCatalogIndex, catalogIndexPaths, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
 import { CatalogIndex } from '../../engine/catalog/catalog-query.js';
-import { buildProductItems } from '../../engine/items/catalog/product-items.js';
+import { buildProductItems, productItemsPaths } from '../../engine/items/catalog/product-items.js';
 import { notMeaningfulBecause } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { addModelOptions, encoderOptions, type ModelCliOptions } from '../options/model-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
@@ -63,6 +64,7 @@ Example
     .option('--workers <n>', 'encoder worker threads (Piscina pool; 1 = in this thread)', positiveInt, 1)
     .option('--chunk-size <n>', 'products per chunk (the unit of resumption)', positiveInt, DEFAULT_CHUNK_SIZE);
   addModelOptions(addBadInputOptions(index, 'OUT/rejects.jsonl')).action(async (o) => {
+    checkPaths(catalogIndexPaths(o));
     const encoder = await openFingerprinted(o, o.workers);
     try {
       const why = notMeaningfulBecause(encoder);
@@ -143,6 +145,7 @@ Example
     .option('--hi <x>', 'window upper bound (exclusive)', number, 0.9);
   addBadInputOptions(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl').action(async (o) => {
     if (!(o.lo <= o.hi)) throw new UserError(`--lo (${o.lo}) must not exceed --hi (${o.hi})`);
+    checkPaths(productItemsPaths({ index: o.index, questions: o.questions, out: o.out }));
     const index = await CatalogIndex.open(o.index);
     if (index.manifest.notMeaningfulBecause)
       process.stderr.write(`warning: window cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);

@@ -2,11 +2,12 @@
 // exporting it (stats, export, neighbours), and matching a product catalogue to it (match).
 import { existsSync } from 'node:fs';
 import { Option, type Command } from '@commander-js/extra-typings';
+import { checkPaths } from '../../core/check-paths.js';
 import { InputError, UserError } from '../../core/errors.js';
 import { createProgress } from '../../core/progress.js';
 import { redact } from '../../core/redact.js';
 import { writeDemo } from '../../engine/demo/demo-world.js';
-import { matchProductsFile } from '../../engine/products/match-file.js';
+import { matchFilePaths, matchProductsFile } from '../../engine/products/match-file.js';
 import { openConceptualizer } from '../../engine/products/open-conceptualizer.js';
 import { writeScaleGraph } from '../../graph/generate/generate-scale.js';
 import {
@@ -487,6 +488,7 @@ export function registerGraphCommands(program: Command): void {
     .option('--openai-rpm <n>', 'requests per minute', positiveInt, 60)
     .option('--openai-concurrency <n>', 'requests in flight', positiveInt, 4);
   addJsonOption(matchOptions).action(async (opts) => {
+    checkPaths(matchFilePaths(opts));
     const store = await openGraphStore(opts.graph);
     try {
       const conceptualizer = await openConceptualizer(

@@ -1,9 +1,10 @@
 // `score shoppingbench`: ShoppingBench relevance scores (CAR, ASR per intent) of an agent's run.
 import type { Command } from '@commander-js/extra-typings';
+import { checkPaths } from '../../core/check-paths.js';
 import { UserError } from '../../core/errors.js';
 import { openEncoder } from '../../workers/open-encoder.js';
 import { notMeaningfulBecause } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
-import { scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
+import { scorePaths, scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 
@@ -63,6 +64,7 @@ Example
   addModelOptions(addBadInputOptions(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }).action(
     async (o) => {
       if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
+      checkPaths(scorePaths(o));
       const encoder = await openEncoder(encoderOptions(o));
       try {
         const why = notMeaningfulBecause(encoder);

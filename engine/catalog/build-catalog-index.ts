@@ -14,6 +14,7 @@ import type { FingerprintedEncoder, SentenceEncoder } from '../../embeddings/sen
 import { writeFileAtomic } from '../../core/atomic.js';
 import { InputError, UserError, type OnError } from '../../core/errors.js';
 import { readJsonFile } from '../../core/file-errors.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import { createProgress } from '../../core/progress.js';
 import { RejectsSink } from '../../core/rejects.js';
@@ -68,7 +69,13 @@ function sameParameters(a: CatalogManifest, b: CatalogManifest): string | undefi
   return undefined;
 }
 
+/** What buildCatalogIndex reads and writes, checked before any work (the CLI checks them before it opens the model). */
+export function catalogIndexPaths(o: Pick<CatalogIndexOptions, 'products' | 'out'>): PathChecks {
+  return { inputFiles: { products: o.products }, outputDirs: { out: o.out } };
+}
+
 export async function buildCatalogIndex(o: CatalogIndexOptions): Promise<CatalogIndexResult> {
+  checkPaths(catalogIndexPaths(o));
   const chunkSize = o.chunkSize ?? DEFAULT_CHUNK_SIZE;
   const manifest: CatalogManifest = {
     format: MANIFEST_FORMAT,

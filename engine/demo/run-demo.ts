@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { readJsonFile } from '../../core/file-errors.js';
+import { checkPaths } from '../../core/check-paths.js';
 import type { OnError } from '../../core/errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
 import { openEncoder, resolveEncoderOrStandIn } from '../../workers/open-encoder.js';
@@ -85,6 +86,7 @@ const STAND_IN_SIB_WINDOWS: DistractorWindows = {
 
 export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
   const started = performance.now();
+  checkPaths({ outputDirs: { out: options.out } });
   const log = options.log ?? ((text: string) => process.stderr.write(text));
   const seed = options.items.seed ?? DEFAULT_INTENTIONQA_OPTIONS.seed;
   const worldDir = join(options.out, 'world');

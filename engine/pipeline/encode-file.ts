@@ -4,6 +4,7 @@
 // with a manifest beside it (OUT.manifest.json).
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { withFileErrorsAsync } from '../../core/file-errors.js';
 import { createProgress } from '../../core/progress.js';
 import { NpyRowWriter } from '../../core/npy.js';
@@ -36,6 +37,11 @@ export function sentenceLines(text: string): string[] {
   return lines;
 }
 
+/** What encodeSentenceFile reads and writes, checked before any work (the CLI checks them before it opens the model). */
+export function encodeFilePaths(input: string, output: string): PathChecks {
+  return { inputFiles: { input }, outputFiles: { output } };
+}
+
 export async function encodeSentenceFile(
   input: string,
   output: string,
@@ -43,6 +49,7 @@ export async function encodeSentenceFile(
   options: EncodeFileOptions = {},
 ): Promise<EncodeFileManifest> {
   const started = performance.now();
+  checkPaths(encodeFilePaths(input, output));
   const sentences = sentenceLines(
     await withFileErrorsAsync(input, { what: 'sentences file' }, () => readFile(input, 'utf8')),
   );

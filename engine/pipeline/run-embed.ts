@@ -11,6 +11,7 @@
 // memory of this stage is bounded by the chunk and the graph, not by the catalogue.
 import { join } from 'node:path';
 import { temporaryPathFor, writeFileAtomic } from '../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { InputError, type OnError } from '../../core/errors.js';
 import { NODE_CACHE_FILE_CONTEXT, fileError, isSqliteFailure } from '../../core/file-errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
@@ -18,6 +19,7 @@ import { RejectsSink } from '../../core/rejects.js';
 import { redact } from '../../core/redact.js';
 import { createProgress, type Progress } from '../../core/progress.js';
 import type { NeighbourhoodMode, NodeId } from '../../graph/graph-store.js';
+import { graphStoreFile } from '../../graph/open-store.js';
 import { readProducts } from '../products/products.js';
 import { matchProducts } from '../products/match.js';
 import { ContextEmbedder } from '../../embeddings/context-embedder.js';
@@ -65,8 +67,20 @@ export interface EmbedRunOptions {
   titles?: Map<string, string>;
 }
 
+/** What runEmbed reads and writes, checked before any work. */
+export function embedPaths(
+  options: Pick<EmbedRunOptions, 'graph' | 'products' | 'concepts' | 'out' | 'cacheDir' | 'nodeCache'>,
+): PathChecks {
+  const persistentCache = options.nodeCache ?? true;
+  return {
+    inputFiles: { graph: graphStoreFile(options.graph), products: options.products, concepts: options.concepts },
+    outputDirs: { out: options.out, cacheDir: persistentCache ? (options.cacheDir ?? defaultCacheRoot()) : undefined },
+  };
+}
+
 export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest> {
   const started = performance.now();
+  checkPaths(embedPaths(options));
   const onError = options.onError ?? 'fail';
   const rejects = new RejectsSink(join(options.out, 'rejects.jsonl'));
   // Products stream through in chunks: match a chunk, embed the nodes it meets for the first

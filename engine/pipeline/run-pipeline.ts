@@ -18,12 +18,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { UserError, type OnError } from '../../core/errors.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import { redact } from '../../core/redact.js';
 import type { NeighbourhoodMode } from '../../graph/graph-store.js';
-import { runEmbed, type EmbedManifest, type EmbedRunOptions } from './run-embed.js';
+import { embedPaths, runEmbed, type EmbedManifest, type EmbedRunOptions } from './run-embed.js';
 import { readNpyFloat32 } from '../../core/npy.js';
 import type { VectorSet } from '../../embeddings/sentence-encoder.js';
 import { readAssertions } from '../items/intentionqa/assertions.js';
@@ -119,8 +120,22 @@ export async function readEmbeddings(dir: string): Promise<VectorSet> {
   return { ids, dim, data: matrix.data };
 }
 
+/** What runPipeline reads and writes, checked before any work: stage 1's paths and the assertions. */
+export function pipelinePaths(options: Pick<PipelineOptions, 'embed' | 'assertions' | 'out'>): PathChecks {
+  const stage1 = embedPaths({
+    ...options.embed,
+    out: join(options.out, 'embeddings'),
+    cacheDir: options.embed.cacheDir ?? join(options.out, 'cache'),
+  });
+  return {
+    inputFiles: { ...stage1.inputFiles, assertions: options.assertions },
+    outputDirs: { out: options.out, ...stage1.outputDirs },
+  };
+}
+
 export async function runPipeline(options: PipelineOptions): Promise<PipelineManifest> {
   const started = performance.now();
+  checkPaths(pipelinePaths(options));
   const timings: Record<string, number> = {};
   const embeddingsDir = join(options.out, 'embeddings');
   const itemsDir = join(options.out, 'items');

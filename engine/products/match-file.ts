@@ -2,11 +2,13 @@
 // one line per accepted product, in input order, written to a temporary file and renamed; bad
 // products stop the run, or with onError "skip" go to a rejects file.
 import { openAtomicWriter } from '../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import type { OnError } from '../../core/errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
 import { createProgress } from '../../core/progress.js';
 import { RejectsSink } from '../../core/rejects.js';
 import type { GraphStore } from '../../graph/graph-store.js';
+import { graphStoreFile } from '../../graph/open-store.js';
 import type { Conceptualizer } from './concepts.js';
 import { MatchStats, matchProducts, matchToJsonl } from './match.js';
 import { readProducts } from './products.js';
@@ -31,11 +33,32 @@ export interface MatchFileResult {
   rejects?: RejectsSink;
 }
 
+/**
+ * What `graph match` reads and writes: the CLI checks them before it opens the store and the
+ * conceptualizer, and matchProductsFile (given both open) before it reads a product.
+ */
+export function matchFilePaths(
+  options: Pick<MatchFileOptions, 'products' | 'out' | 'rejects' | 'onError'> & { graph?: string; concepts?: string },
+): PathChecks {
+  return {
+    inputFiles: {
+      graph: options.graph === undefined ? undefined : graphStoreFile(options.graph),
+      products: options.products,
+      concepts: options.concepts,
+    },
+    outputFiles: {
+      out: options.out,
+      rejects: options.onError === 'skip' ? (options.rejects ?? `${options.out}.rejects.jsonl`) : undefined,
+    },
+  };
+}
+
 export async function matchProductsFile(
   store: GraphStore,
   conceptualizer: Conceptualizer,
   options: MatchFileOptions,
 ): Promise<MatchFileResult> {
+  checkPaths(matchFilePaths(options));
   const rejects =
     options.onError === 'skip' ? new RejectsSink(options.rejects ?? `${options.out}.rejects.jsonl`) : undefined;
   const out = await openAtomicWriter(options.out);

@@ -6,6 +6,7 @@
 // cannot get such an item is reported with its reason, never emitted short.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../../core/check-paths.js';
 import { type OnError } from '../../../core/errors.js';
 import { FieldReader, readJsonl, type InputLimits } from '../../../core/jsonl.js';
 import { RejectsSink } from '../../../core/rejects.js';
@@ -74,7 +75,16 @@ export function productPrompt(context: string, options: Record<Letter, string>):
   return `Customer: ${context}\n${PRODUCT_QUESTION}\n${LETTERS.map((l) => `${l}. ${options[l]}`).join('\n')}\nAnswer:`;
 }
 
+/**
+ * What buildProductItems reads and writes, checked before any work; `index` is the folder the
+ * caller opens the CatalogIndex from (the CLI checks them all before it loads the index).
+ */
+export function productItemsPaths(o: { index?: string; questions: string; out: string }): PathChecks {
+  return { inputDirs: { index: o.index }, inputFiles: { questions: o.questions }, outputDirs: { out: o.out } };
+}
+
 export async function buildProductItems(o: ProductItemsOptions): Promise<ProductItemsReport> {
+  checkPaths(productItemsPaths({ questions: o.questions, out: o.out }));
   const lo = o.lo ?? 0.7;
   const hi = o.hi ?? 0.9;
   const seed = o.seed ?? 1;

@@ -17,6 +17,7 @@
 import { join } from 'node:path';
 import type { SentenceEncoder, VectorSet } from '../../../embeddings/sentence-encoder.js';
 import { openAtomicWriter, writeFileAtomic } from '../../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../../core/check-paths.js';
 import { ConfigError, type OnError } from '../../../core/errors.js';
 import { readJsonl, type InputLimits, type ReadJsonlOptions } from '../../../core/jsonl.js';
 import { createProgress } from '../../../core/progress.js';
@@ -244,7 +245,16 @@ async function openSibResources(options: AssembleSibOptions, readOptions: ReadJs
   };
 }
 
+/** What assembleSib reads and writes, checked before any work (the CLI checks them before it opens the model). */
+export function sibPaths(o: Pick<AssembleSibOptions, 'sessions' | 'annotations' | 'catalog' | 'outDir'>): PathChecks {
+  return {
+    inputFiles: { sessions: o.sessions, annotations: o.annotations, catalog: o.catalog },
+    outputDirs: { outDir: o.outDir },
+  };
+}
+
 export async function assembleSib(options: AssembleSibOptions): Promise<SibSummary> {
+  checkPaths(sibPaths(options));
   const onError = options.onError ?? 'fail';
   const chunkSessions = options.chunkSessions ?? 32;
   if (options.perSession !== undefined && !(Number.isInteger(options.perSession) && options.perSession >= 1)) {

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import type { SentenceEncoder } from '../../../embeddings/sentence-encoder.js';
 import { writeFileAtomic } from '../../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../../core/check-paths.js';
 import { ConfigError, type OnError } from '../../../core/errors.js';
 import { readJsonl, type InputLimits } from '../../../core/jsonl.js';
 import { createProgress } from '../../../core/progress.js';
@@ -39,7 +40,13 @@ export interface ScoreRunResult {
   rejected: number;
 }
 
+/** What scoreShoppingBench reads and writes, checked before any work (the CLI checks them before it opens the model). */
+export function scorePaths(o: Pick<ScoreRunOptions, 'predictions' | 'targets' | 'out'>): PathChecks {
+  return { inputFiles: { predictions: o.predictions, targets: o.targets }, outputDirs: { out: o.out } };
+}
+
 export async function scoreShoppingBench(o: ScoreRunOptions): Promise<ScoreRunResult> {
+  checkPaths(scorePaths(o));
   const onError = o.onError ?? 'fail';
   const rejects = o.out ? new RejectsSink(join(o.out, 'rejects.jsonl')) : undefined;
   if (onError === 'skip' && !rejects)
