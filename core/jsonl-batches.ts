@@ -23,6 +23,8 @@ export interface JsonlRecord<T> {
   /** 1-based line number in the file. */
   line: number;
   value: T;
+  /** The line itself, with `keepText` (for a caller that may reject the record later, as it was). */
+  text?: string;
 }
 
 /** How long a line and a text of an input file may be (README, "Common behaviour"). */
@@ -63,6 +65,8 @@ export interface ReadJsonlOptions<T = unknown> extends InputLimits {
   rejects?: RejectsSink;
   /** A key that no two records may share: a repeat is a bad line, like a parse error. */
   unique?: UniqueKey<T>;
+  /** Hand each record's line out with it (JsonlRecord.text). */
+  keepText?: boolean;
 }
 
 /** A key no two records of a file may share, e.g. `{ of: (p) => p.id, field: 'id', what: 'product id' }`. */
@@ -72,6 +76,8 @@ export interface UniqueKey<T> {
   field: string;
   /** What the key is, in the error: `duplicate <what> "<key>" (first on line <n>)`. */
   what: string;
+  /** How the error shows the key, when quoting it is not clear (a key made of several fields). */
+  show?(value: T): string;
 }
 
 export interface ReadJsonlBatchesOptions<T = unknown> extends ReadJsonlOptions<T> {
@@ -98,7 +104,7 @@ export function parseUnique<T>(parse: Parse<T>, unique: UniqueKey<T> | undefined
     if (first !== undefined)
       throw new InputError(
         { ...at, field: unique.field },
-        `duplicate ${unique.what} ${JSON.stringify(key)} (first on line ${first})`,
+        `duplicate ${unique.what} ${unique.show ? unique.show(value) : JSON.stringify(key)} (first on line ${first})`,
       );
     firstLine.set(key, at.line);
     return value;
@@ -239,7 +245,8 @@ export async function* readJsonlBatches<T>(
         if (bytes > maxLineBytes) return bad(tooLong(file, line, bytes, maxLineBytes), keptOf(text, bytes));
       }
       try {
-        batch.push({ line, value: parseJsonlLine(text, file, line, parse, maxTextLength) });
+        const value = parseJsonlLine(text, file, line, parse, maxTextLength);
+        batch.push(options.keepText ? { line, value, text } : { line, value });
       } catch (err) {
         if (!(err instanceof InputError)) {
           failure = err;

@@ -20,7 +20,7 @@ import { redact } from '../../core/redact.js';
 import { createProgress, type Progress } from '../../core/progress.js';
 import type { NeighbourhoodMode, NodeId } from '../../graph/graph-store.js';
 import { graphStoreFile } from '../../graph/open-store.js';
-import { readProducts } from '../products/products.js';
+import { readProducts, rejectedProductInput } from '../products/products.js';
 import { matchProducts } from '../products/match.js';
 import { ContextEmbedder } from '../../embeddings/context-embedder.js';
 import type { NodeEmbedding } from '../../embeddings/node-cache.js';
@@ -147,7 +147,7 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
         }
         if (error) {
           if (onError === 'fail') throw error;
-          await rejects.reject(error, JSON.stringify({ id: outcome.product.id, title: outcome.product.title }));
+          await rejects.reject(error, rejectedProductInput(outcome.product));
           continue;
         }
         if (!outcome.ok) continue;

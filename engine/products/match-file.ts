@@ -11,7 +11,7 @@ import type { GraphStore } from '../../graph/graph-store.js';
 import { graphStoreFile } from '../../graph/open-store.js';
 import type { Conceptualizer } from './concepts.js';
 import { MatchStats, matchProducts, matchToJsonl } from './match.js';
-import { readProducts } from './products.js';
+import { readProducts, rejectedProductInput } from './products.js';
 
 export interface MatchFileOptions {
   /** Products JSONL {"id", "title"}. */
@@ -70,7 +70,7 @@ export async function matchProductsFile(
       bar.increment();
       if (!outcome.ok) {
         if (!rejects) throw outcome.error;
-        await rejects.reject(outcome.error, JSON.stringify({ id: outcome.product.id, title: outcome.product.title }));
+        await rejects.reject(outcome.error, rejectedProductInput(outcome.product));
         continue;
       }
       stats.add(outcome.match);

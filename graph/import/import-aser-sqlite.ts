@@ -4,7 +4,9 @@
 // Every eventuality becomes a node (isolated ones too: a matched node with no edge is a finding, not
 // noise); every relation becomes an edge head → tail whose senses are the sense columns > 0, with
 // their weights. Rows are read in rowid order, in batches; idempotent and resumable
-// (graph/import/import-checkpoint.ts).
+// (graph/import/import-checkpoint.ts). Two eventualities with one _id are an error (a relation
+// naming it would become an edge to each); under onError 'skip' the later rows are rejected and
+// relations take the first.
 import Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { fileError, isSqliteFailure } from '../../core/file-errors.js';
@@ -108,6 +110,53 @@ function checkLayout(db: Database.Database, file: string): SourceLayout {
 
 type EventualityRow = [rowid: number, id: unknown, words: unknown];
 
+/** True when an index of Eventualities (its primary key, or a UNIQUE index on _id alone) keeps _id unique. */
+function idIsUnique(db: Database.Database): boolean {
+  const indexes = db.prepare('SELECT name, "unique" FROM pragma_index_list(?)').all('Eventualities') as Array<{
+    name: string;
+    unique: number;
+  }>;
+  return indexes.some(({ name, unique }) => {
+    if (!unique) return false;
+    const columns = db.prepare('SELECT name FROM pragma_index_info(?)').pluck().all(name) as string[];
+    return columns.length === 1 && columns[0] === '_id';
+  });
+}
+
+/** A row whose _id an earlier row has: the _id and the first row's rowid. */
+interface RepeatedId {
+  id: unknown;
+  first: number;
+}
+
+/** Rows whose _id an earlier row has, by rowid; none to look for when an index keeps _id unique. */
+function repeatedIds(db: Database.Database): Map<number, RepeatedId> {
+  const repeats = new Map<number, RepeatedId>();
+  if (idIsUnique(db)) return repeats;
+  const groups = db
+    .prepare(
+      'SELECT _id, group_concat(rowid) FROM Eventualities WHERE _id IS NOT NULL GROUP BY _id HAVING count(*) > 1',
+    )
+    .raw()
+    .all() as Array<[unknown, string]>;
+  for (const [id, rowids] of groups) {
+    const [first, ...later] = rowids
+      .split(',')
+      .map(Number)
+      .sort((a, b) => a - b);
+    for (const rowid of later) repeats.set(rowid, { id, first: first! });
+  }
+  return repeats;
+}
+
+function repeatedIdError(file: string, rowid: number, repeat: RepeatedId): InputError {
+  return new InputError(
+    { file, line: rowid, field: 'Eventualities._id' },
+    `eventuality _id ${JSON.stringify(repeat.id)} is also on row ${repeat.first}: a relation naming it would become ` +
+      'an edge to each of them; give each eventuality its own _id',
+  );
+}
+
 export async function importAserSqlite(
   writer: GraphWriter,
   file: string,
@@ -141,6 +190,12 @@ export async function importAserSqlite(
   try {
     const { senses, ignoredColumns } = checkLayout(db, file);
     summary.ignoredColumns = ignoredColumns;
+    const repeats = repeatedIds(db);
+    // Found before anything is written: with onError 'fail' the import stops at the first.
+    if (onError === 'fail' && repeats.size > 0) {
+      const rowid = Math.min(...repeats.keys());
+      throw repeatedIdError(file, rowid, repeats.get(rowid)!);
+    }
     if (supportsBulkLoad(writer)) await writer.beginBulkLoad();
     const resume = log.resume;
     // Where each phase's writes resume: a finished phase is validated again but not written.
@@ -166,6 +221,11 @@ export async function importAserSqlite(
         const texts: string[] = [];
         for (const [rowid, id, words] of rows) {
           summary.records += 1;
+          const repeat = repeats.get(rowid);
+          if (repeat) {
+            await bad(repeatedIdError(file, rowid, repeat), { rowid, _id: id, words });
+            continue;
+          }
           if (typeof words !== 'string' || words.trim() === '') {
             await bad(
               new InputError(
@@ -208,12 +268,18 @@ export async function importAserSqlite(
     // only for a bad row, to name it. Reading the rows was most of this phase's time (38 columns and
     // 3 id strings a row before); pages of at most 10,000 rows keep them short-lived, while writes
     // still go in batches of `batchSize`.
+    // With repeated _ids (only under onError 'skip'), each end joins the first row of its _id, as
+    // phase 1 kept it; otherwise a plain join on the _id index.
+    const end = (alias: string, ref: string) =>
+      repeats.size === 0
+        ? `Eventualities AS ${alias} ON ${alias}._id = r.${ref}`
+        : `Eventualities AS ${alias} ON ${alias}.rowid = (SELECT min(rowid) FROM Eventualities WHERE _id = r.${ref})`;
     const relPage = db
       .prepare(
         `SELECT r.rowid, h.words, t.words, h._id IS NOT NULL, t._id IS NOT NULL, ${senses.map((s) => `r."${s}"`).join(', ')}
          FROM Relations AS r
-         LEFT JOIN Eventualities AS h ON h._id = r.hid
-         LEFT JOIN Eventualities AS t ON t._id = r.tid
+         LEFT JOIN ${end('h', 'hid')}
+         LEFT JOIN ${end('t', 'tid')}
          WHERE r.rowid > ? ORDER BY r.rowid LIMIT ?`,
       )
       .raw();

@@ -18,6 +18,7 @@ import {
   RELATION_SENSES,
   isRelationSense,
   type EdgeInput,
+  type GraphStore,
   type GraphWriter,
   type SenseWeights,
 } from '../graph-store.js';
@@ -106,6 +107,7 @@ export async function importJsonlEdges(
   // A finished import is only validated again; an interrupted one resumes after its last commit.
   const writtenUpTo = log.resume.complete ? Number.POSITIVE_INFINITY : log.resume.done;
   const rejectedBefore = options.rejects?.count ?? 0;
+  const nodesBefore = await nodeCount(writer);
   if (supportsBulkLoad(writer)) await writer.beginBulkLoad();
 
   const fileBytes = (await stat(file)).size;
@@ -155,7 +157,17 @@ export async function importJsonlEdges(
     progress.stop();
   }
   summary.rejected = (options.rejects?.count ?? 0) - rejectedBefore;
+  // An edge list names its nodes only inside edges, which the store creates as it writes them: the
+  // nodes written are those the store has now and did not have before.
+  const nodesAfter = await nodeCount(writer);
+  if (nodesBefore !== undefined && nodesAfter !== undefined) summary.nodesWritten = nodesAfter - nodesBefore;
   summary.records += summary.rejected;
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
+}
+
+/** How many nodes the store holds, where the writer can say (both stores' writers are GraphStores). */
+async function nodeCount(writer: GraphWriter): Promise<number | undefined> {
+  const store = writer as GraphWriter & Partial<Pick<GraphStore, 'counts'>>;
+  return typeof store.counts === 'function' ? (await store.counts()).nodes : undefined;
 }

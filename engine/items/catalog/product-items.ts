@@ -105,6 +105,7 @@ export async function buildProductItems(o: ProductItemsOptions): Promise<Product
   };
   for await (const { value: q } of readJsonl(o.questions, parseProductQuestion, {
     ...o.limits,
+    unique: { of: (question) => question.id, field: 'id', what: 'question id' },
     onError: o.onError ?? 'fail',
     rejects,
   })) {

@@ -82,7 +82,7 @@ export async function scoreShoppingBench(o: ScoreRunOptions): Promise<ScoreRunRe
   const embeddings = await TitleEmbeddings.build(titles, o.encoder, { batchSize: o.batchSize, progress });
   progress.stop();
 
-  const scores = targets.map((q) => scoreQuery(q, predictions.get(q.queryId), embeddings.similarity, o.targets));
+  const scores = targets.map((q) => scoreQuery(q, predictions.get(q.queryId), embeddings.similarity));
   const summary = summarize(scores);
   const encoderLine =
     `${o.encoder.name} (${o.encoder.provider}), ${embeddings.size} distinct titles` +
