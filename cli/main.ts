@@ -3,6 +3,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { UserError } from '../core/errors.js';
 import { redact } from '../core/redact.js';
+import { exitCleanlyOnInterrupt } from '../core/interrupt.js';
 import { cliHint } from './error-hints.js';
 import { registerGraphCommands } from './commands/graph.js';
 import { registerPipelineCommand } from './commands/pipeline.js';
@@ -12,6 +13,7 @@ import { registerEncodeCommand } from './commands/encode.js';
 import { registerModelCommands } from './commands/model.js';
 import { registerAssembleCommands } from './commands/assemble.js';
 import { registerScoreCommands } from './commands/score.js';
+import { registerAskCommand } from './commands/ask.js';
 import { registerCatalogCommands } from './commands/catalog.js';
 
 export function buildProgram(): Command {
@@ -30,12 +32,19 @@ export function buildProgram(): Command {
   registerEncodeCommand(program);
   registerModelCommands(program);
   registerAssembleCommands(program);
+  registerAskCommand(program);
   registerScoreCommands(program);
   registerCatalogCommands(program);
   return program;
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // Ctrl-C and SIGTERM: temporary files removed, locks released, one line, exit 130 / 143.
+  exitCleanlyOnInterrupt((signal, undone) =>
+    process.stderr.write(
+      `intentsim: interrupted by ${signal}: removed ${undone} temporary file(s) and lock(s) of this run\n`,
+    ),
+  );
   await buildProgram().parseAsync(argv);
 }
 

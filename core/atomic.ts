@@ -1,27 +1,25 @@
 // Outputs appear whole or not at all: write to a temporary file beside the target, then rename.
+// Until then the temporary file is removed on every path: commit or write failure, abort, and Ctrl-C
+// or SIGTERM (core/interrupt.ts); one left by `kill -9` is removed by the next run that writes there
+// (removeStaleTemporaryFiles).
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
+import { dirname } from 'node:path';
 import { once } from 'node:events';
-
-/**
- * The name an output is written under before it is renamed into place: beside it (the same file
- * system, so the rename is atomic), hidden, and unique to this process and moment, so that two
- * writers of the same output never share a temporary file.
- */
-export function temporaryPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-}
+import { removeOnInterrupt, temporaryPathFor } from './temporary-files.js';
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = temporaryPathFor(path);
+  const forget = removeOnInterrupt(tmp);
   try {
     await writeFile(tmp, data);
     await rename(tmp, path);
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
+  } finally {
+    forget();
   }
 }
 
@@ -30,37 +28,88 @@ export interface AtomicWriter {
   readonly path: string;
   /** Writes a chunk, waiting for the stream to drain when its buffer is full. */
   write(chunk: string | Uint8Array): Promise<void>;
+  /** Flushes, closes and renames into place; on failure the temporary file is removed and the error thrown. */
   commit(): Promise<void>;
+  /** Discards the output: stops the stream (writes still pending are dropped) and removes the temporary file. */
   abort(): Promise<void>;
+}
+
+/** Resolves when the stream has closed, whether or not it failed (its error is kept by the writer). */
+function closed(stream: WriteStream): Promise<void> {
+  return stream.closed ? Promise.resolve() : new Promise((resolve) => stream.once('close', () => resolve()));
+}
+
+/** Resolves when the stream's buffer has drained, or when it closed instead (an abort, or an error). */
+function drainedOrClosed(stream: WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
 }
 
 export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = temporaryPathFor(path);
+  const forget = removeOnInterrupt(tmp);
   const stream: WriteStream = createWriteStream(tmp);
-  await once(stream, 'open');
+  // The first error of the stream (a full disk, or a write cut short by abort) is kept and thrown
+  // by the next write or commit; without a listener it would be an uncaught exception.
+  let failure: Error | undefined;
+  stream.on('error', (err) => {
+    failure ??= err;
+  });
+  try {
+    await once(stream, 'open');
+  } catch (err) {
+    forget();
+    await rm(tmp, { force: true });
+    throw err;
+  }
   let settled = false;
-  const close = async () => {
-    if (stream.closed) return;
-    stream.end();
-    await once(stream, 'close');
-  };
+  let aborted = false;
   return {
     path,
     async write(chunk) {
-      if (!stream.write(chunk)) await once(stream, 'drain');
+      if (aborted) return;
+      if (failure) throw failure;
+      if (!stream.write(chunk)) await drainedOrClosed(stream);
+      // A write cut short by abort() is not a failure: the caller discarded the output.
+      if (failure && !aborted) throw failure;
     },
     async commit() {
       if (settled) return;
       settled = true;
-      await close();
-      await rename(tmp, path);
+      try {
+        if (!failure) {
+          stream.end();
+          await closed(stream);
+        }
+        if (failure) throw failure;
+        await rename(tmp, path);
+      } catch (err) {
+        stream.destroy();
+        await closed(stream);
+        await rm(tmp, { force: true });
+        throw err;
+      } finally {
+        forget();
+      }
     },
     async abort() {
       if (settled) return;
       settled = true;
+      aborted = true;
+      // destroy() drops the buffered writes (each fails with ERR_STREAM_DESTROYED, which the error
+      // listener above absorbs) and closes the file once the write in progress, if any, is done.
       stream.destroy();
+      await closed(stream);
       await rm(tmp, { force: true });
+      forget();
     },
   };
 }

@@ -3,6 +3,8 @@
 // — and its embedding is the mean of the L2-normalised sentence embeddings of S(v), counted with
 // multiplicity (two edges that give the same text count twice, as in the released code's list). The
 // mean is not re-normalised. A node whose S(v) is empty has no embedding (the released code made NaN).
+// A sentence the encoder gives no vector (an all-zero row: glove-100d with no known word) counts in
+// |S(v)| but not in the mean; a node none of whose sentences has a vector has no embedding either.
 //
 // The work is deduplicated: each distinct node is embedded once per run (and never again when the
 // node cache has it); within a chunk of work, each distinct sentence is encoded once however many
@@ -11,7 +13,7 @@
 import { edgeSentences, SENSE_TEMPLATES } from '../graph/relation-sentences.js';
 import { hashString } from '../core/rng.js';
 import type { GraphEdge, GraphStore, NeighbourhoodMode, NodeId } from '../graph/graph-store.js';
-import type { SentenceEncoder } from './sentence-encoder.js';
+import { isZeroRow, type SentenceEncoder } from './sentence-encoder.js';
 import type { NodeEmbedding, NodeEmbeddingCache } from './node-cache.js';
 import { ConfigError } from '../core/errors.js';
 
@@ -48,7 +50,10 @@ export interface ContextStats {
   nodes: number;
   fromCache: number;
   computed: number;
-  /** Nodes whose neighbourhood gives no sentence (no edges, or edges without senses), cached ones included. */
+  /**
+   * Nodes whose neighbourhood gives no sentence with a vector (no edges, edges without senses, or
+   * only sentences the encoder gives no vector), cached ones included.
+   */
   withoutSentences: number;
   /** Nodes the store does not know (counted, embedded as nothing). */
   missingFromGraph: number;
@@ -60,6 +65,8 @@ export interface ContextStats {
   sentenceOccurrences: number;
   /** Sentences actually encoded (distinct within each chunk of work). */
   sentencesEncoded: number;
+  /** Of those, the ones the encoder gave no vector (e.g. no word glove-100d knows): left out of every mean. */
+  sentencesWithoutVector: number;
   workChunks: number;
   encodeMs: number;
 }
@@ -74,24 +81,35 @@ export function neighbourhoodSentences(edges: readonly GraphEdge[]): string[] {
   return out;
 }
 
+/** Encoded sentences: their rows, and which rows are all zeros (no vector). */
+interface EncodedSentences {
+  vectors: Float32Array;
+  empty: Uint8Array;
+}
+
 /** Σ of rows and their count, in float64: a node's mean built up chunk by chunk. */
 class RunningSum {
   readonly sum: Float64Array;
+  /** Rows in the sum. */
   count = 0;
+  /** Sentences seen, with or without a vector: |S(v)|. */
+  sentences = 0;
   constructor(dim: number) {
     this.sum = new Float64Array(dim);
   }
-  addRow(data: Float32Array, row: number): void {
+  add(encoded: EncodedSentences, row: number): void {
+    this.sentences += 1;
+    if (encoded.empty[row]) return;
     const dim = this.sum.length;
     const base = row * dim;
-    for (let d = 0; d < dim; d++) this.sum[d] += data[base + d]!;
+    for (let d = 0; d < dim; d++) this.sum[d] += encoded.vectors[base + d]!;
     this.count += 1;
   }
   mean(): NodeEmbedding {
-    if (this.count === 0) return { sentences: 0, vector: null };
+    if (this.count === 0) return { sentences: this.sentences, vector: null };
     const v = new Float32Array(this.sum.length);
     for (let d = 0; d < v.length; d++) v[d] = this.sum[d]! / this.count;
-    return { sentences: this.count, vector: v };
+    return { sentences: this.sentences, vector: v };
   }
 }
 
@@ -128,6 +146,7 @@ export class ContextEmbedder {
     edges: 0,
     sentenceOccurrences: 0,
     sentencesEncoded: 0,
+    sentencesWithoutVector: 0,
     workChunks: 0,
     encodeMs: 0,
   };
@@ -187,22 +206,28 @@ export class ContextEmbedder {
       finished = [];
       encodedSinceReport = 0;
     };
-    const encode = async (sentences: readonly string[]) => {
+    const encode = async (sentences: readonly string[]): Promise<EncodedSentences> => {
       const started = performance.now();
       const vectors = await this.encoder.encode(sentences, { batchSize: this.batchSize, normalize: true });
       this.stats.encodeMs += performance.now() - started;
       this.stats.sentencesEncoded += sentences.length;
       encodedSinceReport += sentences.length;
-      return vectors;
+      const empty = new Uint8Array(sentences.length);
+      for (let r = 0; r < sentences.length; r++) empty[r] = isZeroRow(vectors, r, this.encoder.dim) ? 1 : 0;
+      this.stats.sentencesWithoutVector += empty.reduce((a, b) => a + b, 0);
+      return { vectors, empty };
     };
 
     let chunk = new WorkChunk();
     const flush = async () => {
       if (chunk.nodes.length > 0) {
-        const vectors = chunk.sentences.length > 0 ? await encode(chunk.sentences) : new Float32Array(0);
+        const encoded =
+          chunk.sentences.length > 0
+            ? await encode(chunk.sentences)
+            : { vectors: new Float32Array(0), empty: new Uint8Array(0) };
         for (const { node, refs } of chunk.nodes) {
           const sum = new RunningSum(this.encoder.dim);
-          for (const r of refs) sum.addRow(vectors, r);
+          for (const r of refs) sum.add(encoded, r);
           finish(node, sum.mean());
         }
         this.stats.workChunks += 1;
@@ -265,13 +290,13 @@ export class ContextEmbedder {
   private async addDistinct(
     sum: RunningSum,
     sentences: readonly string[],
-    encode: (s: readonly string[]) => Promise<Float32Array>,
+    encode: (s: readonly string[]) => Promise<EncodedSentences>,
   ): Promise<void> {
     if (sentences.length === 0) return;
     const piece = new WorkChunk();
     piece.add({ id: -1, text: '' }, sentences);
-    const vectors = await encode(piece.sentences);
-    for (const r of piece.nodes[0]!.refs) sum.addRow(vectors, r);
+    const encoded = await encode(piece.sentences);
+    for (const r of piece.nodes[0]!.refs) sum.add(encoded, r);
   }
 }
 

@@ -62,7 +62,32 @@ export type StandInEncoderDescription = {
   provider: string;
 };
 
-export type EncoderDescription = OnnxEncoderDescription | PooledEncoderDescription | StandInEncoderDescription;
+/** Averaged GloVe word vectors (GloveSentenceEncoder): meaningful, but not Sentence-BERT. */
+export type WordVectorEncoderDescription = {
+  encoder: string;
+  sentenceBert: false;
+  /** What the encoder is, and what its similarities are worth. */
+  notice: string;
+  /** Where the vectors come from and under which licences. */
+  license: string;
+  /** The word-vector package and version. */
+  model: string;
+  package: { name: string; version: string; dir: string };
+  /** The converted cache folder the vectors were loaded from. */
+  cache: string;
+  weighting: { kind: 'mean' } | { kind: 'sif'; a: number };
+  dtype: 'float32';
+  fingerprint: string;
+  dim: number;
+  vocabulary: number;
+  provider: string;
+  /** How long opening took, and why the cache was converted then (null: it was read as it was). */
+  load: { ms: number; converted: string | null };
+  stats: { sentences: number; withoutVector: number; knownWords: number; unknownWords: number; encodeMs: number };
+};
+
+export type EncoderDescription =
+  OnnxEncoderDescription | PooledEncoderDescription | StandInEncoderDescription | WordVectorEncoderDescription;
 
 /** An encoder that manifests and caches can describe. */
 export interface DescribedEncoder extends FingerprintedEncoder {

@@ -4,6 +4,13 @@
 // (model bytes, tokenizer, dtype, truncation), the neighbourhood mode, the graph (kind and size) and
 // the sentence templates. Rows are keyed by (context, node text); a node with nothing to embed is
 // stored too (sentences 0, no vector) so that it is not looked at again.
+//
+// Every row carries a SHA-256 of its text, sentence count and vector bytes. A row whose checksum
+// does not match (a damaged page, a vector overwritten inside a valid file), whose vector is not
+// finite (NaN or ±Infinity) or the wrong size, or that has no checksum (written before rows had one)
+// is refused on read: counted in `refused` and left out, so that the node is computed again and its
+// row replaced. A non-finite vector is refused on write as well: it would poison every product mean.
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -43,9 +50,27 @@ CREATE TABLE IF NOT EXISTS node_embeddings (
   node_text TEXT NOT NULL,
   sentences INTEGER NOT NULL,
   vector BLOB,
+  checksum BLOB,
   PRIMARY KEY (context, node_text)
 ) WITHOUT ROWID;
 `;
+
+/** Why a cached row was refused (and its node computed again). */
+export type RefusedRowReason = 'no-checksum' | 'checksum-mismatch' | 'wrong-size' | 'not-finite';
+
+/** SHA-256 over what a row says: sentence count, node text and vector bytes (null: none). */
+export function rowChecksum(text: string, sentences: number, vector: Uint8Array | null): Buffer {
+  const h = createHash('sha256');
+  h.update(`${sentences}\n${text}\n`);
+  h.update(vector === null ? 'null' : 'vector\n');
+  if (vector !== null) h.update(vector);
+  return h.digest();
+}
+
+function allFinite(values: Float32Array): boolean {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i]!)) return false;
+  return true;
+}
 
 export class NodeEmbeddingCache {
   private readonly db: Database.Database;
@@ -53,16 +78,23 @@ export class NodeEmbeddingCache {
   readonly dim: number;
   private readonly selectMany: Database.Statement;
   private readonly upsert: Database.Statement;
+  /** Rows refused on read since the cache was opened, by reason (their nodes are computed again). */
+  readonly refused: Record<RefusedRowReason, number> = {
+    'no-checksum': 0,
+    'checksum-mismatch': 0,
+    'wrong-size': 0,
+    'not-finite': 0,
+  };
 
   private constructor(db: Database.Database, contextId: number, dim: number) {
     this.db = db;
     this.contextId = contextId;
     this.dim = dim;
     this.selectMany = db.prepare(
-      'SELECT node_text, sentences, vector FROM node_embeddings WHERE context = ? AND node_text IN (SELECT value FROM json_each(?))',
+      'SELECT node_text, sentences, vector, checksum FROM node_embeddings WHERE context = ? AND node_text IN (SELECT value FROM json_each(?))',
     );
     this.upsert = db.prepare(
-      'INSERT OR REPLACE INTO node_embeddings (context, node_text, sentences, vector) VALUES (?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO node_embeddings (context, node_text, sentences, vector, checksum) VALUES (?, ?, ?, ?, ?)',
     );
   }
 
@@ -75,6 +107,9 @@ export class NodeEmbeddingCache {
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 10000');
       db.exec(SCHEMA);
+      // A cache written before rows had checksums: add the column; its rows (checksum NULL) are refused and recomputed.
+      const columns = db.prepare('PRAGMA table_info(node_embeddings)').all() as Array<{ name: string }>;
+      if (!columns.some((c) => c.name === 'checksum')) db.exec('ALTER TABLE node_embeddings ADD COLUMN checksum BLOB');
     } catch (err) {
       throw fileError(err, path, NODE_CACHE_FILE_CONTEXT);
     }
@@ -89,7 +124,10 @@ export class NodeEmbeddingCache {
     return new NodeEmbeddingCache(db, row.id, key.dim);
   }
 
-  /** Cached embeddings of the given node texts (absent texts are not in the map). */
+  /**
+   * Cached embeddings of the given node texts (absent texts are not in the map, and neither are
+   * refused rows: see the file comment).
+   */
   getMany(texts: readonly string[]): Map<string, NodeEmbedding> {
     const out = new Map<string, NodeEmbedding>();
     const step = 10_000;
@@ -98,11 +136,20 @@ export class NodeEmbeddingCache {
         node_text: string;
         sentences: number;
         vector: Buffer | null;
+        checksum: Buffer | null;
       }>;
-      for (const r of rows)
-        out.set(r.node_text, { sentences: r.sentences, vector: r.vector ? this.decode(r.vector, r.node_text) : null });
+      for (const r of rows) {
+        const verified = this.verify(r.node_text, r.sentences, r.vector, r.checksum);
+        if (typeof verified === 'string') this.refused[verified] += 1;
+        else out.set(r.node_text, verified);
+      }
     }
     return out;
+  }
+
+  /** How many rows were refused since the cache was opened (all reasons). */
+  refusedCount(): number {
+    return Object.values(this.refused).reduce((a, b) => a + b, 0);
   }
 
   /** Stores many embeddings in one transaction (a crash keeps all of a batch or none of it). */
@@ -111,12 +158,12 @@ export class NodeEmbeddingCache {
       for (const [text, e] of items) {
         if (e.vector && e.vector.length !== this.dim)
           throw new Error(`node embedding of ${this.dim} dims expected, got ${e.vector.length}`);
-        this.upsert.run(
-          this.contextId,
-          text,
-          e.sentences,
-          e.vector ? Buffer.from(float32LittleEndian(e.vector)) : null,
-        );
+        if (e.vector && !allFinite(e.vector))
+          throw new UserError(
+            `node embedding of ${JSON.stringify(text)} has NaN or infinite values: the model produced them for this node's sentences (check the model files); not cached`,
+          );
+        const blob = e.vector ? Buffer.from(float32LittleEndian(e.vector)) : null;
+        this.upsert.run(this.contextId, text, e.sentences, blob, rowChecksum(text, e.sentences, blob));
       }
     });
     tx(entries);
@@ -135,13 +182,19 @@ export class NodeEmbeddingCache {
     this.db.close();
   }
 
-  private decode(blob: Buffer, text: string): Float32Array {
-    if (blob.length !== this.dim * 4)
-      throw new UserError(
-        `node embedding cache: entry for ${JSON.stringify(text)} has ${blob.length} bytes, expected ${this.dim * 4}`,
-      );
-    const out = new Float32Array(this.dim);
-    for (let i = 0; i < this.dim; i++) out[i] = blob.readFloatLE(i * 4);
-    return out;
+  /** The row's embedding when it is intact, else why it is refused. */
+  private verify(
+    text: string,
+    sentences: number,
+    blob: Buffer | null,
+    checksum: Buffer | null,
+  ): NodeEmbedding | RefusedRowReason {
+    if (checksum === null) return 'no-checksum';
+    if (!rowChecksum(text, sentences, blob).equals(checksum)) return 'checksum-mismatch';
+    if (blob === null) return { sentences, vector: null };
+    if (blob.length !== this.dim * 4) return 'wrong-size';
+    const vector = new Float32Array(this.dim);
+    for (let i = 0; i < this.dim; i++) vector[i] = blob.readFloatLE(i * 4);
+    return allFinite(vector) ? { sentences, vector } : 'not-finite';
   }
 }

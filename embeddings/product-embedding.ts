@@ -17,7 +17,10 @@ export type UnembeddedReason =
   | 'no-phrases'
   /** No phrase matched a purchase-event node. */
   | 'no-matched-nodes'
-  /** Nodes matched, but none has a context sentence (no edges with senses). */
+  /**
+   * Nodes matched, but none has a context sentence with a vector (no edges with senses, or only
+   * sentences the encoder gives no vector, e.g. without a word glove-100d knows).
+   */
   | 'no-context-sentences';
 
 export type ProductEmbeddingOutcome =

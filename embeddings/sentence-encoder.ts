@@ -8,7 +8,11 @@ export interface EncodeOptions {
   normalize?: boolean;
 }
 
-/** Turns sentences into fixed-size vectors. */
+/**
+ * Turns sentences into fixed-size vectors. A sentence with nothing to embed (for glove-100d, no word
+ * it knows) gets an all-zero row, never NaN: consumers read a zero row as "no vector" (isZeroRow),
+ * count it and leave it out of means, windows and indexes.
+ */
 export interface SentenceEncoder {
   /** Model id or folder, or the name of an offline stand-in (never presented as a real model). */
   readonly name: string;
@@ -35,4 +39,10 @@ export interface VectorSet {
 export interface FingerprintedEncoder extends SentenceEncoder {
   readonly fingerprint: string;
   readonly sentenceBert: boolean;
+}
+
+/** Whether row `row` of a row-major matrix of width `dim` is all zeros: a sentence without a vector. */
+export function isZeroRow(vectors: Float32Array, row: number, dim: number): boolean {
+  for (let d = row * dim; d < (row + 1) * dim; d++) if (vectors[d] !== 0) return false;
+  return true;
 }

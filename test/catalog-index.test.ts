@@ -10,10 +10,13 @@ import { buildCatalogIndex, loadCatalogVectors } from '../engine/catalog/build-c
 import { fromFloat16Bits, toFloat16Bits } from '../core/float16.js';
 import { readNpyFloat32 } from '../core/npy.js';
 import { CatalogIndex } from '../engine/catalog/catalog-query.js';
+import type { CatalogManifest } from '../engine/catalog/catalog-layout.js';
 import { Rng } from '../core/rng.js';
 import { InputError } from '../core/errors.js';
 import { embeddingText, parseCatalogProduct } from '../engine/products/catalog-products.js';
 import { sibProduct } from '../engine/items/sib/sib-catalog.js';
+import { cli } from './support/cli.js';
+import { fileHashes } from './support/faults.js';
 
 /** The hashing stand-in (deterministic, word-based), counting what it encodes; optionally crashing. */
 class CountingEncoder extends HashingSentenceEncoder {
@@ -69,6 +72,11 @@ function sampleCatalog(
       ...(i % 3 === 0 ? { attributes: { color: [WORDS[rng.int(2)]!] } } : {}),
     };
   });
+}
+
+/** The manifest of a finished index folder. */
+function manifestOf(dir: string): CatalogManifest {
+  return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as CatalogManifest;
 }
 
 function writeCatalog(dir: string, rows: unknown[]): string {
@@ -178,8 +186,8 @@ describe('float16 storage', () => {
       const err = Math.abs(b.data[i]! - x);
       expect(err).toBeLessThanOrEqual(Math.abs(x) >= 2 ** -14 ? Math.abs(x) * 2 ** -11 : 2 ** -25);
     }
-    const u32 = (await loadCatalogVectors(join(dir, 'f32'), 3)).unit;
-    const u16 = (await loadCatalogVectors(join(dir, 'f16'), 3)).unit;
+    const u32 = (await loadCatalogVectors(join(dir, 'f32'), manifestOf(join(dir, 'f32')))).unit;
+    const u16 = (await loadCatalogVectors(join(dir, 'f16'), manifestOf(join(dir, 'f16')))).unit;
     for (let r = 0; r < 119; r++) expect(Math.abs(u16.cosine(r, r + 1) - u32.cosine(r, r + 1))).toBeLessThan(1e-3);
   });
 });
@@ -199,7 +207,7 @@ describe('catalog index', () => {
       progress: false,
     });
     expect([r.rows, r.chunks, r.chunksEncoded, r.chunksReused]).toEqual([23, 3, 3, 0]);
-    const loaded = await loadCatalogVectors(join(dir, 'idx'), 3);
+    const loaded = await loadCatalogVectors(join(dir, 'idx'), r.manifest);
     expect(loaded.unit.ids).toEqual(rows.map((p) => p.id));
     expect(loaded.titles).toEqual(rows.map((p) => p.title));
     const texts = rows.map((p) => (p.attributes ? `${p.title}. color: ${p.attributes.color![0]}` : p.title));
@@ -240,6 +248,37 @@ describe('catalog index', () => {
     await expect(
       buildCatalogIndex({ products, out, encoder: partial, chunkSize: 10, dtype: 'float16', progress: false }),
     ).rejects.toThrow(/dtype was "float32", now "float16"/);
+  });
+
+  it('--workers 2 with a real ONNX model writes exactly what --workers 1 writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'intentsim-cat-workers-'));
+    const products = writeCatalog(dir, sampleCatalog(90, 4));
+    const model = join(dir, 'model');
+    await cli(['model', 'make-test', '--out', model]);
+    const run = (workers: number) =>
+      cli([
+        'catalog',
+        'index',
+        '--products',
+        products,
+        '--out',
+        join(dir, `w${workers}`),
+        '--model-dir',
+        model,
+        '--device',
+        'cpu',
+        '--chunk-size',
+        '16',
+        '--batch-size',
+        '8',
+        '--workers',
+        String(workers),
+      ]);
+    expect(await run(2)).toMatch(/^90 products in 6 chunks \(6 encoded, 0 reused\)/);
+    await run(1);
+    const one = fileHashes(join(dir, 'w1'));
+    expect(one.size).toBe(1 + 6 * 3 + 2); // manifest, chunks (.jsonl, .npy, sidecar), index + sidecar
+    expect(fileHashes(join(dir, 'w2'))).toEqual(one);
   });
 
   it('rejects bad lines naming file, line and field, or skips them into rejects.jsonl', async () => {

@@ -84,7 +84,7 @@ describe('bin/intentsim.js', () => {
     expect(stderr).toBe('intentsim: graph generate: give --demo, or --nodes N and --edges M (see --help)\n');
   });
 
-  it('prints a missing file on one line', async () => {
+  it('prints a missing index on one line', async () => {
     const { code, stderr } = await failure([
       'catalog',
       'items',

@@ -128,6 +128,7 @@ describe('PendingChunk and EmbedSummary', () => {
         edges: 3,
         sentenceOccurrences: 5,
         sentencesEncoded: 5,
+        sentencesWithoutVector: 0,
         workChunks: 1,
         encodeMs: 0.4,
       },

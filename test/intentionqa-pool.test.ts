@@ -102,6 +102,22 @@ describe('draftInParallel (IntentionQA items in a Piscina pool)', () => {
     expect((await index.file()).path).toBe(path);
   });
 
+  it('gives byte-identical records with the released preset (relation scope and Task-2 universe in the workers)', async () => {
+    const options = {
+      seed: 8,
+      preset: 'released' as const,
+      excludeRelations: ['capableOf'],
+      exactness: 'exact' as const,
+    };
+    const run = await IntentionQaRun.prepare({ ...world, options });
+    const expected = await serialise(run.records());
+    expect(expected.some((line) => line.includes('relation-excluded'))).toBe(true);
+    expect(expected.filter((line) => line.startsWith('{"kind":"item"')).length).toBeGreaterThan(100);
+    const again = await IntentionQaRun.prepare({ ...world, options });
+    expect(again.options.relationScope).toBe('same');
+    expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1 }))).toEqual(expected);
+  });
+
   it('differs when the seed differs (so the equality above is not vacuous)', async () => {
     const a = await IntentionQaRun.prepare({ ...world, options: { seed: 1, exactness: 'exact' } });
     const b = await IntentionQaRun.prepare({ ...world, options: { seed: 2, exactness: 'exact' } });

@@ -4,32 +4,23 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { intentionQaWorld } from '../bench/support/intentionqa-world.js';
 import { readAssertions } from '../engine/items/intentionqa/assertions.js';
+import { IntentionQaRun, buildIntentionQaItems } from '../engine/items/intentionqa/build-items.js';
 import {
-  IntentionQaRun,
-  buildIntentionQaItems,
   resolveOptions as resolveOptionsForTest,
-} from '../engine/items/intentionqa/build-items.js';
-import {
-  IntentionQaContext,
-  TASK1_WINDOW_UNIFORM,
   type IntentionQaOptions,
-} from '../engine/items/intentionqa/run-context.js';
+} from '../engine/items/intentionqa/intentionqa-options.js';
+import { IntentionQaContext, TASK1_WINDOW_UNIFORM } from '../engine/items/intentionqa/run-context.js';
 import { overlaps, wordsOf } from '../engine/items/intentionqa/concept-overlap.js';
 import { difficultyOf } from '../engine/items/intentionqa/difficulty.js';
 import { BalancedPositions } from '../engine/items/balanced-positions.js';
 import { intentionUniverse } from '../engine/items/intentionqa/intention-window.js';
 import { extractIntention } from '../engine/items/intentionqa/intention-text.js';
-import type {
-  DroppedAssertion,
-  IntentionQaItem,
-  IntentionQaRecord,
-  Task1Item,
-  Task2Item,
-} from '../engine/items/intentionqa/item-types.js';
+import type { Task1Item, Task2Item } from '../engine/items/intentionqa/item-types.js';
 import { normalizeOptionText } from '../engine/items/option-text.js';
 import { task1Prompts, task2Prompts } from '../engine/items/intentionqa/intentionqa-prompts.js';
 import { writeItems } from '../engine/items/intentionqa/write-items.js';
 import { checkItemInvariants } from './support/intentionqa-invariants.js';
+import { collectRecords } from './support/intentionqa-records.js';
 import { ConfigError, InputError } from '../core/errors.js';
 import { RejectsSink } from '../core/rejects.js';
 import { MatrixRanges } from '../engine/search/matrix-ranges.js';
@@ -38,18 +29,6 @@ import { Rng } from '../core/rng.js';
 import { HnswRange } from '../engine/search/vector-index.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
 import { drawFromWindow, inWindow, lowestPoolEnd } from '../engine/search/windows.js';
-
-async function collect(
-  records: AsyncIterable<IntentionQaRecord>,
-): Promise<{ items: IntentionQaItem[]; dropped: DroppedAssertion[] }> {
-  const items: IntentionQaItem[] = [];
-  const dropped: DroppedAssertion[] = [];
-  for await (const r of records) {
-    if (r.kind === 'item') items.push(r.item);
-    else dropped.push(r.dropped);
-  }
-  return { items, dropped };
-}
 
 describe('intention text', () => {
   it('is the part from "because", else from "as a result, ", trimmed, marker included', () => {
@@ -155,14 +134,16 @@ describe('prompts (paper Tables 6 and 7, released layout)', () => {
 describe('options', () => {
   it('defaults follow the paper and bad values are refused', () => {
     const o = resolveOptionsForTest({});
-    expect([o.sampling, o.anchor, o.typicalityMin, o.requireOverlap]).toEqual(['uniform', 'answer', 0.5, true]);
+    expect([o.sampling, o.anchor, o.typicalityThreshold, o.requireOverlap]).toEqual(['uniform', 'answer', 0.5, true]);
     // Library errors name the field (the CLI's flags never reach this code).
     expect(() => resolveOptionsForTest({ sampling: 'lowst' as never })).toThrow(
       new ConfigError('sampling', 'must be "uniform" or "lowest", got "lowst"'),
     );
     expect(() => resolveOptionsForTest({ anchor: 'b' as never })).toThrow(/^anchor must be "answer" or "given"/);
     expect(() => resolveOptionsForTest({ tasks: [3 as never] })).toThrow(ConfigError);
-    expect(() => resolveOptionsForTest({ typicalityMin: 2 })).toThrow('typicalityMin must be in [0, 1], got 2');
+    expect(() => resolveOptionsForTest({ typicalityThreshold: 2 })).toThrow(
+      'typicalityThreshold must be in [0, 1], got 2',
+    );
   });
 });
 
@@ -288,7 +269,7 @@ describe('Task 1 windows against an O(n²) reference', () => {
   });
 
   it('lowest mode draws only from the released pool computed by brute force', async () => {
-    const { items } = await collect(
+    const { items } = await collectRecords(
       buildIntentionQaItems({ ...world, options: { seed: 5, sampling: 'lowest', tasks: [1] } }),
     );
     const ctx = await IntentionQaContext.create(world, resolveOptionsForTest({ sampling: 'lowest' }));
@@ -375,7 +356,7 @@ describe('IntentionQA items on a synthetic world', () => {
     ['lowest', 'given'],
   ] as const) {
     it(`every emitted item keeps the invariants; every other assertion has a reason (${sampling}, ${anchor})`, async () => {
-      const { items, dropped } = await collect(
+      const { items, dropped } = await collectRecords(
         buildIntentionQaItems({ ...world, options: { seed: 1, sampling, anchor } }),
       );
       for (const item of items) checkItemInvariants(item, world, vectors);
@@ -390,8 +371,9 @@ describe('IntentionQA items on a synthetic world', () => {
       expect(reasons).toContain('typicality-below-min');
       expect(reasons).toContain('product-without-vector');
       expect(reasons).toContain('window-empty');
-      // typicality filter: exactly the assertions below 0.5 (0.5 itself is kept)
-      const below = world.assertions.filter((a) => a.typicality < 0.5).map((a) => a.id);
+      // typicality filter: exactly the assertions not above 0.5 (0.5 itself is dropped, as in the
+      // paper's "above 0.5" and the released `typicality > 0.5`)
+      const below = world.assertions.filter((a) => a.typicality <= 0.5).map((a) => a.id);
       expect(dropped.filter((d) => d.reason === 'typicality-below-min').map((d) => d.id)).toEqual(below);
       expect(world.assertions.some((a) => a.typicality === 0.5)).toBe(true);
       // false negatives happened, were refused, recorded and backfilled
@@ -423,7 +405,7 @@ describe('IntentionQA items on a synthetic world', () => {
       const other = await IntentionQaRun.prepare({ ...world, options: { seed: 2, exactness } });
       const drafts = [];
       for (let i = other.size - 1; i >= 0; i--) drafts[i] = other.draftAssertion(i);
-      const got = [...other.typicalityDrops()].map((r) => JSON.stringify(r));
+      const got = [...other.filterDrops()].map((r) => JSON.stringify(r));
       const finish = other.finisher();
       for (const d of drafts) for (const r of finish(d)) got.push(JSON.stringify(r));
       expect(got).toEqual(expected);
@@ -470,13 +452,15 @@ describe('IntentionQA items on a synthetic world', () => {
   });
 
   it('the index-backed run keeps every invariant too', async () => {
-    const { items } = await collect(buildIntentionQaItems({ ...world, options: { seed: 3, exactness: 'index' } }));
+    const { items } = await collectRecords(
+      buildIntentionQaItems({ ...world, options: { seed: 3, exactness: 'index' } }),
+    );
     expect(items.length).toBeGreaterThan(600);
     for (const item of items) checkItemInvariants(item, world, vectors);
   });
 
   it('released field shapes are a superset, in the released key order', async () => {
-    const { items } = await collect(buildIntentionQaItems({ ...world, options: { seed: 1 } }));
+    const { items } = await collectRecords(buildIntentionQaItems({ ...world, options: { seed: 1 } }));
     const t1 = items.find((x) => x.task === 1)!;
     const t2 = items.find((x) => x.task === 2)!;
     expect(Object.keys(t1).slice(0, 15)).toEqual([
@@ -520,7 +504,7 @@ describe('IntentionQA items on a synthetic world', () => {
     for (const seed of [4, 4, 5]) {
       const dir = await mkdtemp(join(tmpdir(), 'iqa-'));
       const run = await IntentionQaRun.prepare({ ...world, options: { seed } });
-      await writeItems(run.records(), dir, run.settings('synthetic'));
+      await writeItems(run.records(), dir, run.settings({ caveat: 'synthetic' }));
       dirs.push(dir);
     }
     const files = (await readdir(dirs[0]!)).sort();
@@ -584,7 +568,7 @@ describe('false-negative removal and backfill (hand-built)', () => {
     expect(v.cosine(1, 2)).toBeLessThan(0.9);
     let sawFn = 0;
     for (let seed = 0; seed < 30; seed++) {
-      const { items } = await collect(buildIntentionQaItems({ ...world, options: { seed, tasks: [1] } }));
+      const { items } = await collectRecords(buildIntentionQaItems({ ...world, options: { seed, tasks: [1] } }));
       const i0 = items.find((x) => x.id === 'i0') as Task1Item;
       expect(i0).toBeDefined();
       expect(new Set(i0.distractors_asserstion.map(normalizeOptionText))).toEqual(
@@ -599,7 +583,9 @@ describe('false-negative removal and backfill (hand-built)', () => {
     expect(sawFn).toBeGreaterThan(0);
     // Remove d3: only d1, d2 and "dup" (= d1's text) remain valid → i0 cannot get 3 → dropped with a reason
     const short = { ...world, assertions: world.assertions.filter((a) => a.id !== 'd3') };
-    const { items, dropped } = await collect(buildIntentionQaItems({ ...short, options: { seed: 1, tasks: [1] } }));
+    const { items, dropped } = await collectRecords(
+      buildIntentionQaItems({ ...short, options: { seed: 1, tasks: [1] } }),
+    );
     expect(items.find((x) => x.id === 'i0')).toBeUndefined();
     const d = dropped.find((x) => x.id === 'i0')!;
     expect(d.reason).toBe('too-few-distractors');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import { normalizePhrases } from '../engine/products/normalize.js';
 import type { GraphStore, GraphWriter } from '../graph/graph-store.js';
 import { MemoryGraph } from './support/memory-store.js';
 import { cli } from './support/cli.js';
+import { runCli } from './support/faults.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-match-'));
 let storeCount = 0;
@@ -344,6 +345,29 @@ describe('intentsim graph match (CLI)', () => {
       [2, 'id'],
       [4, 'id'],
     ]);
+  });
+
+  it('a product without a concepts line after many written matches: the error names it, no temporary file is left', async () => {
+    // Lines already written but not yet flushed when the run stops: abort() once crashed the
+    // process with ERR_STREAM_DESTROYED and left the temporary file (issue 16). In a child process,
+    // so that such a crash fails this test instead of the test runner.
+    const sub = mkdtempSync(join(dir, 'abort-'));
+    const ids = Array.from({ length: 60 }, (_, i) => `p${i + 1}`);
+    const products = join(sub, 'products.jsonl');
+    writeFileSync(products, ids.map((id) => JSON.stringify({ id, title: `Slim Phone Case ${id}` }) + '\n').join(''));
+    const concepts = join(sub, 'concepts.jsonl');
+    writeFileSync(
+      concepts,
+      ids
+        .slice(0, 59)
+        .map((id) => JSON.stringify({ id, phrases: ['phone case'] }) + '\n')
+        .join(''),
+    );
+    const args = ['graph', 'match', '--graph', join(dir, 'cli.sqlite'), '--products', products, '--concepts', concepts];
+    const r = runCli([...args, '--out', join(sub, 'matches.jsonl')]);
+    expect([r.status, r.signal]).toEqual([1, null]);
+    expect(r.stderr).toBe(`intentsim: ${products}:60 (field "id"): no concepts for product "p60" in ${concepts}\n`);
+    expect(readdirSync(sub).sort()).toEqual(['concepts.jsonl', 'products.jsonl']);
   });
 
   it('fails without --on-error skip, leaving no output file', async () => {

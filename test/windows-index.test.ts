@@ -66,7 +66,7 @@ describe('HNSW vector index persistence', () => {
     expect((await openOrBuildIndex(path, vectors, params)).rebuilt).toBeUndefined();
     await writeFile(path, 'garbage');
     const res = await openOrBuildIndex(path, vectors, params);
-    expect(res.rebuilt).toMatch(/unreadable index|holds/);
+    expect(res.rebuilt).toMatch(/^7 bytes, the checksum was recorded for \d+ \(damaged file\)$/);
     expect(res.index.indexed).toBe(299);
   });
 

@@ -4,6 +4,13 @@ import { move, workerData } from 'piscina';
 import { OnnxSentenceEncoder, type OnnxEncoderOptions } from '../embeddings/onnx-encoder.js';
 import type { EncoderInfo } from '../embeddings/encoder-description.js';
 
+/**
+ * The worker's workerData: what it needs to open the model, plain data only. Functions (a download
+ * reporter, an injected fetch or session factory) cannot be cloned into a worker thread, and the
+ * workers need none: the model is resolved, and downloaded if need be, before the pool starts.
+ */
+export type WorkerModelOptions = Omit<OnnxEncoderOptions, 'fetch' | 'onDownload' | 'sessionFactory'>;
+
 export type EncodeTask =
   { kind: 'info' } | { kind: 'encode'; sentences: string[]; batchSize?: number; normalize?: boolean };
 
@@ -15,7 +22,7 @@ export interface EncodeWorkerInfo {
 let opening: Promise<OnnxSentenceEncoder> | undefined;
 
 function encoder(): Promise<OnnxSentenceEncoder> {
-  opening ??= OnnxSentenceEncoder.open(workerData as OnnxEncoderOptions);
+  opening ??= OnnxSentenceEncoder.open(workerData as WorkerModelOptions);
   return opening;
 }
 

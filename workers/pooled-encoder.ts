@@ -7,8 +7,27 @@ import type { EncodeOptions } from '../embeddings/sentence-encoder.js';
 import type { DescribedEncoder, PooledEncoderDescription } from '../embeddings/encoder-description.js';
 import type { OnnxEncoderOptions } from '../embeddings/onnx-encoder.js';
 import { compiledWorkerFile } from './worker-file.js';
-import type { EncodeTask, EncodeWorkerInfo } from './encode-worker.js';
+import type { EncodeTask, EncodeWorkerInfo, WorkerModelOptions } from './encode-worker.js';
 import { ConfigError } from '../core/errors.js';
+
+/** The data fields of `options`, picked one by one (a spread would carry any function along). */
+export function workerModelOptions(options: OnnxEncoderOptions): WorkerModelOptions {
+  const { modelDir, modelId, cacheDir, offline, dtype, remoteHost } = options;
+  const { device, intraOpThreads, maxTokens, sortByLength, batchSize } = options;
+  return {
+    modelDir,
+    modelId,
+    cacheDir,
+    offline,
+    dtype,
+    remoteHost,
+    device,
+    intraOpThreads,
+    maxTokens,
+    sortByLength,
+    batchSize,
+  };
+}
 
 export interface PoolOptions {
   workers: number;
@@ -25,16 +44,20 @@ export class PooledSentenceEncoder implements DescribedEncoder {
     private readonly pooling: PoolOptions,
   ) {}
 
+  /** `model`'s functions, if any, stay on this thread (see WorkerModelOptions). */
   static async open(model: OnnxEncoderOptions, pooling: PoolOptions): Promise<PooledSentenceEncoder> {
     if (!(pooling.workers >= 1)) throw new ConfigError('workers', `must be ≥ 1, got ${pooling.workers}`);
     if (!(pooling.threadsPerWorker >= 1))
       throw new ConfigError('threadsPerWorker', `must be ≥ 1, got ${pooling.threadsPerWorker}`);
-    const { sessionFactory: _notTransferable, ...cloneable } = model;
+    const workerData: WorkerModelOptions = {
+      ...workerModelOptions(model),
+      intraOpThreads: pooling.threadsPerWorker,
+    };
     const pool = new Piscina<EncodeTask, Float32Array | EncodeWorkerInfo>({
       filename: compiledWorkerFile(new URL('./encode-worker.js', import.meta.url)),
       minThreads: pooling.workers,
       maxThreads: pooling.workers,
-      workerData: { ...cloneable, intraOpThreads: pooling.threadsPerWorker },
+      workerData,
     });
     try {
       const info = (await pool.run({ kind: 'info' })) as EncodeWorkerInfo;

@@ -10,7 +10,7 @@ import { addModelOptions, encoderOptions } from '../options/model-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
-import { positiveInt, seed } from '../options/value-parsers.js';
+import { cosineBounds, positiveInt, seed } from '../options/value-parsers.js';
 
 /** "zero-shot,cot" → the styles, in PROMPT_STYLES order. */
 function promptStyles(value: string): PromptStyle[] {
@@ -24,16 +24,6 @@ function promptStyles(value: string): PromptStyle[] {
   }
   if (styles.length === 0) throw new InvalidArgumentError('Name at least one style.');
   return PROMPT_STYLES.filter((s) => styles.includes(s));
-}
-
-/** "lo,hi" → a window [lo, hi). */
-function cosineWindow(value: string): CosineWindow {
-  const parts = value.split(',').map((p) => Number(p.trim()));
-  if (parts.length !== 2 || !parts.every(Number.isFinite))
-    throw new InvalidArgumentError('Expected "lo,hi" (two numbers).');
-  const [lo, hi] = parts as [number, number];
-  if (!(lo >= -1 && lo < hi)) throw new InvalidArgumentError('Expected -1 ≤ lo < hi.');
-  return { lo, hi };
 }
 
 const fmt = (w: CosineWindow) => `${w.lo},${w.hi}`;
@@ -86,25 +76,25 @@ function registerSibCommand(assemble: Command): void {
     .option(
       '--window-intention <lo,hi>',
       'T1 hard negatives: cosine(catalogue product, I_{t-1})',
-      cosineWindow,
+      cosineBounds,
       DEFAULT_WINDOWS.intention,
     )
     .option(
       '--window-attribute <lo,hi>',
       'T2 hard negatives: cosine(catalogue product, A_{t-1})',
-      cosineWindow,
+      cosineBounds,
       DEFAULT_WINDOWS.attribute,
     )
     .option(
       '--window-comparison <lo,hi>',
       "T3 negatives: cosine(other session's comparison, C_t)",
-      cosineWindow,
+      cosineBounds,
       DEFAULT_WINDOWS.comparison,
     )
     .option(
       '--window-next <lo,hi>',
       'next-product options: cosine(catalogue product, P_t)',
-      cosineWindow,
+      cosineBounds,
       DEFAULT_WINDOWS.nextProduct,
     )
     .option(

@@ -3,24 +3,15 @@ import { Option, type Command } from '@commander-js/extra-typings';
 import { checkPaths } from '../../core/check-paths.js';
 import { UserError } from '../../core/errors.js';
 import { openEncoder } from '../../workers/open-encoder.js';
-import type { FingerprintedEncoder } from '../../embeddings/sentence-encoder.js';
-import { PooledSentenceEncoder } from '../../workers/pooled-encoder.js';
 import { buildCatalogIndex, catalogIndexPaths, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
 import { CatalogIndex } from '../../engine/catalog/catalog-query.js';
 import { buildProductItems, productItemsPaths } from '../../engine/items/catalog/product-items.js';
-import { notMeaningfulBecause } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
-import { addModelOptions, encoderOptions, type ModelCliOptions } from '../options/model-options.js';
+import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
+import { addModelOptions, encoderOptions } from '../options/model-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { number, positiveInt } from '../options/value-parsers.js';
-
-/** workers > 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1). */
-async function openFingerprinted(o: ModelCliOptions, workers: number): Promise<FingerprintedEncoder> {
-  if (workers > 1 && o.encoder === 'sentence-bert')
-    return PooledSentenceEncoder.open(encoderOptions(o), { workers, threadsPerWorker: o.threads ?? 1 });
-  return openEncoder(encoderOptions(o));
-}
 
 export function registerCatalogCommands(program: Command): void {
   const catalog = program
@@ -36,14 +27,17 @@ with Sentence-BERT and builds one HNSW index (cosine) over them.
 
 Input  --products FILE: JSONL {"id": "p1", "title": "…", "attributes": {"color": ["red"]}}
 Output --out DIR:
-  manifest.json              model fingerprint, storage dtype, chunk size, counts
+  manifest.json              model fingerprint, storage dtype, chunk size, counts,
+                             what was reused (written last: present = complete)
   chunks/chunk-NNNNNN.jsonl  {"id", "title"} per row, input order
   chunks/chunk-NNNNNN.npy    rows × dim vectors (float32 '<f4' or float16 '<f2')
-  index.hnsw, index.hnsw.json  the HNSW graph and what it was built from
+  chunks/chunk-NNNNNN.npy.json  the chunk's model, storage and checksums
+  index.hnsw, index.hnsw.json  the HNSW graph, what it was built from, its checksum
   rejects.jsonl              bad lines, with --on-error skip
 
-Resumable: a rerun skips every finished chunk (same products), so a crash costs
-at most the chunk in flight. Storage per product (--storage): dim × 4 bytes
+Resumable: a rerun skips every finished chunk (same products, files matching
+their checksums), so a crash costs at most the chunk in flight; a damaged chunk
+is encoded again. Storage per product (--storage): dim × 4 bytes
 (float32) or dim × 2 (float16): 2.5M × 384 is 3.8 GB or 1.9 GB on disk; the
 index file adds about dim × 4 + 2 × M × 4 bytes per product. --dtype is the
 model's weights (fp32 or q8), not the storage. With --workers N each worker's
@@ -65,15 +59,19 @@ Example
     .option('--chunk-size <n>', 'products per chunk (the unit of resumption)', positiveInt, DEFAULT_CHUNK_SIZE);
   addModelOptions(addBadInputOptions(index, 'OUT/rejects.jsonl')).action(async (o) => {
     checkPaths(catalogIndexPaths(o));
-    const encoder = await openFingerprinted(o, o.workers);
+    // --workers N > 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1).
+    const encoder = await openEncoder({ ...encoderOptions(o), workers: o.workers > 1 ? o.workers : 0 });
     try {
       const why = notMeaningfulBecause(encoder);
       if (why) process.stderr.write(`warning: similarities in this index are NOT meaningful: ${why}\n`);
+      const note = similarityNote(encoder);
+      if (note) process.stderr.write(`note: similarities in this index are not Sentence-BERT's: ${note}\n`);
       const r = await buildCatalogIndex({
         products: o.products,
         out: o.out,
         encoder,
         notMeaningfulBecause: why,
+        similarityNote: note,
         dtype: o.storage,
         attributes: o.attributes,
         chunkSize: o.chunkSize,
@@ -84,6 +82,10 @@ Example
       process.stdout.write(
         `${r.rows} products in ${r.chunks} chunks (${r.chunksEncoded} encoded, ${r.chunksReused} reused), ${r.rejected} rejected; index ${r.indexRebuilt ? `built (${r.indexRebuilt})` : 'reused'} → ${o.out}\n`,
       );
+      if (r.rowsWithoutVector > 0)
+        process.stderr.write(
+          `${r.rowsWithoutVector} product(s) got no vector (no word the encoder knows): never returned by a query\n`,
+        );
     } finally {
       await encoder.close();
     }
@@ -109,6 +111,8 @@ Example
     const index = await CatalogIndex.open(o.index, { withIndex: !o.exhaustive });
     if (index.manifest.notMeaningfulBecause)
       process.stderr.write(`warning: these cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);
+    if (index.manifest.similarityNote)
+      process.stderr.write(`note: these cosines are not Sentence-BERT's: ${index.manifest.similarityNote}\n`);
     const encoder = await openEncoder(encoderOptions(o));
     try {
       const query = await index.embed(o.text, encoder);
@@ -149,6 +153,8 @@ Example
     const index = await CatalogIndex.open(o.index);
     if (index.manifest.notMeaningfulBecause)
       process.stderr.write(`warning: window cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);
+    if (index.manifest.similarityNote)
+      process.stderr.write(`note: window cosines are not Sentence-BERT's: ${index.manifest.similarityNote}\n`);
     const r = await buildProductItems({
       index,
       questions: o.questions,

@@ -86,7 +86,7 @@ export function registerEmbedCommand(program: Command): void {
         formatProviderLine(manifest.encoder),
         `products: ${c.products} read, ${c.rejected} rejected, ${c.embedded} embedded; unembedded: ${u['no-phrases']} without phrases, ${u['no-matched-nodes']} without matched nodes, ${u['no-context-sentences']} without context sentences`,
         `nodes: ${c.distinctMatchedNodes} distinct (${c.context.fromCache} from cache, ${c.context.computed} computed, ${c.context.withoutSentences} with nothing to embed, ${c.context.streamedHubs} hubs streamed)`,
-        `sentences: ${c.context.sentencesEncoded} encoded; the released pipeline would have embedded ${c.releasedPipelineSentences}`,
+        `sentences: ${c.context.sentencesEncoded} encoded${c.context.sentencesWithoutVector > 0 ? ` (${c.context.sentencesWithoutVector} without a vector: no word the encoder knows)` : ''}; the released pipeline would have embedded ${c.releasedPipelineSentences}`,
         `wrote ${o.out}/embeddings.npy [${manifest.outputs.shape.join(' × ')}], ids.txt, unembedded.jsonl, phrases.jsonl, manifest.json in ${(manifest.timings.totalMs / 1000).toFixed(1)} s`,
       ].join('\n') + '\n',
     );

@@ -37,6 +37,11 @@ export function registerEncodeCommand(program: Command): void {
         `${String(manifest.encoder.model)} (${String(manifest.encoder.dtype)}) ${formatProviderLine(manifest.encoder)}\n` +
           `wrote ${o.out} [${manifest.shape.join(' × ')}], ${manifest.timings.sentencesPerSecond} sentences/s\n`,
       );
+      const missing = manifest.withoutVector;
+      if (missing.count > 0)
+        process.stderr.write(
+          `${missing.count} sentence(s) got no vector (all-zero rows: no word the encoder knows), lines ${missing.firstLines.join(', ')}${missing.count > missing.firstLines.length ? ', …' : ''}\n`,
+        );
     } finally {
       await encoder.close();
     }

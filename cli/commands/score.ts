@@ -1,19 +1,83 @@
 // `score shoppingbench`: ShoppingBench relevance scores (CAR, ASR per intent) of an agent's run.
-import type { Command } from '@commander-js/extra-typings';
+import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { join } from 'node:path';
 import { checkPaths } from '../../core/check-paths.js';
-import { UserError } from '../../core/errors.js';
+import { UserError, type OnError } from '../../core/errors.js';
+import { claimOutput } from '../../core/output-claim.js';
+import type { AnswerFiles } from '../../engine/scoring/answer-sheets.js';
+import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
+import { scoreIntentionQa } from '../../engine/scoring/intentionqa/score-intentionqa.js';
+import { SCORE_FILES } from '../../engine/scoring/score-files.js';
+import { scoreSib } from '../../engine/scoring/sib/score-sib.js';
 import { openEncoder } from '../../workers/open-encoder.js';
-import { notMeaningfulBecause } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
+import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { scorePaths, scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
+import { addOutDirOption } from '../options/output-options.js';
+import { addSeedOption } from '../options/seed-option.js';
+import { seed } from '../options/value-parsers.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 
 /** Titles per model call by default: the batch size the title-embedding benchmark measured
  * (docs/catalog.md); the other model commands default to 64. */
 const SCORE_BATCH_SIZE = 256;
 
+const OUTPUTS_HELP = `Outputs (--out DIR, each file atomic): ${SCORE_FILES.scores} (one line per
+question: parsed answer, gold, correct, status), ${SCORE_FILES.summary}, ${SCORE_FILES.markdown}
+(the paper's table, then the counts) and ${SCORE_FILES.chart}; rejects.jsonl with
+--on-error skip. The table is printed.
+
+Responses: JSONL {"id": "…", "response": "B"} as the released askLM scripts
+and \`intentsim ask\` write them (cot_sc: "response" is a list of strings);
+other fields are allowed. A response "Error", or with "completion_tokens": -1,
+is a failed request: excluded and counted. An answer that is not one of the
+question's letters is unparseable: counted, and scored as wrong. A question
+without a response line is counted as missing. RANDOM picks one of a
+question's letters uniformly: its expected score, and one draw seeded by
+--seed. MAJORITY always gives the most frequent gold answer.`;
+
+/** The options of `score intentionqa` and `score sib` besides their questions files. */
+function addAnswerScoringOptions<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Globals extends OptionValues,
+  const Style extends string,
+>(cmd: Command<Args, Opts, Globals>, styles: readonly Style[], questionsFlag: string) {
+  const withOptions = cmd
+    .requiredOption('--responses <files...>', `one responses file per ${questionsFlag} file, in the same order`)
+    .addOption(new Option('--style <style>', 'how the responses are parsed').choices(styles).default('zero_shot'))
+    .option('--label <name>', "the answerer, as the tables name it (default: the responses' model or solver)");
+  return addBadInputOptions(addSeedOption(addOutDirOption(withOptions), seed), 'OUT/rejects.jsonl');
+}
+
+/** The library's scoring options from the shared flags. */
+function scoringOptions<Style>(o: {
+  style: Style;
+  out: string;
+  seed: number | string;
+  onError: OnError;
+  maxLineBytes: number;
+  maxTextLength: number;
+  label?: string;
+}) {
+  return { style: o.style, out: o.out, seed: o.seed, onError: o.onError, limits: inputLimits(o), label: o.label };
+}
+
+/** Questions files and responses files, pairwise, as --items/--tasks and --responses give them. */
+function answerFiles(questions: readonly string[], responses: readonly string[], flag: string): AnswerFiles[] {
+  if (questions.length !== responses.length)
+    throw new UserError(
+      `${flag} and --responses go in pairs (one responses file per ${flag} file): got ${questions.length} and ${responses.length}`,
+    );
+  return questions.map((items, i) => ({ items, responses: responses[i]! }));
+}
+
 export function registerScoreCommands(program: Command): void {
-  const score = program.command('score').description("score agents' outputs against benchmark targets");
+  const score = program
+    .command('score')
+    .description("score models' answers and agents' outputs against benchmark answers and targets");
+  registerScoreIntentionQa(score);
+  registerScoreSib(score);
   const command = score
     .command('shoppingbench')
     .summary('ShoppingBench relevance: r_pro, r_kw, r_shop, r_budget; CAR and ASR per intent')
@@ -52,7 +116,9 @@ summary.json, summary.md (CAR/ASR table and the voucher arithmetic of every
 budget query), rejects.jsonl (with --on-error skip). The table is printed.
 
 Similarities from --encoder offline-hashing-v1 or a generated model (random
-weights) mean nothing; the summary says so.
+weights) mean nothing; the summary says so. Those of --encoder glove-100d
+(averaged GloVe word vectors) are meaningful but coarser than Sentence-BERT's
+and not the evaluator's model; the summary says that too.
 
 Example
   intentsim score shoppingbench --predictions run.jsonl --targets targets.jsonl \\
@@ -65,16 +131,29 @@ Example
     async (o) => {
       if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
       checkPaths(scorePaths(o));
-      const encoder = await openEncoder(encoderOptions(o));
+      // --out is claimed (locked, temporary files of killed runs removed, summary.json removed until done).
+      const claim = o.out
+        ? claimOutput(o.out, 'folder', { completionFiles: [join(o.out, 'summary.json')] })
+        : undefined;
+      let encoder: Awaited<ReturnType<typeof openEncoder>>;
+      try {
+        encoder = await openEncoder(encoderOptions(o));
+      } catch (err) {
+        claim?.release();
+        throw err;
+      }
       try {
         const why = notMeaningfulBecause(encoder);
         if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
+        const note = similarityNote(encoder);
+        if (note) process.stderr.write(`note: title similarities are not Sentence-BERT's: ${note}\n`);
         const result = await scoreShoppingBench({
           predictions: o.predictions,
           targets: o.targets,
           out: o.out,
           encoder,
           notMeaningfulBecause: why,
+          similarityNote: note,
           onError: o.onError,
           limits: inputLimits(o),
           batchSize: o.batchSize,
@@ -88,7 +167,72 @@ Example
           process.stderr.write(`${result.rejected} line(s) rejected (see ${o.out}/rejects.jsonl)\n`);
       } finally {
         await encoder.close();
+        claim?.release();
       }
     },
   );
+}
+
+function registerScoreIntentionQa(score: Command): void {
+  const command = score
+    .command('intentionqa')
+    .summary('IntentionQA accuracy per task × difficulty and per relation, the released parsers, RANDOM and MAJORITY')
+    .description(
+      `Scores a model's answers to IntentionQA items as the released
+evaluation/computeACC.py does, laid out as the paper's tables.
+
+Parsers (--style): zero_shot: the first character after stripping "." from
+both ends, upper-cased; cot: the first non-space character after the first
+"STEP 2:" of the upper-cased response; cot_sc: the most common cot answer of
+the samples (a tie goes to the one seen first, as Python's Counter does).
+Items with fewer than 4 options (released files only) are excluded, as in
+computeACC.py. Difficulty comes from the items' "difficulty" (or
+"pair_similarity"); released items have none ("unknown").
+
+${OUTPUTS_HELP}
+
+Example
+  intentsim score intentionqa --style cot \\
+    --items run/items/intentionqa_task1.jsonl run/items/intentionqa_task2.jsonl \\
+    --responses answers/task1.cot.jsonl answers/task2.cot.jsonl --out scores/cot`,
+    )
+    .requiredOption('--items <files...>', 'IntentionQA items files (Task 1, Task 2, or the released files)');
+  addAnswerScoringOptions(command, INTENTIONQA_STYLES, '--items').action(async (o) => {
+    process.stdout.write(
+      (await scoreIntentionQa({ ...scoringOptions(o), files: answerFiles(o.items, o.responses, '--items') })).markdown,
+    );
+  });
+}
+
+function registerScoreSib(score: Command): void {
+  const command = score
+    .command('sib')
+    .summary('SessionIntentBench Acc and Macro-F1 per task on binary labels, with RANDOM and MAJORITY')
+    .description(
+      `Scores a model's answers to SessionIntentBench tasks as the paper does: each
+answer letter becomes its binary label (T1–T3: A, B positive, C, D negative;
+T4: A positive, B, C negative); each task gets accuracy and Macro-F1 (the mean
+of both classes' F1). A metric that is undefined is shown as "–", never 0:
+Macro-F1 needs both classes predicted and present (MAJORITY never has one).
+Only tasks with a gold label (annotations) are scored; distractor-backed items
+(sib-distractors.jsonl) are scored per kind, the next-product choice by
+accuracy.
+
+Parsers (--style): zero_shot and five_shot: the first character after
+stripping "." from both ends, upper-cased (the prompts ask for the letter
+only); cot: the same on the last non-blank line (Table 13 asks for the letter
+"in the last line"). The paper released no parser.
+
+${OUTPUTS_HELP}
+
+Example
+  intentsim score sib --tasks out/sib/sib-tasks.jsonl --responses sib.jsonl \\
+    --style zero_shot --out scores/sib`,
+    )
+    .requiredOption('--tasks <files...>', 'sib-tasks.jsonl and/or sib-distractors.jsonl');
+  addAnswerScoringOptions(command, SIB_STYLES, '--tasks').action(async (o) => {
+    process.stdout.write(
+      (await scoreSib({ ...scoringOptions(o), files: answerFiles(o.tasks, o.responses, '--tasks') })).markdown,
+    );
+  });
 }

@@ -1,15 +1,45 @@
 // Options shared by `pipeline` and `demo`: how embeddings and IntentionQA items are made, and the one
 // function that turns them into the pipeline's {embed, items} options.
+//
+// The flags a preset sets have no default here: a flag the user did not give stays undefined, so
+// the library resolves it from --preset (engine/items/intentionqa/intentionqa-options.ts), and a
+// flag the user gave overrides the preset.
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { SAMPLINGS } from '../../engine/search/windows.js';
-import { ANCHORS, EXACTNESS_MODES } from '../../engine/items/intentionqa/run-context.js';
+import {
+  ANCHORS,
+  EXACTNESS_MODES,
+  PRESETS,
+  PRESET_OPTIONS,
+  RELATION_SCOPES,
+  TASK2_UNIVERSES,
+  TYPICALITY_COMPARISONS,
+  type PresetOptions,
+} from '../../engine/items/intentionqa/intentionqa-options.js';
 import { MIN_ASSERTIONS_FOR_WORKERS } from '../../engine/items/intentionqa/draft-pool.js';
 import type { PipelineOptions } from '../../engine/pipeline/run-pipeline.js';
 import { addNeighbourhoodModeOption } from './graph-options.js';
 import { addEncodeWorkersOption, encoderOptions, type ModelCliOptions } from './model-options.js';
 import { addBadInputOptions, inputLimits } from './bad-input.js';
 import { addSeedOption } from './seed-option.js';
-import { autoOrNonNegativeInt, fraction, seed } from './value-parsers.js';
+import { autoOrNonNegativeInt, cosineBounds, difficultyCuts, fraction, nameList, seed } from './value-parsers.js';
+
+/** The flag of each field a preset sets (a new preset row fails to compile until it has a flag). */
+const PRESET_FLAGS: Record<keyof PresetOptions, string> = {
+  sampling: '--sampling',
+  relationScope: '--relation-scope',
+  anchor: '--anchor',
+  task2Universe: '--task2-universe',
+  typicalityComparison: '--typicality-comparison',
+  excludeRelations: '--exclude-relations',
+};
+
+/** The help text's default for a flag that a preset sets: each preset's value. */
+function presetDefault(field: keyof PresetOptions): string {
+  const show = (v: PresetOptions[keyof PresetOptions]) =>
+    Array.isArray(v) ? (v.length === 0 ? 'none' : v.join(',')) : String(v);
+  return `(default: the preset's; ${PRESETS.map((p) => `${p}: ${show(PRESET_OPTIONS[p][field])}`).join(', ')})`;
+}
 
 export function addItemOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,
@@ -22,17 +52,36 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
   );
   const withItems = addSeedOption(withEmbedding, seed)
     .addOption(
-      new Option('--sampling <how>', 'Task 1 distractors: uniform in the window (paper) or lowest (released code)')
-        .choices(SAMPLINGS)
-        .default('uniform'),
+      new Option(
+        '--preset <name>',
+        `the paper's method or the released code's (docs/intentionqa.md): sets ${Object.values(PRESET_FLAGS).join(', ')}; each of those, given too, overrides it`,
+      )
+        .choices(PRESETS)
+        .default('paper'),
+    )
+    .addOption(
+      new Option(
+        '--sampling <how>',
+        `Task 1 distractors: uniform in the window (paper) or lowest (released code) ${presetDefault('sampling')}`,
+      ).choices(SAMPLINGS),
+    )
+    .addOption(
+      new Option(
+        '--relation-scope <scope>',
+        `Task 1 distractors from assertions of any relation (mixed) or of the assertion's own relation (same: the released code's by-relation set) ${presetDefault('relationScope')}`,
+      ).choices(RELATION_SCOPES),
     )
     .addOption(
       new Option(
         '--anchor <which>',
-        'Task 2 window anchored on the masked answer p_B (paper) or the given p_A (released code)',
-      )
-        .choices(ANCHORS)
-        .default('answer'),
+        `Task 2 window anchored on the masked answer p_B (paper) or the given p_A (released code) ${presetDefault('anchor')}`,
+      ).choices(ANCHORS),
+    )
+    .addOption(
+      new Option(
+        '--task2-universe <which>',
+        `Task 2 distractors among the products of the kept assertions (assertions: the released code) or every product with a vector (catalog) ${presetDefault('task2Universe')}`,
+      ).choices(TASK2_UNIVERSES),
     )
     .addOption(
       new Option(
@@ -42,8 +91,47 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
         .choices(EXACTNESS_MODES)
         .default('auto'),
     )
-    .option('--typicality <min>', 'drop assertions below this typicality first (a number in [0, 1])', fraction, 0.5);
-  return addBadInputOptions(withItems, 'a rejects file in the output folder');
+    .option(
+      '--typicality <threshold>',
+      'the typicality filter: keep assertions above this threshold (a number in [0, 1]; --typicality-comparison at-least keeps the threshold itself too)',
+      fraction,
+      0.5,
+    )
+    .addOption(
+      new Option(
+        '--typicality-comparison <how>',
+        `above: keep typicality > threshold (paper and released code); at-least: keep ≥ threshold ${presetDefault('typicalityComparison')}`,
+      ).choices(TYPICALITY_COMPARISONS),
+    )
+    .addOption(
+      new Option(
+        '--exclude-relations <list>',
+        `drop the assertions of these relations first (comma-separated; none: drop none) ${presetDefault('excludeRelations')}`,
+      ).argParser(nameList),
+    );
+  // No defaults here: left out, they take the encoder's calibration (the paper's for Sentence-BERT).
+  const withWindows = withItems
+    .option(
+      '--task1-window <lo,hi>',
+      "Task 1 distractor window on Sim_i (default: the encoder's; the paper's [0.6, 0.9] for Sentence-BERT)",
+      cosineBounds,
+    )
+    .option(
+      '--task2-window <lo,hi>',
+      "Task 2 distractor window on Sim_p, [lo, hi) (default: the encoder's; the paper's [0.7, 0.9) for Sentence-BERT)",
+      cosineBounds,
+    )
+    .option(
+      '--difficulty-cuts <medium,easy>',
+      "difficulty from Sim_p(p1, p2): ≥ easy easy, ≥ medium medium, else hard (default: the encoder's; the paper's 0.6,0.85)",
+      difficultyCuts,
+    )
+    .option(
+      '--center',
+      'subtract the mean product embedding before cosines (default: on for glove-100d, off for Sentence-BERT)',
+    )
+    .option('--no-center', 'do not center, whatever the encoder');
+  return addBadInputOptions(withWindows, 'a rejects file in the output folder');
 }
 
 /** The parsed values of addItemOptions. */
@@ -67,10 +155,19 @@ export function pipelineStageOptions(o: ModelCliOptions & ItemCliOptions): Pick<
     items: {
       workers: o.itemWorkers,
       seed: o.seed,
+      preset: o.preset,
       sampling: o.sampling,
+      relationScope: o.relationScope,
       anchor: o.anchor,
+      task2Universe: o.task2Universe,
       exactness: o.exactness,
-      typicalityMin: o.typicality,
+      typicalityThreshold: o.typicality,
+      typicalityComparison: o.typicalityComparison,
+      excludeRelations: o.excludeRelations,
+      task1Window: o.task1Window,
+      task2Window: o.task2Window,
+      difficulty: o.difficultyCuts,
+      center: o.center,
     },
     onError: o.onError,
     limits: inputLimits(o),

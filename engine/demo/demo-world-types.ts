@@ -11,7 +11,10 @@
 // - near neighbours share words but not contexts (phone case ~ pencil case, water bottle ~ baby
 //   bottle, headphone ~ gaming headset, dog food ~ cat food): distractor-worthy pairs;
 // - hub events ("PersonX go to the store", "PersonX have money", "PersonX be happy") touch every
-//   category; a few purchase nodes and events are isolated (no edges at all).
+//   category; a few purchase nodes and events are isolated (no edges at all);
+// - every co-buy assertion reads as something a shopper could say: an intention names the category
+//   pairs it fits ("protecting a phone": phone case + screen protector, never headphones), and only
+//   a cluster-wide one ("a type of jewelry") leaves them open.
 // Node texts follow ASER's normalised style: lemmatised verbs, singular nouns, PersonX/PeopleX.
 
 export interface DemoCategory {
@@ -27,6 +30,8 @@ export interface DemoCategory {
   modifiers: string[];
   /** Title attachments (after the head noun). */
   extras: string[];
+  /** Title suffixes (colour, size, pack) that suit the category; half the titles take one. Empty: none. */
+  attributes: string[];
   /** Why one buys it: `purchase —Reason→ event`. */
   reasons: string[];
   /** What follows: `purchase —Result→ event` (the first also as Precedence). */
@@ -39,6 +44,12 @@ export interface DemoIntention {
   clause: string;
 }
 
+/** A co-buy intention and the category pairs (by noun, either order) it is plausible for. */
+export interface DemoPairedIntention extends DemoIntention {
+  /** Absent: any two categories of the cluster. */
+  pairs?: Array<[string, string]>;
+}
+
 export interface DemoCluster {
   name: string;
   /** A cluster-level purchase object (e.g. "jewelry"), matched by broad concept phrases. */
@@ -49,7 +60,7 @@ export interface DemoCluster {
   chains: Array<[string, string, string]>;
   categories: DemoCategory[];
   /** Co-buy intentions for pairs inside the cluster. */
-  intentions: DemoIntention[];
+  intentions: DemoPairedIntention[];
 }
 
 /** The whole of demo-world.json. */
@@ -74,9 +85,9 @@ export interface DemoWorldData {
   bridges: Array<[string, string[]]>;
   /** Brand names that start product titles. */
   brands: string[];
-  /** Title suffixes (colour, size, pack). */
-  attributes: string[];
   clusters: DemoCluster[];
-  /** Intentions for pairs across clusters that share a bridge event. */
-  crossIntentions: Array<{ clusters: [string, string]; intention: DemoIntention }>;
+  /** Intentions for pairs across clusters that share a bridge event: [noun of the first cluster, noun of the second]. */
+  crossIntentions: Array<{ clusters: [string, string]; intention: DemoIntention; pairs: Array<[string, string]> }>;
+  /** The co-buy intention of the isolated categories' products, and the category nouns they are bought with. */
+  isolatedCoBuys: { intention: DemoIntention; partners: string[] };
 }

@@ -13,6 +13,7 @@
 import { join } from 'node:path';
 import { Rng } from '../../core/rng.js';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
 import { phraseVariants } from '../products/normalize.js';
 import { edgeToJsonl, openGraphOutput } from '../../graph/generate/graph-output.js';
 import data from './demo-world.json' with { type: 'json' };
@@ -27,7 +28,6 @@ import type { Product } from '../products/products.js';
 export const DEMO_WORLD_DATA = data as unknown as DemoWorldData;
 const {
   assertionPrefix: ASSERTION_PREFIX,
-  attributes: DEMO_ATTRIBUTES,
   brands: DEMO_BRANDS,
   bridges: DEMO_BRIDGES,
   clusters: DEMO_CLUSTERS,
@@ -35,6 +35,7 @@ const {
   hubs: DEMO_HUBS,
   isolated: DEMO_ISOLATED,
   isolatedCategories: DEMO_ISOLATED_CATEGORIES,
+  isolatedCoBuys: DEMO_ISOLATED_CO_BUYS,
   nearNeighbours: DEMO_NEAR_NEIGHBOURS,
 } = DEMO_WORLD_DATA;
 
@@ -231,7 +232,7 @@ function titleOf(rng: Rng, cat: DemoCategory, i: number): string {
   let title = /^(for|with|in)\b/.test(extra)
     ? `${brand} ${modifier} ${noun} ${extra}`
     : `${brand} ${modifier} ${noun}, ${extra}`;
-  if (rng.next() < 0.5) title += ` - ${DEMO_ATTRIBUTES[rng.int(DEMO_ATTRIBUTES.length)]}`;
+  if (cat.attributes.length > 0 && rng.next() < 0.5) title += ` - ${cat.attributes[rng.int(cat.attributes.length)]}`;
   return title;
 }
 
@@ -289,11 +290,28 @@ function buildAssertions(rng: Rng, groups: CategoryProducts[]): DemoAssertion[] 
   const byCluster = new Map<string, CategoryProducts[]>();
   for (const g of groups) if (g.cluster !== null) byCluster.set(g.cluster, [...(byCluster.get(g.cluster) ?? []), g]);
   const pick = (g: CategoryProducts) => g.ids[rng.int(g.ids.length)]!;
+  const byNoun = new Map(groups.map((g) => [g.category.noun, g]));
+  const group = (noun: string, where: string) => {
+    const g = byNoun.get(noun);
+    if (!g) throw new Error(`demo world: ${where} names an unknown category "${noun}"`);
+    return g;
+  };
+  /** A pair of the listed ones, in either order (the assertion reads the same both ways). */
+  const pickPair = (pairs: ReadonlyArray<[string, string]>, where: string): [CategoryProducts, CategoryProducts] => {
+    const [x, y] = pairs[rng.int(pairs.length)]!;
+    const pair: [CategoryProducts, CategoryProducts] = [group(x, where), group(y, where)];
+    return rng.next() < 0.5 ? pair : [pair[1], pair[0]];
+  };
 
   for (const cluster of DEMO_CLUSTERS) {
     const cats = byCluster.get(cluster.name)!;
     for (const intention of cluster.intentions) {
       for (let n = 0; n < 8; n++) {
+        if (intention.pairs) {
+          const [a, b] = pickPair(intention.pairs, `the intention "${intention.clause}"`);
+          push(pick(a), pick(b), intention);
+          continue;
+        }
         const i = rng.int(cats.length);
         let j = rng.int(cats.length - 1);
         if (j >= i) j += 1;
@@ -306,21 +324,18 @@ function buildAssertions(rng: Rng, groups: CategoryProducts[]): DemoAssertion[] 
       push(pick(a), pick(a), { relation: 'usedFor', clause: 'they are both used for the same purpose' });
     }
   }
-  for (const { clusters, intention } of DEMO_CROSS_INTENTIONS) {
-    const left = byCluster.get(clusters[0])!;
-    const right = byCluster.get(clusters[1])!;
-    for (let n = 0; n < 6; n++) push(pick(left[rng.int(left.length)]!), pick(right[rng.int(right.length)]!), intention);
+  for (const { intention, pairs } of DEMO_CROSS_INTENTIONS) {
+    for (let n = 0; n < 6; n++) {
+      const [a, b] = pickPair(pairs, `the intention "${intention.clause}"`);
+      push(pick(a), pick(b), intention);
+    }
   }
   // Products of the isolated categories take part too (their context is empty: the pipeline must cope).
   const isolated = groups.filter((g) => g.cluster === null);
-  const anyCluster = groups.filter((g) => g.cluster !== null);
+  const partners = DEMO_ISOLATED_CO_BUYS.partners.map((noun) => group(noun, 'isolatedCoBuys'));
   for (const g of isolated) {
-    for (let n = 0; n < 2; n++) {
-      push(pick(g), pick(anyCluster[rng.int(anyCluster.length)]!), {
-        relation: 'other',
-        clause: 'he wanted a fun gift for the holidays',
-      });
-    }
+    for (let n = 0; n < 2; n++)
+      push(pick(g), pick(partners[rng.int(partners.length)]!), DEMO_ISOLATED_CO_BUYS.intention);
   }
   return out;
 }
@@ -365,7 +380,12 @@ export interface WriteDemoResult {
  * Writes the demo world into `dir` (created if needed). The graph is built in a temporary file and
  * renamed into place, so a re-run replaces it whole and an interrupted run leaves no half graph.
  */
+/** Writes the demo world into `dir`, claimed meanwhile (core/output-claim.ts: locked, temporary files of killed runs removed). */
 export async function writeDemo(dir: string, options: DemoOptions = {}): Promise<WriteDemoResult> {
+  return withClaimedOutput(dir, 'folder', {}, () => writeClaimed(dir, options));
+}
+
+async function writeClaimed(dir: string, options: DemoOptions): Promise<WriteDemoResult> {
   const world = buildDemoWorld(options);
   const graphPath = join(dir, 'graph.sqlite');
   await writeGraphFile(graphPath, world.nodes, world.edges);

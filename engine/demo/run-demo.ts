@@ -5,26 +5,40 @@
 //   intentionqa/  the pipeline's output (engine/pipeline/run-pipeline.ts)
 //   sib-input/    the sample sessions, annotations and catalogue
 //   sib/          SessionIntentBench tasks and distractor-backed items
-// It uses all-MiniLM-L6-v2 when it can be found; if it cannot, and only then, it falls back to the
-// offline stand-in encoder and says so on stderr, in what it returns and in every manifest and report.
-import { existsSync } from 'node:fs';
+//   evaluation/   the embedding solver's answers to the IntentionQA items (responses_task1.jsonl,
+//                 responses_task2.jsonl) and their scores next to RANDOM and MAJORITY (scores/)
+// It uses all-MiniLM-L6-v2 when it can be found; if it cannot, it falls back to glove-100d (averaged
+// GloVe word vectors, from an optional npm package: meaningful, coarser), and only without that
+// package to the offline stand-in encoder; a fallback is announced on stderr, in what it returns and
+// in every manifest and report. The pipeline takes the windows and centering the encoder calls for
+// (engine/items/intentionqa/calibration.ts).
+// OUT is claimed first (core/output-claim.ts: locked, temporary files of killed runs removed), and
+// each part claims its own folder and removes its completion file (world.json, intentionqa's
+// manifest.json, sib-summary.json) before rewriting it.
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
 import { readJsonFile } from '../../core/file-errors.js';
 import { checkPaths } from '../../core/check-paths.js';
 import type { OnError } from '../../core/errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
 import { openEncoder, resolveEncoderOrStandIn } from '../../workers/open-encoder.js';
+import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
 import { assembleSib, type SibSummary } from '../items/sib/assemble-sib.js';
 import { DEFAULT_WINDOWS, type DistractorWindows } from '../items/sib/distractors.js';
 import { PROMPT_STYLES } from '../items/sib/sib-types.js';
-import { DEFAULT_INTENTIONQA_OPTIONS } from '../items/intentionqa/run-context.js';
+import { DEFAULT_INTENTIONQA_OPTIONS } from '../items/intentionqa/intentionqa-options.js';
 import {
   runPipeline,
   type PipelineEmbedOptions,
   type PipelineItemOptions,
   type PipelineManifest,
 } from '../pipeline/run-pipeline.js';
+import { solveByEmbedding } from '../evaluation/embedding-solver.js';
+import { scoreIntentionQa } from '../scoring/intentionqa/score-intentionqa.js';
+import type { IntentionQaScoreSummary } from '../scoring/intentionqa/intentionqa-score-types.js';
+import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
 import { writeDemo } from './demo-world.js';
 import { writeSampleFiles } from './sib-sample-data.js';
 
@@ -45,7 +59,9 @@ export interface RunDemoOptions {
 export interface DemoRun {
   pipeline: PipelineManifest;
   sib: { summary: SibSummary; dir: string; distractorItems: number };
-  /** Set when the demo fell back to the stand-in encoder: what every report says about it. */
+  /** The embedding solver on the IntentionQA items, scored: the demo's closing table. */
+  evaluation: { summary: IntentionQaScoreSummary; dir: string };
+  /** Set when the demo's encoder is not Sentence-BERT: what every report says about it. */
   caveat?: string;
   seconds: number;
 }
@@ -60,6 +76,8 @@ async function ensureDemoWorld(dir: string, seed: number): Promise<void> {
     })) as { seed?: number };
     if (done.seed === seed && existsSync(join(dir, 'graph.sqlite'))) return;
   }
+  // The marker goes first: a world rewritten half-way must not be reused under the old one.
+  rmSync(marker, { force: true });
   const world = await writeDemo(dir, { seed });
   await writeFileAtomic(
     marker,
@@ -75,7 +93,9 @@ async function ensureDemoWorld(dir: string, seed: number): Promise<void> {
 
 /**
  * Windows for the SIB distractors under the stand-in: word-hashing cosines between short texts sit
- * far below Sentence-BERT's, so the defaults would leave the demo without items.
+ * far below Sentence-BERT's, so the defaults would leave the demo without items (0 of 275 T1 hard
+ * negatives). glove-100d keeps the defaults: with them it makes all 275 items of every kind on the
+ * sample sessions.
  */
 const STAND_IN_SIB_WINDOWS: DistractorWindows = {
   intention: { lo: 0.05, hi: 0.8 },
@@ -85,6 +105,10 @@ const STAND_IN_SIB_WINDOWS: DistractorWindows = {
 };
 
 export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
+  return withClaimedOutput(options.out, 'folder', {}, () => runClaimed(options));
+}
+
+async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
   const started = performance.now();
   checkPaths({ outputDirs: { out: options.out } });
   const log = options.log ?? ((text: string) => process.stderr.write(text));
@@ -126,7 +150,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
       seed,
       styles: [...PROMPT_STYLES],
       encoder: sibEncoder,
-      windows: caveat ? STAND_IN_SIB_WINDOWS : DEFAULT_WINDOWS,
+      windows: encoder.encoder === HASHING_ENCODER_NAME ? STAND_IN_SIB_WINDOWS : DEFAULT_WINDOWS,
       onError: options.onError,
       limits: options.limits,
     });
@@ -134,9 +158,32 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
     await sibEncoder.close();
   }
   const distractorItems = summary.distractors ? Object.values(summary.distractors.made).reduce((a, b) => a + b, 0) : 0;
+
+  log('demo: answering the IntentionQA items with the embedding solver, scored next to RANDOM and MAJORITY\n');
+  const evaluationDir = join(options.out, 'evaluation');
+  const itemsDir = join(options.out, 'intentionqa', 'items');
+  const files = ([1, 2] as const).map((task) => ({
+    items: join(itemsDir, INTENTIONQA_FILES[`task${task}`]),
+    responses: join(evaluationDir, `responses_task${task}.jsonl`),
+  }));
+  const solverEncoder = await openEncoder(encoder);
+  try {
+    for (const f of files)
+      await solveByEmbedding({ items: f.items, out: f.responses, encoder: solverEncoder, onError: options.onError });
+  } finally {
+    await solverEncoder.close();
+  }
+  const evaluation = await scoreIntentionQa({
+    files,
+    style: 'zero_shot',
+    out: join(evaluationDir, 'scores'),
+    seed,
+    caption: caveat,
+  });
   return {
     pipeline,
     sib: { summary, dir: sibDir, distractorItems },
+    evaluation: { summary: evaluation.summary, dir: evaluationDir },
     caveat,
     seconds: (performance.now() - started) / 1000,
   };

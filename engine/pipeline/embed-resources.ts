@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { openAtomicWriter, type AtomicWriter } from '../../core/atomic.js';
 import type { InputLimits } from '../../core/jsonl.js';
+import { removeOnInterrupt } from '../../core/temporary-files.js';
 import { NpyRowWriter } from '../../core/npy.js';
 import { openGraphStore } from '../../graph/open-store.js';
 import type { GraphStore, NeighbourhoodMode } from '../../graph/graph-store.js';
@@ -72,10 +73,13 @@ export async function openEmbedResources(options: EmbedResourceOptions): Promise
     closers.push(() => conceptualizer.close());
 
     const cachePath = options.nodeCache.path;
-    if (options.nodeCache.temporary)
+    if (options.nodeCache.temporary) {
+      const forget = removeOnInterrupt(cachePath);
       closers.push(async () => {
         for (const suffix of ['', '-wal', '-shm']) await rm(cachePath + suffix, { force: true });
+        forget();
       });
+    }
     const cache = NodeEmbeddingCache.open(cachePath, {
       encoder: encoder.fingerprint,
       model: encoder.name,

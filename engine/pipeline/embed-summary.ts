@@ -2,6 +2,7 @@
 // chunk, and the manifest.json they end in.
 import type { NeighbourhoodMode } from '../../graph/graph-store.js';
 import type { ContextStats } from '../../embeddings/context-embedder.js';
+import type { RefusedRowReason } from '../../embeddings/node-cache.js';
 import type { UnembeddedReason } from '../../embeddings/product-embedding.js';
 import type { ProductMatch } from '../products/match.js';
 import type { EncoderDescription } from '../../embeddings/encoder-description.js';
@@ -33,7 +34,8 @@ export interface EmbedManifest {
     /** Sentences the released pipeline would have embedded for the same products. */
     releasedPipelineSentences: number;
   };
-  nodeCache: { path: string; entriesForThisContext: number } | null;
+  /** The persistent node cache, and its rows refused as damaged (recomputed) by reason; null without one. */
+  nodeCache: { path: string; entriesForThisContext: number; refusedRows: Record<RefusedRowReason, number> } | null;
   timings: { totalMs: number; openEncoderMs: number; matchMs: number; nodesMs: number; writeMs: number };
 }
 

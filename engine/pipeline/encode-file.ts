@@ -1,15 +1,23 @@
 // `intentsim encode`: one sentence a line → a float32 .npy matrix, row i = line i + 1 (a blank line
 // is an empty sentence, so rows and lines always correspond). Sentences are encoded in chunks so that
 // progress shows and the vectors are streamed to disk; the file appears atomically when complete,
-// with a manifest beside it (OUT.manifest.json).
+// with a manifest beside it (OUT.manifest.json). OUT is claimed first (core/output-claim.ts): locked,
+// temporary files of killed runs removed, and OUT.manifest.json removed until this run has finished.
+// A sentence the encoder gives no vector (a blank line for glove-100d, or one without a word it
+// knows) keeps its all-zero row, and the manifest counts it and lists its line.
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { withFileErrorsAsync } from '../../core/file-errors.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
 import { createProgress } from '../../core/progress.js';
 import { NpyRowWriter } from '../../core/npy.js';
 import type { AnyEncoder } from '../../workers/open-encoder.js';
 import type { EncoderDescription } from '../../embeddings/encoder-description.js';
+import { isZeroRow } from '../../embeddings/sentence-encoder.js';
+
+/** Lines without a vector listed in the manifest (the count covers them all). */
+const FIRST_LINES_LISTED = 20;
 
 export interface EncodeFileOptions {
   batchSize?: number;
@@ -25,6 +33,8 @@ export interface EncodeFileManifest {
   output: string;
   shape: [number, number];
   normalized: boolean;
+  /** Sentences without a vector (all-zero rows): how many, and the first lines (1-based). */
+  withoutVector: { count: number; firstLines: number[] };
   encoder: EncoderDescription;
   timings: { totalMs: number; sentencesPerSecond: number };
 }
@@ -48,6 +58,20 @@ export async function encodeSentenceFile(
   encoder: AnyEncoder,
   options: EncodeFileOptions = {},
 ): Promise<EncodeFileManifest> {
+  const completionFiles = [manifestPathOf(output)];
+  return withClaimedOutput(output, 'file', { completionFiles }, () => encodeClaimed(input, output, encoder, options));
+}
+
+function manifestPathOf(output: string): string {
+  return output + '.manifest.json';
+}
+
+async function encodeClaimed(
+  input: string,
+  output: string,
+  encoder: AnyEncoder,
+  options: EncodeFileOptions,
+): Promise<EncodeFileManifest> {
   const started = performance.now();
   checkPaths(encodeFilePaths(input, output));
   const sentences = sentenceLines(
@@ -62,10 +86,16 @@ export async function encodeSentenceFile(
     enabled: options.progress,
   });
   const writer = await NpyRowWriter.open(output, encoder.dim);
+  const withoutVector = { count: 0, firstLines: [] as number[] };
   try {
     for (let i = 0; i < sentences.length; i += chunk) {
       const part = sentences.slice(i, i + chunk);
       const vectors = await encoder.encode(part, { batchSize: options.batchSize, normalize });
+      for (let r = 0; r < part.length; r++) {
+        if (!isZeroRow(vectors, r, encoder.dim)) continue;
+        withoutVector.count += 1;
+        if (withoutVector.firstLines.length < FIRST_LINES_LISTED) withoutVector.firstLines.push(i + r + 1);
+      }
       await writer.append(vectors);
       progress.increment(part.length);
     }
@@ -83,12 +113,13 @@ export async function encodeSentenceFile(
     output,
     shape: [sentences.length, encoder.dim],
     normalized: normalize,
+    withoutVector,
     encoder: encoder.describe(),
     timings: {
       totalMs: Math.round(totalMs),
       sentencesPerSecond: Math.round((sentences.length / totalMs) * 1000 * 10) / 10,
     },
   };
-  await writeFileAtomic(output + '.manifest.json', JSON.stringify(manifest, null, 2) + '\n');
+  await writeFileAtomic(manifestPathOf(output), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
 }

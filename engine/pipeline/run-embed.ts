@@ -7,12 +7,17 @@
 //                        (input order; later stages compute concept overlap from them)
 //   OUT/rejects.jsonl    bad input lines (only with --on-error skip, only when there are any)
 //   OUT/manifest.json    model, dtype, provider and fallback reasons, counts, timings (written last)
-// Every file is written atomically. Products stream through in chunks (--chunk-products), so the
-// memory of this stage is bounded by the chunk and the graph, not by the catalogue.
+// Every file is written atomically. OUT is claimed first (core/output-claim.ts): locked, temporary
+// files of killed runs removed, and manifest.json removed until this run has finished. Products
+// stream through in chunks (--chunk-products), so the memory of this stage is bounded by the chunk
+// and the graph, not by the catalogue.
 import { join } from 'node:path';
-import { temporaryPathFor, writeFileAtomic } from '../../core/atomic.js';
+import { writeFileAtomic } from '../../core/atomic.js';
+import { temporaryPathFor } from '../../core/temporary-files.js';
 import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { InputError, type OnError } from '../../core/errors.js';
+import { notice } from '../../core/notice.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
 import { NODE_CACHE_FILE_CONTEXT, fileError, isSqliteFailure } from '../../core/file-errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
 import { RejectsSink } from '../../core/rejects.js';
@@ -79,6 +84,11 @@ export function embedPaths(
 }
 
 export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest> {
+  const completionFiles = [join(options.out, 'manifest.json')];
+  return withClaimedOutput(options.out, 'folder', { completionFiles }, () => runClaimed(options));
+}
+
+async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
   const started = performance.now();
   checkPaths(embedPaths(options));
   const onError = options.onError ?? 'fail';
@@ -186,10 +196,20 @@ export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest>
       inputs: { products: options.products, concepts: options.concepts ?? null, conceptualizer: conceptualizer.name },
       distinctMatchedNodes: nodes.met.size,
       context: nodes.embedder.stats,
-      nodeCache: persistentCache ? { path: cachePath, entriesForThisContext: cache.count() } : null,
+      nodeCache: persistentCache
+        ? { path: cachePath, entriesForThisContext: cache.count(), refusedRows: { ...cache.refused } }
+        : null,
       totalMs: performance.now() - started,
       openEncoderMs: resources.openEncoderMs,
     });
+    if (cache.refusedCount() > 0) {
+      const reasons = Object.entries(cache.refused)
+        .filter(([, n]) => n > 0)
+        .map(([reason, n]) => `${n} ${reason}`);
+      notice(
+        `${cachePath}: refused ${cache.refusedCount()} damaged cached node embedding(s) (${reasons.join(', ')}); computed them again`,
+      );
+    }
     await writeFileAtomic(join(options.out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     return manifest;
   } catch (err) {

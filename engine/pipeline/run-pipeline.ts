@@ -9,28 +9,41 @@
 //     Ctrl-C embeds only the nodes that were not finished;
 //   - the window search (exact ranges by matrix products, or for the largest runs an HNSW index)
 //     persists next to the embeddings and is recomputed only when they or the anchors change;
-//   - every output file is written to a temporary name and renamed into place.
+//   - every output file is written to a temporary name and renamed into place;
+//   - OUT is claimed first (core/output-claim.ts): locked, temporary files of killed runs removed,
+//     and manifest.json removed until this run has finished.
 // Layout of OUT:
-//   embeddings/  embeddings.npy, ids.txt, phrases.jsonl, unembedded.jsonl, manifest.json (stage 1)
+//   embeddings/  embeddings.npy, ids.txt, phrases.jsonl, unembedded.jsonl, manifest.json (stage 1);
+//                embeddings-mean.npy, the mean subtracted before cosines when centering (stage 2)
 //   items/       intentionqa_task1.jsonl, intentionqa_task2.jsonl, intentionqa_dropped.jsonl,
 //                intentionqa_summary.json, intentionqa_report.md/.svg (stage 2)
 //   manifest.json  options, encoder, counts and per-stage timings of the whole run (written last)
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { UserError, type OnError } from '../../core/errors.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import { redact } from '../../core/redact.js';
 import type { NeighbourhoodMode } from '../../graph/graph-store.js';
 import { embedPaths, runEmbed, type EmbedManifest, type EmbedRunOptions } from './run-embed.js';
-import { readNpyFloat32 } from '../../core/npy.js';
+import { readNpyFloat32, writeNpyMatrix } from '../../core/npy.js';
 import type { VectorSet } from '../../embeddings/sentence-encoder.js';
 import { readAssertions } from '../items/intentionqa/assertions.js';
 import type { Assertion } from '../items/intentionqa/assertions.js';
 import { IntentionQaRun } from '../items/intentionqa/build-items.js';
-import type { IntentionQaOptions } from '../items/intentionqa/run-context.js';
+import {
+  presetOverrides,
+  type IntentionQaSettings,
+  type Preset,
+  type PresetOptions,
+  type WindowBounds,
+} from '../items/intentionqa/intentionqa-options.js';
+import { calibrationFor } from '../items/intentionqa/calibration.js';
+import type { DifficultyCuts } from '../items/intentionqa/difficulty.js';
+import { centerVectors } from '../search/centering.js';
 import { writeItems, type WrittenItems } from '../items/intentionqa/write-items.js';
 import { draftInParallel, resolveItemWorkers } from '../items/intentionqa/draft-pool.js';
 import { UnitVectors } from '../search/unit-vectors.js';
@@ -44,11 +57,21 @@ import type { EncoderDescription } from '../../embeddings/encoder-description.js
  */
 export type PipelineEmbedOptions = Omit<EmbedRunOptions, 'out' | 'titles' | 'onError' | 'limits' | 'progress'>;
 
-/** Stage 2's options: how items are drawn, and how many threads draft them. */
-export interface PipelineItemOptions extends Partial<IntentionQaOptions> {
+/**
+ * Stage 2's options: a preset and overrides (how items are drawn), and how many threads draft them.
+ * Windows, difficulty cut points and centering left undefined take the encoder's calibration
+ * (engine/items/intentionqa/calibration.ts): the paper's values for Sentence-BERT, measured ones for
+ * glove-100d.
+ */
+export interface PipelineItemOptions extends IntentionQaSettings {
   /** Worker threads drafting items (0 = main thread; auto, the default = every core for large runs). */
   workers?: number | 'auto';
+  /** Subtract the mean product embedding before every cosine (written to embeddings/embeddings-mean.npy). */
+  center?: boolean;
 }
+
+/** The file the mean subtracted by centering is written to, next to embeddings.npy. */
+export const EMBEDDINGS_MEAN_FILE = 'embeddings-mean.npy';
 
 export interface PipelineOptions {
   embed: PipelineEmbedOptions;
@@ -72,15 +95,30 @@ export interface PipelineManifest {
     workers: number;
     itemWorkers: number;
     seed: string;
+    /** The preset the item options started from, and the fields given that differ from it. */
+    preset: Preset;
+    presetOverrides: Partial<PresetOptions>;
+    /** The resolved item options (the preset's, then the overrides). */
     sampling: string;
     anchor: string;
+    typicalityThreshold: number;
+    typicalityComparison: string;
+    excludeRelations: string[];
+    relationScope: string;
+    task2Universe: string;
     exactness: string;
-    typicalityMin: number;
+    task1Window: WindowBounds;
+    task2Window: WindowBounds;
+    difficulty: DifficultyCuts;
+    /** Whether the mean product embedding was subtracted before cosines. */
+    center: boolean;
     /** How windows were enumerated (the report's words). */
     search: string;
   };
   /** The saved window ranges or index this run reloaded instead of computing (null: computed). */
   reusedSearch: string | null;
+  /** Why the window search was computed rather than reloaded: nothing saved, other inputs, a damaged file (null: reloaded). */
+  searchComputedBecause: string | null;
   caveat: string | null;
   encoder: EncoderDescription;
   counts: {
@@ -96,7 +134,7 @@ export interface PipelineManifest {
   sentences: { embeddedByEngine: number; releasedPipelineWouldEmbed: number };
   /** Wall milliseconds per stage. */
   timings: Record<string, number>;
-  outputs: { embeddings: string; items: string; report: string };
+  outputs: { embeddings: string; items: string; report: string; mean: string | null };
 }
 
 /** Product id → normalised category phrases, as stage 1 wrote them (our own output: not re-validated). */
@@ -133,7 +171,17 @@ export function pipelinePaths(options: Pick<PipelineOptions, 'embed' | 'assertio
   };
 }
 
+/** The fields of `o` that are set: an option left undefined takes its default, never overrides it. */
+function definedFields<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 export async function runPipeline(options: PipelineOptions): Promise<PipelineManifest> {
+  const completionFiles = [join(options.out, 'manifest.json')];
+  return withClaimedOutput(options.out, 'folder', { completionFiles }, () => runClaimed(options));
+}
+
+async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   const started = performance.now();
   checkPaths(pipelinePaths(options));
   const timings: Record<string, number> = {};
@@ -155,10 +203,28 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
   timings.embed = Math.round(performance.now() - t);
   for (const [stage, ms] of Object.entries(embed.timings)) timings[`embed.${stage}`] = ms;
 
-  // Stage 2: items from the embeddings.
+  // Stage 2: items from the embeddings, with the windows and centering the encoder calls for unless
+  // the options say otherwise.
   t = performance.now();
+  const calibration = calibrationFor(embed.encoder.encoder);
+  const { workers: itemWorkerRequest = 'auto', center = calibration.center, ...given } = definedFields(options.items);
+  const itemOptions: IntentionQaSettings = {
+    task1Window: calibration.task1Window,
+    task2Window: calibration.task2Window,
+    difficulty: calibration.difficulty,
+    ...given,
+  };
+  const meanFile = join(embeddingsDir, EMBEDDINGS_MEAN_FILE);
+  let vectorSet = await readEmbeddings(embeddingsDir);
+  if (center) {
+    const centered = centerVectors(vectorSet);
+    await writeNpyMatrix(meanFile, centered.mean, 1, vectorSet.dim);
+    vectorSet = centered.centered;
+  } else {
+    await rm(meanFile, { force: true }); // a previous centered run's mean no longer describes these outputs
+  }
   // Normalised once; the raw matrix is not kept (it would double the largest allocation of the stage).
-  const embeddings = UnitVectors.fromVectorSet(await readEmbeddings(embeddingsDir));
+  const embeddings = UnitVectors.fromVectorSet(vectorSet);
   const phrases = await readPhrases(join(embeddingsDir, 'phrases.jsonl'), options.limits);
   const assertionRejects = new RejectsSink(join(itemsDir, 'assertions.rejects.jsonl'));
   const assertions: Assertion[] = [];
@@ -172,7 +238,6 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
   timings.loadInputs = Math.round(performance.now() - t);
 
   t = performance.now();
-  const { workers: itemWorkerRequest = 'auto', ...itemOptions } = options.items;
   const run = await IntentionQaRun.prepare({
     products: titles,
     assertions,
@@ -193,7 +258,16 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
     itemWorkers > 0
       ? draftInParallel(run, { workers: itemWorkers, progress: options.progress ?? false })
       : run.records();
-  const written: WrittenItems = await writeItems(records, itemsDir, run.settings(options.caveat));
+  const encoder = embed.encoder;
+  const settings = run.settings({
+    caveat: options.caveat,
+    encoder: {
+      name: encoder.sentenceBert ? encoder.model : encoder.encoder,
+      sentenceBert: encoder.sentenceBert,
+      centered: center,
+    },
+  });
+  const written: WrittenItems = await writeItems(records, itemsDir, settings);
   timings.items = Math.round(performance.now() - t);
   timings.total = Math.round(performance.now() - started);
 
@@ -211,14 +285,25 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
       workers: options.embed.workers ?? 0,
       itemWorkers,
       seed: String(o.seed),
+      preset: o.preset,
+      presetOverrides: presetOverrides(o),
       sampling: o.sampling,
       anchor: o.anchor,
+      typicalityThreshold: o.typicalityThreshold,
+      typicalityComparison: o.typicalityComparison,
+      excludeRelations: [...o.excludeRelations],
+      relationScope: o.relationScope,
+      task2Universe: o.task2Universe,
       exactness: o.exactness,
-      typicalityMin: o.typicalityMin,
-      search: run.settings().search,
+      task1Window: o.task1Window,
+      task2Window: o.task2Window,
+      difficulty: o.difficulty,
+      center,
+      search: settings.search,
     },
     caveat: options.caveat ?? null,
     reusedSearch: run.context.reusedSearchFrom ?? null,
+    searchComputedBecause: run.context.searchComputedBecause ?? null,
     encoder: embed.encoder,
     counts: {
       products: embed.counts.products,
@@ -238,7 +323,12 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineMan
       releasedPipelineWouldEmbed: embed.counts.releasedPipelineSentences,
     },
     timings,
-    outputs: { embeddings: embeddingsDir, items: itemsDir, report: written.files.report },
+    outputs: {
+      embeddings: embeddingsDir,
+      items: itemsDir,
+      report: written.files.report,
+      mean: center ? meanFile : null,
+    },
   };
   await writeFileAtomic(join(options.out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;

@@ -28,8 +28,9 @@ import { availableParallelism, endianness } from 'node:os';
 import * as ort from 'onnxruntime-node';
 import { OnnxDataType } from '../../embeddings/onnx-proto.js';
 import { OnnxGraphBuilder } from '../../embeddings/onnx-graph-builder.js';
-import { openAtomicWriter, writeFileAtomic } from '../../core/atomic.js';
-import { readMatchingSidecar, sidecarPath } from '../../core/sidecar.js';
+import { openAtomicWriter } from '../../core/atomic.js';
+import { notice } from '../../core/notice.js';
+import { nothingSaved, readMatchingSidecar, removeSidecar, writeSidecar } from '../../core/sidecar.js';
 import { createProgress } from '../../core/progress.js';
 import {
   ExactScanRange,
@@ -147,7 +148,10 @@ export class MatrixRanges implements RangeSearch {
   }
 }
 
-/** `<path>.json` next to saved ranges: what they were computed from (a load checks every field). */
+/**
+ * `<path>.json` next to saved ranges: what they were computed from (a load checks every field) and,
+ * as in every sidecar, the checksum of `<path>` (core/sidecar.ts).
+ */
 export interface RangesSidecar {
   format: 'intentsim-matrix-ranges/1';
   /** Byte order of the arrays in `<path>` (the machine's own). */
@@ -194,9 +198,13 @@ function rangesIdentity(
   };
 }
 
-/** Writes `<path>` (the four arrays) then `<path>.json`, each atomically: no sidecar ever vouches for a partial file. */
+/**
+ * Writes `<path>` (the four arrays) then `<path>.json`, each atomically, the old sidecar removed
+ * first: no sidecar ever vouches for a partial file or for another computation's.
+ */
 async function saveRanges(ranges: MatrixRanges, path: string, identity: RangesIdentity): Promise<void> {
   const d = ranges.data;
+  await removeSidecar(path);
   const out = await openAtomicWriter(path);
   try {
     for (const a of [d.slotOfRow, d.offsets, d.rows, d.scores])
@@ -207,7 +215,7 @@ async function saveRanges(ranges: MatrixRanges, path: string, identity: RangesId
     throw err;
   }
   const side: RangesSidecar = { ...identity, stored: d.offsets.length - 1, entries: d.rows.length };
-  await writeFileAtomic(sidecarPath(path), JSON.stringify(side, null, 2) + '\n');
+  await writeSidecar(path, side);
 }
 
 /** Loads ranges saved for exactly these vectors, anchors, floor and budget; otherwise says why not. */
@@ -245,7 +253,10 @@ async function loadMatchingRanges(
   return new MatrixRanges(vectors, { floor, slotOfRow, offsets, rows, scores });
 }
 
-/** Reuses the ranges saved at `path` when they match, else computes and saves them (saying why). */
+/**
+ * Reuses the ranges saved at `path` when they match (inputs and content checksum), else computes and
+ * saves them and says why: in `recomputed`, and on stderr when a saved file was there but unusable.
+ */
 export async function openOrComputeRanges(
   path: string,
   vectors: UnitVectors,
@@ -256,6 +267,7 @@ export async function openOrComputeRanges(
   const identity = rangesIdentity(vectors, anchors, floor, opts.maxEntries ?? DEFAULT_MAX_ENTRIES);
   const loaded = await loadMatchingRanges(path, vectors, identity);
   if (loaded instanceof MatrixRanges) return { ranges: loaded };
+  if (loaded.stale !== nothingSaved('ranges')) notice(`${path}: ${loaded.stale}; computing the window ranges again`);
   const ranges = await MatrixRanges.compute(vectors, anchors, floor, opts);
   await saveRanges(ranges, path, identity);
   return { ranges, recomputed: loaded.stale };

@@ -6,18 +6,23 @@
 // callback is needed (hnswlib-node aborts the process if a filter callback throws).
 //
 // Persistence: `<path>` holds hnswlib's own file and `<path>.json` a sidecar recording dim, counts,
-// build parameters and a SHA-256 of the vectors and ids. `openOrBuildIndex` reuses the file only when
-// the sidecar matches the current vectors and parameters exactly; anything else (missing, stale,
-// different parameters, unreadable) rebuilds and says why. The index file is renamed into place
-// before the sidecar, so a crash leaves no sidecar that vouches for a half-written index.
+// build parameters, a SHA-256 of the vectors and ids, and the checksum of the index file itself.
+// `openOrBuildIndex` reuses the file only when the sidecar matches the current vectors and parameters
+// exactly and the file matches its checksum (verified before hnswlib reads it: a garbled index file
+// crashes hnswlib, and the process with it); anything else (missing, stale, different parameters,
+// damaged, unreadable) rebuilds and says why. The old sidecar is removed first and the index file
+// renamed into place before the new sidecar is written, so that no sidecar ever vouches for a
+// half-written index or another build's.
 import { createHash } from 'node:crypto';
 import { rename, rm, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type * as Hnsw from 'hnswlib-node';
-import { temporaryPathFor, writeFileAtomic } from '../../core/atomic.js';
-import { readMatchingSidecar, sidecarPath } from '../../core/sidecar.js';
+import { removeOnInterrupt, temporaryPathFor } from '../../core/temporary-files.js';
+import { checksumOfFile, type ContentChecksum } from '../../core/checksum.js';
+import { notice } from '../../core/notice.js';
+import { nothingSaved, readMatchingSidecar, removeSidecar, sidecarPath, writeSidecar } from '../../core/sidecar.js';
 import { createProgress } from '../../core/progress.js';
 import type { HnswParams, RangeResult, RangeSearch, WorkerSearch } from './range-search.js';
 import { ExactScanRange, passesLo } from './range-search.js';
@@ -141,18 +146,27 @@ export class VectorIndex {
 
   private async write(path: string): Promise<void> {
     await mkdir(dirname(path), { recursive: true });
+    await removeSidecar(path);
     const tmp = temporaryPathFor(path);
+    const forget = removeOnInterrupt(tmp);
+    let content: ContentChecksum;
     try {
       this.hnsw.writeIndexSync(tmp);
+      content = await checksumOfFile(tmp);
       await rename(tmp, path);
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
+    } finally {
+      forget();
     }
-    await writeFileAtomic(sidecarPath(path), JSON.stringify(this.sidecar(), null, 2) + '\n');
+    await writeSidecar(path, this.sidecar(), content);
   }
 
-  /** Loads `<path>` if its sidecar matches these vectors and params; otherwise returns why not. */
+  /**
+   * Loads `<path>` if its sidecar matches these vectors and params and the file its checksum (checked
+   * before hnswlib reads a byte); otherwise returns why not.
+   */
   static async load(path: string, vectors: UnitVectors, params: HnswParams): Promise<VectorIndex | { stale: string }> {
     const checksum = vectorsChecksum(vectors);
     const want: IndexSidecar = {
@@ -190,7 +204,7 @@ export interface OpenedIndex {
   rebuilt?: string;
 }
 
-/** Reuses the saved index at `path` when it matches, else builds and saves it. */
+/** Reuses the saved index at `path` when it matches, else builds and saves it (saying why on stderr when one was there). */
 export async function openOrBuildIndex(
   path: string,
   vectors: UnitVectors,
@@ -199,6 +213,7 @@ export async function openOrBuildIndex(
 ): Promise<OpenedIndex> {
   const loaded = await VectorIndex.load(path, vectors, params);
   if (loaded instanceof VectorIndex) return { index: loaded };
+  if (loaded.stale !== nothingSaved('index')) notice(`${path}: ${loaded.stale}; rebuilding the HNSW index`);
   const index = VectorIndex.build(vectors, params, opts);
   await index.save(path);
   return { index, rebuilt: loaded.stale };

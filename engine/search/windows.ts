@@ -368,15 +368,19 @@ export function sampleWindow(query: WindowQuery, search: RangeSearch, opts: Samp
   };
 }
 
-/** The universe of a product window: valid rows scored against a unit query. */
+/**
+ * The universe of a product window: valid rows scored against a unit query. `rows` (ascending valid
+ * rows, default all) narrows what draws are made from; enumeration lists every row in range, so the
+ * caller's `eligible` must hold the same restriction.
+ */
 export function productUniverse(
   unitQuery: Float32Array,
   search: RangeSearch,
   w: CosineWindow,
   enumerate?: () => { keys: ArrayLike<number>; scores: ArrayLike<number>; method: RangeMethod; exact: boolean },
+  rows: Int32Array = search.vectors.validRows,
 ): WindowUniverse {
   const vectors = search.vectors;
-  const rows = vectors.validRows;
   return {
     size: rows.length,
     keyAt: (slot) => rows[slot]!,

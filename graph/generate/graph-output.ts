@@ -1,10 +1,13 @@
 // Where a generator writes a graph: a SQLite store file (default), a JSONL edge list (`.jsonl`), or
 // a Neo4j URL. Files appear whole or not at all: SQLite is built in a temporary file beside the
-// target and renamed on commit; JSONL goes through an atomic writer. Neo4j is written in place
-// (upserts are idempotent, so a re-run converges).
+// target and renamed on commit; JSONL goes through an atomic writer. A file target is claimed until
+// commit or abort (core/output-claim.ts: locked, temporary files of killed runs removed). Neo4j is
+// written in place (upserts are idempotent, so a re-run converges).
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { openAtomicWriter, temporaryPathFor, type AtomicWriter } from '../../core/atomic.js';
+import { openAtomicWriter, type AtomicWriter } from '../../core/atomic.js';
+import { claimOutput } from '../../core/output-claim.js';
+import { removeOnInterrupt, temporaryPathFor } from '../../core/temporary-files.js';
 import { isNeo4jUri } from '../neo4j/neo4j-config.js';
 import { openGraphWriter } from '../open-store.js';
 import type { EdgeInput, GraphWriter } from '../graph-store.js';
@@ -33,21 +36,6 @@ export function edgeToJsonl(edge: EdgeInput): string {
 
 export async function openGraphOutput(target: string): Promise<GraphOutput> {
   const kind = graphOutputKind(target);
-  if (kind === 'jsonl') {
-    const w: AtomicWriter = await openAtomicWriter(target);
-    return {
-      kind,
-      target,
-      async writeNodes() {},
-      async writeEdges(edges) {
-        let chunk = '';
-        for (const e of edges) chunk += edgeToJsonl(e) + '\n';
-        await w.write(chunk);
-      },
-      commit: () => w.commit(),
-      abort: () => w.abort(),
-    };
-  }
   if (kind === 'neo4j')
     return writerOutput(
       kind,
@@ -56,17 +44,43 @@ export async function openGraphOutput(target: string): Promise<GraphOutput> {
       async () => {},
       async () => {},
     );
-  await mkdir(dirname(target), { recursive: true });
-  const tmp = temporaryPathFor(target);
-  await rm(tmp, { force: true });
-  const writer = await openGraphWriter(tmp);
-  return writerOutput(
-    kind,
-    target,
-    writer,
-    () => rename(tmp, target),
-    () => rm(tmp, { force: true }),
-  );
+  const claim = claimOutput(target, 'file');
+  try {
+    if (kind === 'jsonl') {
+      const w: AtomicWriter = await openAtomicWriter(target);
+      return {
+        kind,
+        target,
+        async writeNodes() {},
+        async writeEdges(edges) {
+          let chunk = '';
+          for (const e of edges) chunk += edgeToJsonl(e) + '\n';
+          await w.write(chunk);
+        },
+        commit: () => w.commit().finally(() => claim.release()),
+        abort: () => w.abort().finally(() => claim.release()),
+      };
+    }
+    await mkdir(dirname(target), { recursive: true });
+    const tmp = temporaryPathFor(target);
+    await rm(tmp, { force: true });
+    const forget = removeOnInterrupt(tmp);
+    const writer = await openGraphWriter(tmp);
+    const done = () => {
+      forget();
+      claim.release();
+    };
+    return writerOutput(
+      kind,
+      target,
+      writer,
+      () => rename(tmp, target).finally(done),
+      () => rm(tmp, { force: true }).finally(done),
+    );
+  } catch (err) {
+    claim.release();
+    throw err;
+  }
 }
 
 function writerOutput(

@@ -9,6 +9,12 @@
 // Every call turns a SQLite failure (a locked, damaged or read-only file) into an error that names
 // the store's path and what to do (core/file-errors.ts).
 import { fileError, withFileErrors } from '../../core/file-errors.js';
+// A store opened for writing is claimed (core/output-claim.ts) until it is closed: one writer at a
+// time (import, generate, reindex-purchases), with a message naming the other one. (A generator
+// writes a temporary file and renames it: graph/generate/graph-output.ts claims the target.)
+import { basename } from 'node:path';
+import { claimOutput, type OutputClaim } from '../../core/output-claim.js';
+import { parseTemporaryName } from '../../core/temporary-files.js';
 import { SqliteBulkLoad, DEFERRED_NODE_LIMIT } from './sqlite-bulk-load.js';
 import { NodeIdCache } from './sqlite-id-cache.js';
 import { MetaTable, type StoreMetadata } from './sqlite-meta.js';
@@ -47,7 +53,13 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   private readonly reads: SqliteReads;
   private readonly writer: SqliteWriter;
 
-  private constructor(path: string, db: Db, readonly: boolean, deferredNodeLimit: number) {
+  private constructor(
+    path: string,
+    db: Db,
+    readonly: boolean,
+    deferredNodeLimit: number,
+    private readonly claim: OutputClaim | undefined,
+  ) {
     this.path = path;
     this.db = db;
     this.readonly = readonly;
@@ -65,12 +77,20 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     { mode = 'read', allowStalePurchaseIndex = false, deferredNodeLimit = DEFERRED_NODE_LIMIT }: OpenSqliteOptions = {},
   ): SqliteGraphStore {
     const readonly = mode === 'read';
-    return new SqliteGraphStore(
-      path,
-      openStoreDatabase(path, readonly, allowStalePurchaseIndex),
-      readonly,
-      deferredNodeLimit,
-    );
+    // A temporary file (a generator's store before its rename) is private to its writer: no lock.
+    const claim = readonly || parseTemporaryName(basename(path)) ? undefined : claimOutput(path, 'file');
+    try {
+      return new SqliteGraphStore(
+        path,
+        openStoreDatabase(path, readonly, allowStalePurchaseIndex),
+        readonly,
+        deferredNodeLimit,
+        claim,
+      );
+    } catch (err) {
+      claim?.release();
+      throw err;
+    }
   }
 
   // ---------------------------------------------------------------- reads (sqlite-reads.ts)
@@ -178,8 +198,12 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    if (!this.readonly) await this.endBulkLoad();
-    this.closed = true;
-    this.guard(() => closeStoreDatabase(this.db, this.readonly));
+    try {
+      if (!this.readonly) await this.endBulkLoad();
+      this.closed = true;
+      this.guard(() => closeStoreDatabase(this.db, this.readonly));
+    } finally {
+      if (this.closed) this.claim?.release();
+    }
   }
 }

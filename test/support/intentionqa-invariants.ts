@@ -3,8 +3,12 @@
 import { expect } from 'vitest';
 import type { World } from '../../bench/support/intentionqa-world.js';
 import type { Assertion } from '../../engine/items/intentionqa/assertions.js';
-import { TASK1_WINDOW_UNIFORM } from '../../engine/items/intentionqa/run-context.js';
-import { difficultyOf } from '../../engine/items/intentionqa/difficulty.js';
+import {
+  PAPER_TASK1_WINDOW,
+  PAPER_TASK2_WINDOW,
+  type WindowBounds,
+} from '../../engine/items/intentionqa/intentionqa-options.js';
+import { PAPER_DIFFICULTY, difficultyOf, type DifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
 import { extractIntention } from '../../engine/items/intentionqa/intention-text.js';
 import type { IntentionQaItem } from '../../engine/items/intentionqa/item-types.js';
 import { normalizeOptionText } from '../../engine/items/option-text.js';
@@ -18,11 +22,24 @@ function assertionsById(list: readonly Assertion[]): Map<string, Assertion> {
   return m;
 }
 
-/** The invariants every emitted item must satisfy; returns nothing, throws on the first violation. */
+/** The windows and cut points a run used (default: the paper's). */
+export interface RunBounds {
+  task1: WindowBounds;
+  task2: WindowBounds;
+  difficulty: DifficultyCuts;
+}
+
+const PAPER_BOUNDS: RunBounds = { task1: PAPER_TASK1_WINDOW, task2: PAPER_TASK2_WINDOW, difficulty: PAPER_DIFFICULTY };
+
+/**
+ * The invariants every emitted item must satisfy against the vectors the run compared (centered ones
+ * when it centered); returns nothing, throws on the first violation.
+ */
 export function checkItemInvariants(
   item: IntentionQaItem,
   world: Pick<World, 'products'> & { assertions: readonly Assertion[] },
   vectors: UnitVectors,
+  bounds: RunBounds = PAPER_BOUNDS,
 ): void {
   const letters = Object.keys(item.options);
   expect(letters).toEqual(['A', 'B', 'C', 'D']);
@@ -37,10 +54,10 @@ export function checkItemInvariants(
   const b = vectors.row(item.item_b_id)!;
   expect(Number.isFinite(item.pair_similarity)).toBe(true); // never NaN (JSON would print it as null)
   expect(item.pair_similarity).toBe(vectors.cosine(a, b));
-  expect(item.difficulty).toBe(difficultyOf(item.pair_similarity));
+  expect(item.difficulty).toBe(difficultyOf(item.pair_similarity, bounds.difficulty));
   for (const s of item.distractors_score) expect(Number.isFinite(s)).toBe(true);
   if (item.task === 2) {
-    const w: CosineWindow = { lo: 0.7, hi: 0.9, loInclusive: true, hiInclusive: false };
+    const w: CosineWindow = { ...bounds.task2, loInclusive: true, hiInclusive: false };
     const anchor = vectors.row(item.selection.anchor_id!)!;
     item.distractors_id.forEach((id, k) => {
       expect(id).not.toBe(item.item_a_id);
@@ -49,8 +66,7 @@ export function checkItemInvariants(
       expect(inWindow(item.distractors_score[k]!, w)).toBe(true);
     });
   } else {
-    const w =
-      item.selection.sampling === 'lowest' ? { ...TASK1_WINDOW_UNIFORM, hiInclusive: false } : TASK1_WINDOW_UNIFORM;
+    const w: CosineWindow = { ...bounds.task1, loInclusive: true, hiInclusive: item.selection.sampling !== 'lowest' };
     for (const s of item.distractors_score) expect(inWindow(s, w)).toBe(true);
     const byId = assertionsById(world.assertions);
     const mine = [item.item_a_id, item.item_b_id];

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../core/atomic.js';
 import { checkPaths, type PathChecks } from '../../../core/check-paths.js';
+import { withClaimedOutput } from '../../../core/output-claim.js';
 import { type OnError } from '../../../core/errors.js';
 import { FieldReader, readJsonl, type InputLimits } from '../../../core/jsonl.js';
 import { RejectsSink } from '../../../core/rejects.js';
@@ -85,6 +86,13 @@ export function productItemsPaths(o: { index?: string; questions: string; out: s
 
 export async function buildProductItems(o: ProductItemsOptions): Promise<ProductItemsReport> {
   checkPaths(productItemsPaths({ questions: o.questions, out: o.out }));
+  // o.out is claimed first (core/output-claim.ts): locked, temporary files of killed runs removed,
+  // report.json removed until this run has finished.
+  const completionFiles = [join(o.out, 'report.json')];
+  return withClaimedOutput(o.out, 'folder', { completionFiles }, () => buildClaimed(o));
+}
+
+async function buildClaimed(o: ProductItemsOptions): Promise<ProductItemsReport> {
   const lo = o.lo ?? 0.7;
   const hi = o.hi ?? 0.9;
   const seed = o.seed ?? 1;
@@ -178,6 +186,7 @@ export async function buildProductItems(o: ProductItemsOptions): Promise<Product
         seed,
         rejected: rejects.count,
         notMeaningfulBecause: o.index.manifest.notMeaningfulBecause,
+        similarityNote: o.index.manifest.similarityNote ?? null,
       },
       null,
       2,

@@ -1,4 +1,4 @@
-// IntentionQA item assembly: typicality filter → per assertion, Task 1 and Task 2
+// IntentionQA item assembly: relation and typicality filters → per assertion, Task 1 and Task 2
 // distractors from their cosine windows → gold placed (seeded, balanced) → options A–D and prompts.
 //
 // Streaming and deterministic: records come out in input order (for each assertion: its Task-1
@@ -11,17 +11,10 @@
 // three valid distractors is emitted as a `dropped` record with the reason instead.
 import { Rng } from '../../../core/rng.js';
 import { createProgress } from '../../../core/progress.js';
-import { formatWindow, parseSampling } from '../../search/windows.js';
-import {
-  DEFAULT_INTENTIONQA_OPTIONS,
-  IntentionQaContext,
-  TASK2_WINDOW,
-  parseAnchor,
-  parseExactness,
-  type IntentionQaInput,
-  type IntentionQaOptions,
-} from './run-context.js';
-import { difficultyOf } from './difficulty.js';
+import { formatWindow } from '../../search/windows.js';
+import { IntentionQaContext, task1Window, task2Window, type IntentionQaInput } from './run-context.js';
+import { resolveOptions, type IntentionQaOptions } from './intentionqa-options.js';
+import { difficultyOf, formatDifficultyCuts } from './difficulty.js';
 import type { Draft, DraftResult } from './draft.js';
 import { BalancedPositions } from '../balanced-positions.js';
 import type { DroppedAssertion, IntentionQaRecord, Task1Item, Task2Item } from './item-types.js';
@@ -29,24 +22,9 @@ import type { Assertion } from './assertions.js';
 import { normalizeOptionText } from '../option-text.js';
 import { LETTERS, task1Prompts, task2Prompts, type Letter } from './intentionqa-prompts.js';
 import type { ReportSettings } from './intentionqa-report.js';
-import { draftTask1, task1Window } from './task1.js';
+import { similarityDistribution, type SimilarityDistribution } from './similarity-distribution.js';
+import { draftTask1 } from './task1.js';
 import { draftTask2 } from './task2.js';
-import { ConfigError } from '../../../core/errors.js';
-
-export function resolveOptions(partial: Partial<IntentionQaOptions> = {}): IntentionQaOptions {
-  const o = { ...DEFAULT_INTENTIONQA_OPTIONS, ...partial };
-  if (!(o.typicalityMin >= 0 && o.typicalityMin <= 1))
-    throw new ConfigError('typicalityMin', `must be in [0, 1], got ${o.typicalityMin}`);
-  if (o.tasks.length === 0 || o.tasks.some((t) => t !== 1 && t !== 2))
-    throw new ConfigError('tasks', 'must be a non-empty subset of [1, 2]');
-  // Values may come from untyped callers (JSON configs, JavaScript): check the enumerations too.
-  parseSampling(o.sampling);
-  parseAnchor(o.anchor);
-  parseExactness(o.exactness);
-  if (!['auto', 'rejection', 'enumerate'].includes(o.strategy))
-    throw new ConfigError('strategy', `must be auto, rejection or enumerate, got "${o.strategy}"`);
-  return o;
-}
 
 /** Places the gold among the distractors and checks the item invariants. */
 export function placeOptions(
@@ -78,39 +56,59 @@ export class IntentionQaRun {
     return new IntentionQaRun(input, options, await IntentionQaContext.create(input, options));
   }
 
-  /** What the report and the manifest record about this run. */
-  settings(caveat?: string): ReportSettings {
+  private distribution: SimilarityDistribution | undefined;
+
+  /** Where this run's cosines fall (sampled, seeded): the report's "similarity distribution" section. */
+  similarityDistribution(): SimilarityDistribution {
     const o = this.options;
+    this.distribution ??= similarityDistribution(
+      this.context,
+      { task1: task1Window(o), task2: task2Window(o), difficulty: o.difficulty },
+      o.seed,
+    );
+    return this.distribution;
+  }
+
+  /**
+   * What the report and the manifest record about this run; `extras` adds the caveat printed at the
+   * top and the encoder the report names in its similarity section.
+   */
+  settings(extras: Pick<ReportSettings, 'caveat' | 'encoder'> = {}): ReportSettings {
+    const o = this.options;
+    const caveat = extras.caveat;
     return {
       seed: String(o.seed),
+      preset: o.preset,
       sampling: o.sampling,
       anchor: o.anchor,
       task1Window: formatWindow(task1Window(o)),
-      task2Window: formatWindow(TASK2_WINDOW),
-      typicalityMin: o.typicalityMin,
+      task2Window: formatWindow(task2Window(o)),
+      difficulty: formatDifficultyCuts(o.difficulty),
+      typicalityThreshold: o.typicalityThreshold,
+      typicalityComparison: o.typicalityComparison,
+      excludeRelations: [...o.excludeRelations],
+      relationScope: o.relationScope,
+      task2Universe: o.task2Universe,
       requireOverlap: o.requireOverlap,
       search: this.context.search.description,
       productsWithoutVector: this.context.vectors.size - this.context.vectors.validRows.length,
       ...(caveat ? { caveat } : {}),
+      ...(extras.encoder ? { encoder: extras.encoder } : {}),
+      similarity: {
+        distribution: this.similarityDistribution(),
+        bounds: { task1: o.task1Window, task2: o.task2Window, difficulty: o.difficulty },
+      },
     };
   }
 
-  /** Records for the assertions removed by the typicality filter (they come first). */
-  *typicalityDrops(): Generator<IntentionQaRecord> {
-    for (const a of this.context.belowTypicality) {
-      yield {
-        kind: 'dropped',
-        dropped: {
-          id: a.id,
-          task: null,
-          reason: 'typicality-below-min',
-          detail: `typicality ${a.typicality} < ${this.options.typicalityMin}`,
-        },
-      };
+  /** Records for the assertions removed by the relation and typicality filters (they come first). */
+  *filterDrops(): Generator<IntentionQaRecord> {
+    for (const { assertion: a, drop } of this.context.filtered) {
+      yield { kind: 'dropped', dropped: { id: a.id, task: null, ...drop }, relation: a.relation };
     }
   }
 
-  /** Number of assertions that passed the typicality filter (valid indices for draftAssertion). */
+  /** Number of assertions that passed the filters (valid indices for draftAssertion). */
   get size(): number {
     return this.context.assertions.length;
   }
@@ -172,16 +170,16 @@ export class IntentionQaRun {
     return (d) => {
       if (d.index !== expected) throw new Error(`internal: drafts out of order (got ${d.index}, expected ${expected})`);
       expected += 1;
-      if (d.dropped) return [{ kind: 'dropped', dropped: d.dropped }];
       const a = ctx.assertions[d.index]!;
+      if (d.dropped) return [{ kind: 'dropped', dropped: d.dropped, relation: a.relation }];
       const pairSimilarity = ctx.vectors.cosine(ctx.rowA[d.index]!, ctx.rowB[d.index]!);
-      const difficulty = difficultyOf(pairSimilarity);
+      const difficulty = difficultyOf(pairSimilarity, options.difficulty);
       const nameA = input.products.get(a.itemA)!;
       const nameB = input.products.get(a.itemB)!;
       const out: IntentionQaRecord[] = [];
       for (const { task, result } of d.tasks) {
         if (!result.ok) {
-          out.push({ kind: 'dropped', dropped: result.dropped });
+          out.push({ kind: 'dropped', dropped: result.dropped, relation: a.relation });
           continue;
         }
         const draft = result.draft;
@@ -202,9 +200,9 @@ export class IntentionQaRun {
     };
   }
 
-  /** All records in one thread: typicality drops, then per assertion its Task-1 and Task-2 records. */
+  /** All records in one thread: filter drops, then per assertion its Task-1 and Task-2 records. */
   async *records(): AsyncGenerator<IntentionQaRecord> {
-    yield* this.typicalityDrops();
+    yield* this.filterDrops();
     const finish = this.finisher();
     const progress = createProgress({
       label: 'intentionqa items',

@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Assertion } from './assertions.js';
 import type { AssertionDraft, IntentionQaRun } from './build-items.js';
-import type { IntentionQaOptions } from './run-context.js';
+import type { IntentionQaOptions } from './intentionqa-options.js';
 import type { IntentionQaRecord } from './item-types.js';
 import { createProgress } from '../../../core/progress.js';
 import type { RangeSearchSpec } from '../../search/range-search.js';
@@ -97,7 +97,7 @@ export async function* draftInParallel(
     enabled: opts.progress ?? false,
   });
   try {
-    yield* run.typicalityDrops();
+    yield* run.filterDrops();
     const finish = run.finisher();
     const blocks = Math.ceil(run.size / DRAFT_BLOCK);
     const ahead = opts.workers * (opts.blocksAhead ?? 4);

@@ -15,17 +15,22 @@ import type { IntentionQaContext } from './run-context.js';
 /** Cost, in dot products, assumed for scoring the assertions around the pivot. */
 const SCORING_COST = 256;
 
+/**
+ * `candidates`: the valid assertions draws are made from (default all; Task 1 with relationScope
+ * `same` passes those of the query's relation). Enumeration lists every assertion around the pivot
+ * whatever its relation, so the caller's `eligible` must hold the same restriction.
+ */
 export function intentionUniverse(
   ctx: IntentionQaContext,
   query: number,
   pivotRow: number,
   w: CosineWindow,
   pivotKnown = false,
+  candidates: Int32Array = ctx.validAssertions,
 ): WindowUniverse {
-  const valid = ctx.validAssertions;
   return {
-    size: valid.length,
-    keyAt: (slot) => valid[slot]!,
+    size: candidates.length,
+    keyAt: (slot) => candidates[slot]!,
     score: (j, win) => {
       // Sim_i with early exit: once one of the four similarities fails lo, so does the minimum.
       const v = ctx.vectors;

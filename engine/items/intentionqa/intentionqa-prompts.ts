@@ -1,14 +1,19 @@
 // The IntentionQA prompts, word for word: the paper's Tables 6 (IntentUnderstand) and 7
 // (IntentUtilize), laid out as the released evaluation code (evaluation/prompt_utils.py) builds them:
-// the question on one line ending in a newline, each option on its own line "A. text", then the
-// answer instruction (letters joined by " or "); the CoT variant replaces the instruction with the
+// the question on one line ending in a newline, each option on its own line "A. text" in the order
+// of the options object (the released `options.items()`), then the answer instruction (the letters
+// joined by " or "); the CoT variant replaces the instruction with the
 // three-line "Formulate your answer…" block. No trailing newline. In Task 2 the intention clause is
 // "A customer buys <product>, <intention text>" plus a period unless it already ends with one.
 
 export type Letter = 'A' | 'B' | 'C' | 'D';
 export const LETTERS: readonly Letter[] = ['A', 'B', 'C', 'D'];
 
-export type Options = Partial<Record<Letter, string>>;
+/**
+ * Letter → option text, in the order the options are shown. The engine's items have A–D; released
+ * items (and so `ask` on them) also have fewer, or an "E".
+ */
+export type Options = Readonly<Record<string, string>>;
 
 export interface PromptPair {
   zero_shot: string;
@@ -17,15 +22,12 @@ export interface PromptPair {
 
 function optionLines(options: Options): string {
   let x = '';
-  for (const letter of LETTERS) {
-    const text = options[letter];
-    if (text !== undefined) x += `${letter}. ${text}\n`;
-  }
+  for (const [letter, text] of Object.entries(options)) x += `${letter}. ${text}\n`;
   return x;
 }
 
 function letterList(options: Options): string {
-  return LETTERS.filter((l) => options[l] !== undefined).join(' or ');
+  return Object.keys(options).join(' or ');
 }
 
 function answerLine(options: Options): string {

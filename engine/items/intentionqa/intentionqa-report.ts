@@ -1,13 +1,46 @@
 // What a run produced, in numbers: per task the items, difficulty mix, gold-letter balance, false
-// negatives, how distractors were found, a histogram of distractor similarity; and every dropped
-// assertion counted by task and reason. Rendered as markdown and as a small hand-written SVG.
+// negatives, how distractors were found, a histogram of distractor similarity; every dropped
+// assertion counted by task and reason; items and drops per relation; for the `released` preset,
+// the places where the output must differ from the released code's; and where the run's cosines
+// fall next to its windows (similarity-distribution.ts). Rendered as markdown and as a small
+// hand-written SVG.
+import { escapeXml } from '../../../core/xml.js';
 import type { IntentionQaRecord } from './item-types.js';
-import { DIFFICULTIES, type Difficulty } from './difficulty.js';
+import { DIFFICULTIES, PAPER_DIFFICULTY, type Difficulty } from './difficulty.js';
 import { LETTERS, type Letter } from './intentionqa-prompts.js';
+import {
+  BIN_WIDTH,
+  QUANTILES,
+  binOf,
+  type CosineSummary,
+  type SimilarityDistribution,
+} from './similarity-distribution.js';
+import {
+  PAPER_TASK1_WINDOW,
+  PAPER_TASK2_WINDOW,
+  type Preset,
+  type RelationScope,
+  type Task2Universe,
+  type TypicalityComparison,
+} from './intentionqa-options.js';
 
-/** Histogram bins for distractor similarity: [0.5, 1.0] in steps of 0.025 (every window fits). */
-export const SIMILARITY_BINS = { lo: 0.5, hi: 1.0, width: 0.025 } as const;
-const BIN_COUNT = Math.round((SIMILARITY_BINS.hi - SIMILARITY_BINS.lo) / SIMILARITY_BINS.width);
+/** Histogram bins for distractor similarity: steps of 0.025 from `lo` (the last bin closed at 1). */
+export interface SimilarityBins {
+  lo: number;
+  width: number;
+  count: number;
+}
+
+/** [0.5, 1.0] in steps of 0.025: the paper's windows fit. */
+export const SIMILARITY_BINS: SimilarityBins = { lo: 0.5, width: 0.025, count: 20 };
+
+/** The bins for windows whose lowest bound is `lowestLo`: SIMILARITY_BINS, extended down to it when lower. */
+export function similarityBinsFor(lowestLo: number): SimilarityBins {
+  const perUnit = Math.round(1 / SIMILARITY_BINS.width);
+  // Integer arithmetic on bin indices, so that 0.3 gives 0.3, not 0.275 (0.3 · 40 is 11.999…).
+  const first = Math.min(Math.round(SIMILARITY_BINS.lo * perUnit), Math.floor(lowestLo * perUnit + 1e-9));
+  return { lo: first / perUnit, width: SIMILARITY_BINS.width, count: perUnit - first };
+}
 
 export interface TaskStats {
   items: number;
@@ -20,20 +53,38 @@ export interface TaskStats {
   exactItems: number;
   /** Refused window members (false negatives, duplicate texts) by reason. */
   refused: Record<string, number>;
+  /** Items with at least one refused window member, by reason (each item counted once per reason). */
+  itemsWithRefusal: Record<string, number>;
+  /**
+   * Task 1 with `lowest` sampling: items whose window had exactly 4 eligible members, so the pool
+   * rule fell back to the lowest ones (the released code then took all 4: an item with 5 options).
+   */
+  lowestFallbackOfFour: number;
   similarityHistogram: number[];
   similarityMin: number | null;
   similarityMax: number | null;
   dropped: Record<string, number>;
 }
 
+/** One relation's share of a run: items per task, and drops per task (or both) by reason. */
+export interface RelationStats {
+  task1Items: number;
+  task2Items: number;
+  dropped: { task1: Record<string, number>; task2: Record<string, number>; both: Record<string, number> };
+}
+
 export interface IntentionQaStats {
+  /** The bins of both tasks' similarity histograms. */
+  similarityBins: SimilarityBins;
   task1: TaskStats;
   task2: TaskStats;
   /** Assertions dropped before either task, by reason. */
   droppedBoth: Record<string, number>;
+  /** Per relation of the input assertions (keys in first-seen order). */
+  byRelation: Record<string, RelationStats>;
 }
 
-function emptyTask(): TaskStats {
+function emptyTask(bins: SimilarityBins): TaskStats {
   return {
     items: 0,
     difficulty: { easy: 0, medium: 0, hard: 0 },
@@ -42,39 +93,68 @@ function emptyTask(): TaskStats {
     methods: {},
     exactItems: 0,
     refused: {},
-    similarityHistogram: new Array<number>(BIN_COUNT).fill(0),
+    itemsWithRefusal: {},
+    lowestFallbackOfFour: 0,
+    similarityHistogram: new Array<number>(bins.count).fill(0),
     similarityMin: null,
     similarityMax: null,
     dropped: {},
   };
 }
 
-export function similarityBin(score: number): number {
-  const b = Math.floor((score - SIMILARITY_BINS.lo) / SIMILARITY_BINS.width);
-  return Math.min(BIN_COUNT - 1, Math.max(0, b));
+export function similarityBin(score: number, bins: SimilarityBins = SIMILARITY_BINS): number {
+  const b = Math.floor((score - bins.lo) / bins.width);
+  return Math.min(bins.count - 1, Math.max(0, b));
+}
+
+function increment(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
 }
 
 export class StatsAccumulator {
-  readonly stats: IntentionQaStats = { task1: emptyTask(), task2: emptyTask(), droppedBoth: {} };
+  readonly stats: IntentionQaStats;
+
+  constructor(bins: SimilarityBins = SIMILARITY_BINS) {
+    this.stats = {
+      similarityBins: bins,
+      task1: emptyTask(bins),
+      task2: emptyTask(bins),
+      droppedBoth: {},
+      byRelation: {},
+    };
+  }
+
+  private relation(name: string): RelationStats {
+    return (this.stats.byRelation[name] ??= {
+      task1Items: 0,
+      task2Items: 0,
+      dropped: { task1: {}, task2: {}, both: {} },
+    });
+  }
 
   add(record: IntentionQaRecord): void {
     if (record.kind === 'dropped') {
       const d = record.dropped;
-      const bucket = d.task === null ? this.stats.droppedBoth : this.stats[`task${d.task}`].dropped;
-      bucket[d.reason] = (bucket[d.reason] ?? 0) + 1;
+      increment(d.task === null ? this.stats.droppedBoth : this.stats[`task${d.task}`].dropped, d.reason);
+      const perRelation = this.relation(record.relation).dropped;
+      increment(d.task === null ? perRelation.both : d.task === 1 ? perRelation.task1 : perRelation.task2, d.reason);
       return;
     }
     const item = record.item;
     const t = this.stats[`task${item.task}`];
+    this.relation(item.relation)[`task${item.task}Items`] += 1;
     t.items += 1;
     t.difficulty[item.difficulty] += 1;
     t.gold[item.gold_ind] += 1;
     t.hadFalseNegative += item.hadFalseNegative;
     if (item.selection.exact) t.exactItems += 1;
-    for (const r of item.selection.refused) t.refused[r.reason] = (t.refused[r.reason] ?? 0) + 1;
+    for (const r of item.selection.refused) increment(t.refused, r.reason);
+    for (const reason of new Set(item.selection.refused.map((r) => r.reason))) increment(t.itemsWithRefusal, reason);
+    if (item.selection.sampling === 'lowest' && item.selection.lowest_pool_end === null && item.selection.members === 4)
+      t.lowestFallbackOfFour += 1;
     for (const d of item.distractors) {
-      t.methods[d.method] = (t.methods[d.method] ?? 0) + 1;
-      t.similarityHistogram[similarityBin(d.score)]! += 1;
+      increment(t.methods, d.method);
+      t.similarityHistogram[similarityBin(d.score, this.stats.similarityBins)]! += 1;
       t.similarityMin = t.similarityMin === null ? d.score : Math.min(t.similarityMin, d.score);
       t.similarityMax = t.similarityMax === null ? d.score : Math.max(t.similarityMax, d.score);
     }
@@ -88,24 +168,48 @@ function counts(rec: Record<string, number>): string {
 
 export interface ReportSettings {
   seed: string;
+  preset: Preset;
   sampling: string;
   anchor: string;
   task1Window: string;
   task2Window: string;
-  typicalityMin: number;
+  /** The difficulty cut points, as formatDifficultyCuts writes them. */
+  difficulty: string;
+  typicalityThreshold: number;
+  typicalityComparison: TypicalityComparison;
+  excludeRelations: string[];
+  relationScope: RelationScope;
+  task2Universe: Task2Universe;
   requireOverlap: boolean;
   search: string;
   productsWithoutVector: number;
   /** A warning printed at the top, e.g. that the embeddings are synthetic. */
   caveat?: string;
+  /** The encoder that made the embeddings, when known, and whether its cosines were centered. */
+  encoder?: { name: string; sentenceBert: boolean; centered: boolean };
+  /** Where the cosines fall (IntentionQaRun.similarityDistribution), with the window bounds to mark. */
+  similarity?: { distribution: SimilarityDistribution; bounds: SimilarityBounds };
+}
+
+/** The bounds the similarity section marks: Task 1 on Sim_i, Task 2 on Sim_p, difficulty on Sim_p(p1, p2). */
+export interface SimilarityBounds {
+  task1: { lo: number; hi: number };
+  task2: { lo: number; hi: number };
+  difficulty: { medium: number; easy: number };
 }
 
 export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFile: string): string {
   const lines: string[] = ['# IntentionQA items — report', ''];
   if (s.caveat) lines.push(`> **${s.caveat}**`, '');
+  const scope = s.relationScope === 'same' ? "within the assertion's relation" : 'across relations';
+  const universe = s.task2Universe === 'assertions' ? "the kept assertions' products" : 'every product with a vector';
+  const excluded = s.excludeRelations.length === 0 ? 'none' : s.excludeRelations.map((r) => `\`${r}\``).join(', ');
   lines.push(
-    `Settings: seed \`${s.seed}\`, Task-1 sampling \`${s.sampling}\` in Sim_i ${s.task1Window}, Task-2 anchor \`${s.anchor}\` in Sim_p ${s.task2Window}, ` +
-      `typicality ≥ ${s.typicalityMin}, concept overlap ${s.requireOverlap ? 'required' : 'not required'}, window enumeration by ${s.search}.`,
+    `Settings: preset \`${s.preset}\`, seed \`${s.seed}\`, Task-1 sampling \`${s.sampling}\` in Sim_i ${s.task1Window} ${scope}, ` +
+      `Task-2 anchor \`${s.anchor}\` in Sim_p ${s.task2Window} among ${universe}, ` +
+      `typicality ${s.typicalityComparison === 'above' ? '>' : '≥'} ${s.typicalityThreshold}, excluded relations: ${excluded}, ` +
+      `concept overlap ${s.requireOverlap ? 'required' : 'not required'}, window enumeration by ${s.search}. ` +
+      `Difficulty from Sim_p(p1, p2): ${s.difficulty}.`,
     '',
     `Products without a context vector (no similarity; never a distractor): ${s.productsWithoutVector}.`,
     `Assertions dropped before either task: ${counts(stats.droppedBoth)}.`,
@@ -126,25 +230,142 @@ export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFi
   row('distractor similarity min – max', (t) =>
     t.similarityMin === null ? '–' : `${t.similarityMin.toFixed(4)} – ${t.similarityMax!.toFixed(4)}`,
   );
+  lines.push('', `Items and drops by relation (Task-1 distractors drawn ${scope}):`, '');
+  lines.push(
+    '| relation | Task 1 items | Task 1 dropped | Task 2 items | Task 2 dropped | dropped before either task |',
+    '|---|---|---|---|---|---|',
+  );
+  const dropCell = (rec: Record<string, number>) => {
+    const total = Object.values(rec).reduce((a, b) => a + b, 0);
+    return total === 0 ? '0' : `${total} (${counts(rec)})`;
+  };
+  for (const [relation, r] of Object.entries(stats.byRelation).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    lines.push(
+      `| ${relation} | ${r.task1Items} | ${dropCell(r.dropped.task1)} | ${r.task2Items} | ${dropCell(r.dropped.task2)} | ${dropCell(r.dropped.both)} |`,
+    );
+  }
+  if (s.preset === 'released') lines.push('', ...releasedDifferences(stats));
   lines.push('', `![histograms](${svgFile})`, '');
   lines.push(
-    `Distractor similarity histogram (bins of ${SIMILARITY_BINS.width} from ${SIMILARITY_BINS.lo}; empty bins omitted):`,
+    `Distractor similarity histogram (bins of ${stats.similarityBins.width} from ${stats.similarityBins.lo}; empty bins omitted):`,
     '',
   );
   lines.push('| bin | Task 1 | Task 2 |', '|---|---|---|');
-  for (let b = 0; b < BIN_COUNT; b++) {
+  const bins = stats.similarityBins;
+  for (let b = 0; b < bins.count; b++) {
     const c1 = stats.task1.similarityHistogram[b]!;
     const c2 = stats.task2.similarityHistogram[b]!;
     if (c1 === 0 && c2 === 0) continue;
-    const lo = SIMILARITY_BINS.lo + b * SIMILARITY_BINS.width;
-    lines.push(`| [${lo.toFixed(3)}, ${(lo + SIMILARITY_BINS.width).toFixed(3)}) | ${c1} | ${c2} |`);
+    const lo = bins.lo + b * bins.width;
+    lines.push(`| [${lo.toFixed(3)}, ${(lo + bins.width).toFixed(3)}) | ${c1} | ${c2} |`);
   }
   lines.push('');
+  if (s.similarity) lines.push(...similaritySection(s, s.similarity.distribution, s.similarity.bounds));
   return lines.join('\n');
 }
 
-function escapeXml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const percent = (part: number, whole: number) => (whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`);
+
+/** "Similarity distribution": quantiles and a histogram of the run's cosines, with the windows marked. */
+function similaritySection(s: ReportSettings, d: SimilarityDistribution, b: SimilarityBounds): string[] {
+  const lines = ['## Similarity distribution', ''];
+  const encoder = s.encoder;
+  const paper =
+    b.task1.lo === PAPER_TASK1_WINDOW.lo &&
+    b.task1.hi === PAPER_TASK1_WINDOW.hi &&
+    b.task2.lo === PAPER_TASK2_WINDOW.lo &&
+    b.task2.hi === PAPER_TASK2_WINDOW.hi &&
+    b.difficulty.easy === PAPER_DIFFICULTY.easy &&
+    b.difficulty.medium === PAPER_DIFFICULTY.medium;
+  if (encoder && !encoder.sentenceBert)
+    lines.push(
+      `> The paper's windows (Task 1 [0.6, 0.9], Task 2 [0.7, 0.9)) and difficulty cut points (0.85, 0.6) were ` +
+        `calibrated for Sentence-BERT context embeddings. This run's encoder is ${encoder.name}, whose cosines ` +
+        (paper
+          ? "fall elsewhere, and it uses the paper's values: place the windows from the distribution below."
+          : 'fall elsewhere; the windows and cut points in the settings above were chosen for it: check them against the distribution below.'),
+      '',
+    );
+  lines.push(
+    `Cosines of this run${encoder ? ` (${encoder.name}, ${encoder.centered ? 'centered: the mean product embedding subtracted before the cosine' : 'not centered'})` : ''}. ` +
+      'Pairs are sampled, seeded, where there are more than can be counted quickly; quantiles are nearest-rank.',
+    '',
+    `| cosines | pairs counted (of) | ${QUANTILES.map((q) => (q === 0 ? 'min' : q === 1 ? 'max' : q === 0.5 ? 'median' : `${q * 100}%`)).join(' | ')} | where the windows are |`,
+    `|---|---|${QUANTILES.map(() => '---|').join('')}---|`,
+  );
+  const row = (label: string, c: CosineSummary, where: string) =>
+    lines.push(
+      `| ${label} | ${c.n} (${c.total}) | ${c.n === 0 ? QUANTILES.map(() => '–').join(' | ') : c.quantiles.map((q) => q.toFixed(3)).join(' | ')} | ${where} |`,
+    );
+  row(
+    'Sim_p, product pairs',
+    d.productPairs,
+    `Task 2 ${s.task2Window}: ${percent(d.productPairs.inTask2Window, d.productPairs.n)} of pairs`,
+  );
+  row(
+    'Sim_i, assertion pairs',
+    d.assertionPairs,
+    `Task 1 ${s.task1Window}: ${percent(d.assertionPairs.inTask1Window, d.assertionPairs.n)} of pairs`,
+  );
+  const diff = d.coBuyPairs.difficulty;
+  row(
+    'Sim_p(p1, p2), co-buy pairs',
+    d.coBuyPairs,
+    `easy / medium / hard: ${DIFFICULTIES.map((k) => percent(diff[k], d.coBuyPairs.n)).join(' / ')}`,
+  );
+  lines.push(
+    '',
+    `Histogram (share of each row's pairs per bin of ${BIN_WIDTH}; empty bins omitted), with the bins that hold a window bound or a cut point marked:`,
+    '',
+    '| bin | Sim_p, product pairs | Sim_i, assertion pairs | Sim_p(p1, p2), co-buy pairs | bounds in this bin |',
+    '|---|---|---|---|---|',
+  );
+  const marks = new Map<number, string[]>();
+  const mark = (value: number, label: string) => marks.set(binOf(value), [...(marks.get(binOf(value)) ?? []), label]);
+  mark(b.task1.lo, `Task 1 lo ${b.task1.lo}`);
+  mark(b.task1.hi, `Task 1 hi ${b.task1.hi}`);
+  mark(b.task2.lo, `Task 2 lo ${b.task2.lo}`);
+  mark(b.task2.hi, `Task 2 hi ${b.task2.hi}`);
+  mark(b.difficulty.medium, `medium ≥ ${b.difficulty.medium}`);
+  mark(b.difficulty.easy, `easy ≥ ${b.difficulty.easy}`);
+  const rows = [d.productPairs, d.assertionPairs, d.coBuyPairs];
+  for (let k = 0; k < d.productPairs.histogram.length; k++) {
+    if (rows.every((r) => r.histogram[k] === 0) && !marks.has(k)) continue;
+    // Bounds printed from integers, so that no "-0.0" or "0.30000000000000004" appears.
+    const bound = (j: number) => (Math.round((-1 + j * BIN_WIDTH) * 10) / 10 || 0).toFixed(1);
+    const close = k === rows[0]!.histogram.length - 1 ? ']' : ')';
+    const cells = rows.map((r) => percent(r.histogram[k]!, r.n));
+    lines.push(`| [${bound(k)}, ${bound(k + 1)}${close} | ${cells.join(' | ')} | ${(marks.get(k) ?? []).join(', ')} |`);
+  }
+  lines.push('');
+  return lines;
+}
+
+/**
+ * The places where, with the `released` preset, this output must differ from what the released code
+ * would make of the same draws: the engine never emits an item without exactly four distinct options
+ * (docs/intentionqa.md, "Deviations that stay"), so it backfills or drops where the released code
+ * emitted 5, fewer or repeated options.
+ */
+function releasedDifferences(stats: IntentionQaStats): string[] {
+  const { task1: t1, task2: t2 } = stats;
+  const short = (t: TaskStats, task: 1 | 2) =>
+    (t.dropped['too-few-distractors'] ?? 0) + (task === 2 ? (t.dropped['window-empty'] ?? 0) : 0);
+  return [
+    '## Where this output must differ from the released code',
+    '',
+    'Every item here has exactly four distinct options; the released code also emitted items with 1, 2, 3 or 5.',
+    'Counts are of this run (the released code would draw other random members, so they say where, not which).',
+    '',
+    '| where | released code | this engine | Task 1 | Task 2 |',
+    '|---|---|---|---|---|',
+    `| \`lowest\` sampling, exactly 4 eligible window members (no pool of 5 or more) | all 4 as distractors: 5 options | the 3 lowest: 4 options | ${t1.lowestFallbackOfFour} | – |`,
+    `| a drawn member equal to the gold (false negative) | removed: fewer options | refused, the next member drawn | ${t1.itemsWithRefusal['false-negative'] ?? 0} | ${t2.itemsWithRefusal['false-negative'] ?? 0} |`,
+    `| a drawn member repeating another option | kept: two options alike | refused, the next member drawn | ${t1.itemsWithRefusal['duplicate-option'] ?? 0} | ${t2.itemsWithRefusal['duplicate-option'] ?? 0} |`,
+    `| fewer than 3 valid distractors | an item with fewer options (Task 1 when the window has any member; Task 2 always, even the gold alone) | dropped | ${short(t1, 1)} | ${short(t2, 2)} |`,
+    '| a product titled like p_A | may be a Task-2 distractor | never | – | not counted |',
+    '| the gold letter | uniform at random per item | balanced in blocks of four | every item | every item |',
+  ];
 }
 
 /** Four bar charts: distractor similarity per task, difficulty per task. */
@@ -186,9 +407,8 @@ export function renderSvg(stats: IntentionQaStats, caveat?: string): string {
       );
     });
   };
-  const simLabels = Array.from({ length: BIN_COUNT }, (_, b) =>
-    (SIMILARITY_BINS.lo + b * SIMILARITY_BINS.width).toFixed(3),
-  );
+  const bins = stats.similarityBins;
+  const simLabels = Array.from({ length: bins.count }, (_, b) => (bins.lo + b * bins.width).toFixed(3));
   panel(
     10,
     top,

@@ -2,7 +2,7 @@
 // released files (released_task1.jsonl / released_task2.jsonl): the released keys first, in the
 // released order (including its spelling `distractors_asserstion`), then what this engine adds.
 import type { WindowMethod, Sampling } from '../../search/windows.js';
-import type { Anchor } from './run-context.js';
+import type { Anchor } from './intentionqa-options.js';
 import type { Difficulty } from './difficulty.js';
 import type { Letter, PromptPair } from './intentionqa-prompts.js';
 
@@ -83,6 +83,7 @@ export interface Task2Item extends ItemCommon {
 export type IntentionQaItem = Task1Item | Task2Item;
 
 export type DropReason =
+  | 'relation-excluded'
   | 'typicality-below-min'
   | 'product-without-vector'
   | 'product-not-in-catalogue'
@@ -101,5 +102,9 @@ export interface DroppedAssertion {
   refused?: Record<string, number>;
 }
 
+/**
+ * One output record. A dropped record also carries the assertion's relation (for the report's
+ * breakdown by relation; the dropped file holds `dropped` alone).
+ */
 export type IntentionQaRecord =
-  { kind: 'item'; item: IntentionQaItem } | { kind: 'dropped'; dropped: DroppedAssertion };
+  { kind: 'item'; item: IntentionQaItem } | { kind: 'dropped'; dropped: DroppedAssertion; relation: string };

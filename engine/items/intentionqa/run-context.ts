@@ -1,106 +1,58 @@
 // Everything the two tasks look up per assertion, built once: unit product vectors, the range search
 // (exact ranges by matrix products, or HNSW) with a per-row cache shared by both tasks, product
-// titles and concept word sets, and the typicality-filtered assertions with their product rows.
+// titles and concept word sets, the filtered assertions with their product rows, the Task-1
+// candidates per relation and the Task-2 product universe.
 import type { VectorSet } from '../../../embeddings/sentence-encoder.js';
-import { RowRangeCache, type HnswParams, type RangeSearch } from '../../search/range-search.js';
+import { RowRangeCache, type RangeSearch } from '../../search/range-search.js';
 import { UnitVectors } from '../../search/unit-vectors.js';
 import { MatrixRanges, openOrComputeRanges } from '../../search/matrix-ranges.js';
-import { DEFAULT_HNSW_PARAMS, HnswRange, VectorIndex, openOrBuildIndex } from '../../search/vector-index.js';
-import type { CosineWindow, Sampling, WindowStrategy } from '../../search/windows.js';
+import { HnswRange, VectorIndex, openOrBuildIndex } from '../../search/vector-index.js';
+import type { CosineWindow } from '../../search/windows.js';
 import type { Assertion } from './assertions.js';
+import { filterDrop, type FilterDrop } from './assertion-filter.js';
 import { wordsOf, type WordSet } from './concept-overlap.js';
+import {
+  PAPER_TASK1_WINDOW,
+  PAPER_TASK2_WINDOW,
+  type Anchor,
+  type IntentionQaOptions,
+  type IntentionQaSettings,
+} from './intentionqa-options.js';
 import { normalizeOptionText } from '../option-text.js';
-import { ConfigError } from '../../../core/errors.js';
-
-/** Task 2's window anchor: the paper's masked answer p_B, or the released code's given p_A. */
-export const ANCHORS = ['answer', 'given'] as const;
-export type Anchor = (typeof ANCHORS)[number];
-
-export function parseAnchor(value: string): Anchor {
-  if (value === 'answer' || value === 'given') return value;
-  throw new ConfigError('anchor', `must be "answer" or "given", got "${value}"`);
-}
-
-/**
- * How windows are enumerated. `exact`: complete, from the ranges around every anchor computed up
- * front by matrix products and re-scored exactly (MatrixRanges). `index`: HNSW candidates re-scored
- * exactly (complete up to the index's recall). `auto`: exact while the matrix products stay within
- * `matrixPairLimit` (anchors × products), the index above.
- */
-export const EXACTNESS_MODES = ['auto', 'exact', 'index'] as const;
-export type Exactness = (typeof EXACTNESS_MODES)[number];
-
-export function parseExactness(value: string): Exactness {
-  if (value === 'auto' || value === 'exact' || value === 'index') return value;
-  throw new ConfigError('exactness', `must be "auto", "exact" or "index", got "${value}"`);
-}
 
 /** Task 1, paper (uniform): Sim_i ∈ [0.6, 0.9]. */
-export const TASK1_WINDOW_UNIFORM: CosineWindow = { lo: 0.6, hi: 0.9, loInclusive: true, hiInclusive: true };
+export const TASK1_WINDOW_UNIFORM: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: true };
 /** Task 1, released code (lowest): candidates with Sim_i ≥ 0.6, pool rule "m-th < 0.9". */
-export const TASK1_WINDOW_LOWEST: CosineWindow = { lo: 0.6, hi: 0.9, loInclusive: true, hiInclusive: false };
+export const TASK1_WINDOW_LOWEST: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: false };
 /** Task 2: Sim_p ∈ [0.7, 0.9). */
-export const TASK2_WINDOW: CosineWindow = { lo: 0.7, hi: 0.9, loInclusive: true, hiInclusive: false };
+export const TASK2_WINDOW: CosineWindow = { ...PAPER_TASK2_WINDOW, loInclusive: true, hiInclusive: false };
 
-/** Every range query of either task is at lo ≥ this (inclusive): the cache's and MatrixRanges' floor. */
-export const RANGE_FLOOR = Math.min(TASK1_WINDOW_UNIFORM.lo, TASK1_WINDOW_LOWEST.lo, TASK2_WINDOW.lo);
-
-export interface IntentionQaOptions {
-  seed: number | string;
-  /** Task 1 distractor sampling (Task 2 is uniform in both the paper and the released code). */
-  sampling: Sampling;
-  anchor: Anchor;
-  /** Assertions below this typicality are dropped first. */
-  typicalityMin: number;
-  /** Only candidates whose concept words overlap (the released items' rule). */
-  requireOverlap: boolean;
-  tasks: ReadonlyArray<1 | 2>;
-  exactness: Exactness;
-  /** `auto` uses MatrixRanges up to this many anchor × product pairs, and the HNSW index above. */
-  matrixPairLimit: number;
-  /** ONNX Runtime threads for MatrixRanges (0 = every core). */
-  matrixThreads: number;
-  /** A ready range search (e.g. HnswRange over an index persisted next to the embeddings); overrides exactness. */
-  search?: RangeSearch;
-  /** Where to persist / reuse the HNSW index when one is built here. */
-  indexPath?: string;
-  /** Where to persist / reuse MatrixRanges when they are computed here. */
-  rangesPath?: string;
-  hnsw: HnswParams;
-  /** Force rejection sampling or enumeration (tests, measurements); default by estimated cost. */
-  strategy: WindowStrategy;
-  progress: boolean;
+/** Task 1's window: the bounds of `task1Window`, the upper one inclusive for uniform sampling (the paper's "[0.6, 0.9]"). */
+export function task1Window(options: Pick<IntentionQaOptions, 'sampling' | 'task1Window'>): CosineWindow {
+  return { ...options.task1Window, loInclusive: true, hiInclusive: options.sampling !== 'lowest' };
 }
 
-export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
-  seed: 0,
-  sampling: 'uniform',
-  anchor: 'answer',
-  typicalityMin: 0.5,
-  requireOverlap: true,
-  tasks: [1, 2],
-  exactness: 'auto',
-  // Matrix products grow as anchors × products, the index as products · log: at 100k products and
-  // assertions on 2 cores the products take 28 s against 60 s of index build plus ~80 s of kNN
-  // queries (bench/items.ts), so they stay ahead up to a few 100k. 1e11 pairs is about 400k products
-  // with as many assertions (0.6 distinct anchors per assertion there).
-  matrixPairLimit: 1e11,
-  matrixThreads: 0,
-  hnsw: DEFAULT_HNSW_PARAMS,
-  strategy: 'auto',
-  progress: false,
-};
+/** Task 2's window: [lo, hi) of `task2Window`. */
+export function task2Window(options: Pick<IntentionQaOptions, 'task2Window'>): CosineWindow {
+  return { ...options.task2Window, loInclusive: true, hiInclusive: false };
+}
+
+/** Every range query of either task is at lo ≥ this (inclusive): the range cache's and MatrixRanges' floor. */
+export function rangeFloor(options: Pick<IntentionQaOptions, 'task1Window' | 'task2Window'>): number {
+  return Math.min(options.task1Window.lo, options.task2Window.lo);
+}
 
 export interface IntentionQaInput {
   /** Product id → title. */
   products: ReadonlyMap<string, string>;
-  /** In output order; typicality filtering happens here. */
+  /** In output order; the relation and typicality filters apply here. */
   assertions: readonly Assertion[];
   /** Product context embeddings; a zero row (or a missing id) means "no vector". */
   embeddings: VectorSet | UnitVectors;
   /** Product id → normalised category phrases (for concept overlap). */
   phrases: ReadonlyMap<string, readonly string[]>;
-  options?: Partial<IntentionQaOptions>;
+  /** A preset and overrides, resolved by resolveOptions (intentionqa-options.ts). */
+  options?: IntentionQaSettings;
 }
 
 export class IntentionQaContext {
@@ -109,17 +61,22 @@ export class IntentionQaContext {
   readonly titleOfRow: Array<string | undefined>;
   readonly normTitleOfRow: Array<string | undefined>;
   readonly wordsOfRow: WordSet[];
-  /** Typicality-passing assertions, in input order, and their product rows (-1 = not in the vector set). */
+  /** Assertions kept by the filters, in input order, and their product rows (-1 = not in the vector set). */
   readonly assertions: Assertion[];
   readonly rowA: Int32Array;
   readonly rowB: Int32Array;
   readonly normIntention: string[];
   /** Assertion indices whose both products have vectors: the Task-1 universe. */
   readonly validAssertions: Int32Array;
+  /** The valid assertion indices of each relation, ascending: the Task-1 universe with relationScope `same`. */
+  readonly validAssertionsOfRelation: Map<string, Int32Array>;
   /** Product row → indices of valid assertions that mention it. */
   readonly assertionsOfRow: Map<number, number[]>;
-  /** Assertions removed by the typicality filter, with their values. */
-  readonly belowTypicality: Assertion[];
+  /** The rows Task-2 distractors come from, ascending (task2Universe), and a 1 at each of them. */
+  readonly task2Rows: Int32Array;
+  readonly inTask2Universe: Uint8Array;
+  /** Assertions removed by the filters, in input order, with why. */
+  readonly filtered: Array<{ assertion: Assertion; drop: FilterDrop }>;
   /** Scratch for enumerations: visitStamps[j] === current stamp means "assertion j already seen". */
   readonly visitStamps: Uint32Array;
   /** Scratch per product row for enumerations: membership stamp and the pivot's score. */
@@ -130,6 +87,8 @@ export class IntentionQaContext {
   private searchInUse: RangeSearch | undefined;
   /** The file the search was reloaded from (saved ranges or index), or undefined when computed here or given. */
   reusedSearchFrom: string | undefined;
+  /** Why the saved ranges or index were not reused (nothing saved, other inputs, a damaged file), when computed here. */
+  searchComputedBecause: string | undefined;
   private rangeCache: RowRangeCache | undefined;
 
   get search(): RangeSearch {
@@ -147,9 +106,13 @@ export class IntentionQaContext {
     this.normTitleOfRow = this.titleOfRow.map((t) => (t === undefined ? undefined : normalizeOptionText(t)));
     this.wordsOfRow = vectors.ids.map((id) => wordsOf([input.phrases.get(id)]));
     this.assertions = [];
-    this.belowTypicality = [];
-    for (const a of input.assertions)
-      (a.typicality >= options.typicalityMin ? this.assertions : this.belowTypicality).push(a);
+    this.filtered = [];
+    const excluded = new Set(options.excludeRelations);
+    for (const a of input.assertions) {
+      const drop = filterDrop(a, options, excluded);
+      if (drop) this.filtered.push({ assertion: a, drop });
+      else this.assertions.push(a);
+    }
     const n = this.assertions.length;
     this.rowA = new Int32Array(n);
     this.rowB = new Int32Array(n);
@@ -172,6 +135,24 @@ export class IntentionQaContext {
       }
     }
     this.validAssertions = Int32Array.from(valid);
+    const ofRelation = new Map<string, number[]>();
+    for (const i of valid) {
+      const r = this.assertions[i]!.relation;
+      let list = ofRelation.get(r);
+      if (!list) ofRelation.set(r, (list = []));
+      list.push(i);
+    }
+    this.validAssertionsOfRelation = new Map([...ofRelation].map(([r, list]) => [r, Int32Array.from(list)]));
+    if (options.task2Universe === 'catalog') {
+      this.task2Rows = vectors.validRows;
+      this.inTask2Universe = vectors.valid;
+    } else {
+      // The released code embedded only the products of its kept assertions, so only those can be drawn.
+      this.inTask2Universe = new Uint8Array(vectors.size);
+      for (let i = 0; i < n; i++)
+        for (const r of [this.rowA[i]!, this.rowB[i]!]) if (r >= 0 && vectors.isValid(r)) this.inTask2Universe[r] = 1;
+      this.task2Rows = Int32Array.from(vectors.validRows.filter((r) => this.inTask2Universe[r] === 1));
+    }
     this.visitStamps = new Uint32Array(n);
     this.rowStamps = new Uint32Array(vectors.size);
     this.rowScratch = new Float64Array(vectors.size);
@@ -196,7 +177,7 @@ export class IntentionQaContext {
     }
     const ctx = new IntentionQaContext(input, options, vectors);
     ctx.searchInUse = options.search ?? (await ctx.chooseSearch(options));
-    ctx.rangeCache = new RowRangeCache(ctx.searchInUse, RANGE_FLOOR);
+    ctx.rangeCache = new RowRangeCache(ctx.searchInUse, rangeFloor(options));
     return ctx;
   }
 
@@ -216,15 +197,18 @@ export class IntentionQaContext {
       (options.exactness === 'auto' && anchors.length * products <= options.matrixPairLimit)
     ) {
       const opts = { threads: options.matrixThreads, progress: options.progress };
-      if (!options.rangesPath) return MatrixRanges.compute(vectors, anchors, RANGE_FLOOR, opts);
-      const opened = await openOrComputeRanges(options.rangesPath, vectors, anchors, RANGE_FLOOR, opts);
+      const floor = rangeFloor(options);
+      if (!options.rangesPath) return MatrixRanges.compute(vectors, anchors, floor, opts);
+      const opened = await openOrComputeRanges(options.rangesPath, vectors, anchors, floor, opts);
       if (opened.recomputed === undefined) this.reusedSearchFrom = options.rangesPath;
+      this.searchComputedBecause = opened.recomputed;
       return opened.ranges;
     }
     if (!options.indexPath)
       return new HnswRange(VectorIndex.build(vectors, options.hnsw, { progress: options.progress }));
     const opened = await openOrBuildIndex(options.indexPath, vectors, options.hnsw, { progress: options.progress });
     if (opened.rebuilt === undefined) this.reusedSearchFrom = options.indexPath;
+    this.searchComputedBecause = opened.rebuilt;
     return new HnswRange(opened.index);
   }
 

@@ -1,23 +1,16 @@
 // Task 1 — IntentUnderstand: given p1 and p2, choose the intention. Distractors are other assertions'
-// intentions from the Sim_i window (docs/intentionqa.md): never an assertion sharing a product with this one;
-// with --require-overlap (default) only assertions whose concept words overlap (AB vs CD); an intention
-// equal to the gold (normalised text) is a false negative, dropped, recorded and backfilled; a text
-// equal to an already chosen distractor is refused the same way, so the four options are distinct.
+// intentions from the Sim_i window (docs/intentionqa.md): never an assertion sharing a product with
+// this one; with requireOverlap (default) only assertions whose concept words overlap (AB vs CD); with
+// relationScope `same` only assertions of this one's relation; an intention equal to the gold
+// (normalised text) is a false negative, dropped, recorded and backfilled; a text equal to an already
+// chosen distractor is refused the same way, so the four options are distinct.
 import type { Rng } from '../../../core/rng.js';
-import { drawFromWindow, formatWindow, type CosineWindow } from '../../search/windows.js';
+import { drawFromWindow, formatWindow } from '../../search/windows.js';
 import { overlaps } from './concept-overlap.js';
-import {
-  TASK1_WINDOW_LOWEST,
-  TASK1_WINDOW_UNIFORM,
-  type IntentionQaContext,
-  type IntentionQaOptions,
-} from './run-context.js';
+import { task1Window, type IntentionQaContext } from './run-context.js';
+import type { IntentionQaOptions } from './intentionqa-options.js';
 import { DISTRACTORS_PER_ITEM, shortWindow, type DraftResult } from './draft.js';
 import { intentionUniverse } from './intention-window.js';
-
-export function task1Window(options: Pick<IntentionQaOptions, 'sampling'>): CosineWindow {
-  return options.sampling === 'lowest' ? TASK1_WINDOW_LOWEST : TASK1_WINDOW_UNIFORM;
-}
 
 /**
  * Draws Task-1 distractors for valid assertion i (both products have vectors). `pivotKnown`: this
@@ -39,15 +32,18 @@ export function draftTask1(
   const wordsAB = new Set([...ctx.wordsOfRow[ctx.rowA[i]!]!, ...ctx.wordsOfRow[ctx.rowB[i]!]!]);
   const overlapOf = (j: number): boolean =>
     overlaps(wordsAB, ctx.wordsOfRow[ctx.rowA[j]!]!) || overlaps(wordsAB, ctx.wordsOfRow[ctx.rowB[j]!]!);
+  const sameRelation = options.relationScope === 'same';
+  const inScope = (j: number): boolean => !sameRelation || ctx.assertions[j]!.relation === a.relation;
+  const candidates = sameRelation ? ctx.validAssertionsOfRelation.get(a.relation)! : ctx.validAssertions;
   const gold = ctx.normIntention[i]!;
   const taken = new Set<string>();
-  const r = drawFromWindow(intentionUniverse(ctx, i, pivot, w, pivotKnown), {
+  const r = drawFromWindow(intentionUniverse(ctx, i, pivot, w, pivotKnown, candidates), {
     ...w,
     k: DISTRACTORS_PER_ITEM,
     sampling: options.sampling,
     rng,
     strategy: options.strategy,
-    eligible: (j) => j !== i && !ctx.sharesProduct(i, j) && (!options.requireOverlap || overlapOf(j)),
+    eligible: (j) => j !== i && inScope(j) && !ctx.sharesProduct(i, j) && (!options.requireOverlap || overlapOf(j)),
     accept: (j) => {
       const text = ctx.normIntention[j]!;
       if (text === gold) return 'false-negative';
@@ -66,7 +62,7 @@ export function draftTask1(
         a.id,
         1,
         r,
-        `Sim_i ${formatWindow(w)}`,
+        `Sim_i ${formatWindow(w)}${sameRelation ? ` within relation "${a.relation}"` : ''}`,
         refused.map((x) => x.id),
       ),
     };

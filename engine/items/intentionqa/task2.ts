@@ -1,13 +1,16 @@
 // Task 2 — IntentUtilize: given p_A and the intention, choose p_B. Distractors are products from the
-// Sim_p window [0.7, 0.9) around the anchor (--anchor answer: p_B, the paper; given: p_A, the released
-// code), uniform in both the paper and the released code. Never p_A itself or a product titled like
-// it; with --require-overlap (default) only products whose concept words overlap p_A's (docs/intentionqa.md,
-// "A vs candidate"); p_B itself or a product titled like p_B is a false negative, dropped, recorded and
-// backfilled; a title equal to an already chosen distractor is refused the same way.
+// Sim_p window (task2Window, the paper's [0.7, 0.9) by default) around the anchor (anchor `answer`:
+// p_B, the paper; `given`: p_A, the released code), uniform in both the paper and the released code,
+// among the task2Universe (the kept assertions' products, or every product with a vector). Never p_A
+// itself or a product titled like it; with requireOverlap (default) only products whose concept words
+// overlap p_A's (docs/intentionqa.md, "A vs candidate"); p_B itself or a product titled like p_B is a
+// false negative, dropped, recorded and backfilled; a title equal to an already chosen distractor is
+// refused the same way.
 import type { Rng } from '../../../core/rng.js';
 import { drawFromWindow, formatWindow, productUniverse } from '../../search/windows.js';
 import { overlaps } from './concept-overlap.js';
-import { TASK2_WINDOW, type IntentionQaContext, type IntentionQaOptions } from './run-context.js';
+import { task2Window, type IntentionQaContext } from './run-context.js';
+import type { IntentionQaOptions } from './intentionqa-options.js';
 import { DISTRACTORS_PER_ITEM, shortWindow, type DraftResult } from './draft.js';
 
 /** `enumerated` in the result: whether the anchor's range was enumerated (Task 1 then reuses it). */
@@ -19,7 +22,7 @@ export function draftTask2(
   rngLabel: string,
 ): DraftResult {
   const a = ctx.assertions[i]!;
-  const w = TASK2_WINDOW;
+  const w = task2Window(options);
   const given = ctx.rowA[i]!;
   const answer = ctx.rowB[i]!;
   const anchor = options.anchor === 'answer' ? answer : given;
@@ -27,10 +30,16 @@ export function draftTask2(
   const givenTitle = ctx.normTitleOfRow[given];
   const goldTitle = ctx.normTitleOfRow[answer];
   const taken = new Set<string>();
-  const universe = productUniverse(ctx.vectors.vector(anchor), ctx.search, w, () => {
-    const near = ctx.ranges.aroundRow(anchor, w.lo, w.loInclusive);
-    return { keys: near.rows, scores: near.scores, method: near.method, exact: near.exact };
-  });
+  const universe = productUniverse(
+    ctx.vectors.vector(anchor),
+    ctx.search,
+    w,
+    () => {
+      const near = ctx.ranges.aroundRow(anchor, w.lo, w.loInclusive);
+      return { keys: near.rows, scores: near.scores, method: near.method, exact: near.exact };
+    },
+    ctx.task2Rows,
+  );
   // A range query around the anchor also serves Task 1 of this assertion (its pivot is the same
   // product), so when both tasks run it costs each of them half.
   const shared = options.tasks.includes(1) ? 0.5 : 1;
@@ -45,6 +54,7 @@ export function draftTask2(
       eligible: (row) =>
         row !== given &&
         row !== anchor &&
+        ctx.inTask2Universe[row] === 1 &&
         ctx.titleOfRow[row] !== undefined &&
         ctx.normTitleOfRow[row] !== givenTitle &&
         (!options.requireOverlap || overlaps(wordsA, ctx.wordsOfRow[row]!)),
@@ -67,7 +77,7 @@ export function draftTask2(
         a.id,
         2,
         r,
-        `Sim_p ${formatWindow(w)} around ${options.anchor === 'answer' ? 'p_B' : 'p_A'}`,
+        `Sim_p ${formatWindow(w)} around ${options.anchor === 'answer' ? 'p_B' : 'p_A'}${options.task2Universe === 'assertions' ? " among the kept assertions' products" : ''}`,
         refused.map((x) => x.id),
       ),
     };

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { openAtomicWriter, writeFileAtomic, type AtomicWriter } from '../../../core/atomic.js';
 import type { IntentionQaRecord } from './item-types.js';
 import {
+  SIMILARITY_BINS,
   StatsAccumulator,
+  similarityBinsFor,
   renderMarkdown,
   renderSvg,
   type IntentionQaStats,
@@ -43,7 +45,11 @@ export async function writeItems(
     writers.push(task2);
     const dropped = await openAtomicWriter(files.dropped);
     writers.push(dropped);
-    const acc = new StatsAccumulator();
+    // Distractor histograms reach down to the lowest window (below the paper's 0.5 for glove-100d).
+    const bounds = settings.similarity?.bounds;
+    const acc = new StatsAccumulator(
+      bounds ? similarityBinsFor(Math.min(bounds.task1.lo, bounds.task2.lo)) : SIMILARITY_BINS,
+    );
     for await (const r of records) {
       acc.add(r);
       if (r.kind === 'item') await (r.item.task === 1 ? task1 : task2).write(JSON.stringify(r.item) + '\n');

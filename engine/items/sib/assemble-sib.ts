@@ -11,6 +11,8 @@
 //   sib-distractors.jsonl  distractor-backed items — distractors.ts
 //   sib-summary.json       counts, settings, failures and unused annotations (written last)
 //   sib-rejects.jsonl      only with onError 'skip' and something rejected
+// `outDir` is claimed first (core/output-claim.ts): locked, temporary files of killed runs removed,
+// and sib-summary.json removed until this run has finished.
 //
 // Stages: openSibResources (annotations, distractor sources, output sinks; committed or aborted
 // once), the per-session steps without I/O (sib-chunk.ts) and the summary (sib-summary.ts).
@@ -19,6 +21,7 @@ import type { SentenceEncoder, VectorSet } from '../../../embeddings/sentence-en
 import { openAtomicWriter, writeFileAtomic } from '../../../core/atomic.js';
 import { checkPaths, type PathChecks } from '../../../core/check-paths.js';
 import { ConfigError, type OnError } from '../../../core/errors.js';
+import { withClaimedOutput } from '../../../core/output-claim.js';
 import { readJsonl, type InputLimits, type ReadJsonlOptions } from '../../../core/jsonl.js';
 import { createProgress } from '../../../core/progress.js';
 import { CountingRejects, RejectsSink } from '../../../core/rejects.js';
@@ -255,6 +258,11 @@ export function sibPaths(o: Pick<AssembleSibOptions, 'sessions' | 'annotations' 
 
 export async function assembleSib(options: AssembleSibOptions): Promise<SibSummary> {
   checkPaths(sibPaths(options));
+  const completionFiles = [join(options.outDir, SIB_OUTPUT_FILES.summary)];
+  return withClaimedOutput(options.outDir, 'folder', { completionFiles }, () => assembleClaimed(options));
+}
+
+async function assembleClaimed(options: AssembleSibOptions): Promise<SibSummary> {
   const onError = options.onError ?? 'fail';
   const chunkSessions = options.chunkSessions ?? 32;
   if (options.perSession !== undefined && !(Number.isInteger(options.perSession) && options.perSession >= 1)) {

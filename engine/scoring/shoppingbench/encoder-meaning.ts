@@ -1,15 +1,32 @@
 // Similarities from a stand-in encoder or a generated (random-weight) model mean nothing; every
-// output that reports them says so. This decides which case an opened encoder is.
+// output that reports them says so. Those of glove-100d mean something but come from a word-vector
+// baseline, not the Sentence-BERT model the benchmarks were built with; the outputs say that too.
+// This decides which case an opened encoder is.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HASHING_ENCODER_NAME } from '../../../embeddings/hashing-encoder.js';
+import { GLOVE_ENCODER_NAME } from '../../../embeddings/glove-encoder.js';
 import { OnnxSentenceEncoder } from '../../../embeddings/onnx-encoder.js';
 import type { SentenceEncoder } from '../../../embeddings/sentence-encoder.js';
 
-/** Why this encoder's similarities carry no meaning, or undefined for a trained Sentence-BERT model. */
+/**
+ * What to keep in mind about similarities that do mean something but do not come from Sentence-BERT
+ * (glove-100d), or undefined.
+ */
+export function similarityNote(encoder: SentenceEncoder): string | undefined {
+  if (encoder.name === GLOVE_ENCODER_NAME)
+    return (
+      `${GLOVE_ENCODER_NAME} averages GloVe word vectors: its similarities are meaningful but coarser than ` +
+      "Sentence-BERT's, and it is not the model the benchmark's own scores use"
+    );
+  return undefined;
+}
+
+/** Why this encoder's similarities carry no meaning, or undefined for a trained Sentence-BERT model or glove-100d. */
 export function notMeaningfulBecause(encoder: SentenceEncoder): string | undefined {
   if (encoder.name === HASHING_ENCODER_NAME)
     return `${HASHING_ENCODER_NAME} is an offline hashing stand-in, not Sentence-BERT`;
+  if (encoder.name === GLOVE_ENCODER_NAME) return undefined;
   // The in-thread encoder and the worker pool both expose the model folder they loaded as info.dir.
   const dir = encoder instanceof OnnxSentenceEncoder ? encoder.info.dir : modelDirOf(encoder);
   if (dir === undefined) return `${encoder.name} is not the Sentence-BERT model`;

@@ -23,6 +23,8 @@ export interface ScoreRunOptions {
   encoder: SentenceEncoder;
   /** Why the similarities carry no meaning (random weights, stand-in), or undefined for a real model. */
   notMeaningfulBecause?: string;
+  /** What to keep in mind about meaningful similarities from another model than Sentence-BERT (glove-100d). */
+  similarityNote?: string;
   onError?: OnError;
   /** Limits on the input files' lines and texts (core/jsonl-batches.ts). */
   limits?: InputLimits;
@@ -84,9 +86,12 @@ export async function scoreShoppingBench(o: ScoreRunOptions): Promise<ScoreRunRe
 
   const scores = targets.map((q) => scoreQuery(q, predictions.get(q.queryId), embeddings.similarity));
   const summary = summarize(scores);
+  const withoutVector = embeddings.withoutVector;
   const encoderLine =
     `${o.encoder.name} (${o.encoder.provider}), ${embeddings.size} distinct titles` +
-    (o.notMeaningfulBecause ? ` — NOT MEANINGFUL: ${o.notMeaningfulBecause}` : '');
+    (withoutVector > 0 ? ` (${withoutVector} without a vector: title_sim 0)` : '') +
+    (o.notMeaningfulBecause ? ` — NOT MEANINGFUL: ${o.notMeaningfulBecause}` : '') +
+    (o.similarityNote ? ` — NOT SENTENCE-BERT: ${o.similarityNote}` : '');
   const markdown = summaryMarkdown(summary, scores, encoderLine);
 
   if (o.out) {
@@ -103,8 +108,10 @@ export async function scoreShoppingBench(o: ScoreRunOptions): Promise<ScoreRunRe
         dim: o.encoder.dim,
         meaningful: o.notMeaningfulBecause === undefined,
         notMeaningfulBecause: o.notMeaningfulBecause ?? null,
+        similarityNote: o.similarityNote ?? null,
       },
       distinctTitles: embeddings.size,
+      titlesWithoutVector: withoutVector,
       summary,
       unknownPredictionIds,
       rejected: rejects?.count ?? 0,

@@ -20,6 +20,11 @@ export class TitleEmbeddings {
     return this.rows.size;
   }
 
+  /** Titles the encoder gave no vector (glove-100d: no known word); their title_sim is 0. */
+  get withoutVector(): number {
+    return this.norms.reduce((n, norm) => n + (norm === 0 ? 1 : 0), 0);
+  }
+
   static async build(
     titles: Iterable<string>,
     encoder: SentenceEncoder,

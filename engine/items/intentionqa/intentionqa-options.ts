@@ -1,0 +1,230 @@
+// The options of an IntentionQA run: what each field means, the engine's defaults, the two presets
+// (`paper`, `released`) and the one function that turns {preset, overrides} into complete, checked
+// options. Where the paper and the released code (HKUST-KnowComp/IntentionQA) differ, each row of
+// the table in docs/intentionqa.md is one field of PresetOptions below.
+import { ConfigError } from '../../../core/errors.js';
+import type { HnswParams, RangeSearch } from '../../search/range-search.js';
+import { DEFAULT_HNSW_PARAMS } from '../../search/vector-index.js';
+import { parseSampling, type Sampling, type WindowStrategy } from '../../search/windows.js';
+import { PAPER_DIFFICULTY, type DifficultyCuts } from './difficulty.js';
+
+/** Task 2's window anchor: the paper's masked answer p_B, or the released code's given p_A. */
+export const ANCHORS = ['answer', 'given'] as const;
+export type Anchor = (typeof ANCHORS)[number];
+
+/**
+ * How windows are enumerated. `exact`: complete, from the ranges around every anchor computed up
+ * front by matrix products and re-scored exactly (MatrixRanges). `index`: HNSW candidates re-scored
+ * exactly (complete up to the index's recall). `auto`: exact while the matrix products stay within
+ * `matrixPairLimit` (anchors × products), the index above.
+ */
+export const EXACTNESS_MODES = ['auto', 'exact', 'index'] as const;
+export type Exactness = (typeof EXACTNESS_MODES)[number];
+
+/**
+ * Which assertions the typicality filter keeps: `above` the threshold (the paper's "above 0.5" and
+ * the released filterAssertItem.py's `typicality > 0.5`), or `at-least` the threshold (this engine's
+ * rule before the two were compared; it keeps the assertions at exactly 0.5).
+ */
+export const TYPICALITY_COMPARISONS = ['above', 'at-least'] as const;
+export type TypicalityComparison = (typeof TYPICALITY_COMPARISONS)[number];
+
+/**
+ * Task 1's distractor candidates: assertions of any relation (`mixed`: the paper, and the released
+ * main file, made with getDistractors.py --mixRelation) or only of the assertion's own relation
+ * (`same`: the released script's default, its "byRelation" set behind the paper's per-relation
+ * analysis).
+ */
+export const RELATION_SCOPES = ['mixed', 'same'] as const;
+export type RelationScope = (typeof RELATION_SCOPES)[number];
+
+/**
+ * Task 2's distractor products: those of the assertions kept by the filters (`assertions`: the
+ * released code, which embedded no other product), or every product with a vector (`catalog`).
+ */
+export const TASK2_UNIVERSES = ['assertions', 'catalog'] as const;
+export type Task2Universe = (typeof TASK2_UNIVERSES)[number];
+
+/** Where the fields of PresetOptions start from: the paper's method, or the released code's. */
+export const PRESETS = ['paper', 'released'] as const;
+export type Preset = (typeof PRESETS)[number];
+
+/** The relations the released filter drops (filter/filterAssertItem.py); the paper does not mention it. */
+export const RELEASED_EXCLUDED_RELATIONS: readonly string[] = [
+  'createdBy',
+  'deriveFrom',
+  'distinctFrom',
+  'madeOf',
+  'partOf',
+  'similarTo',
+  'symbolOf',
+];
+
+/** A window's bounds; which bound is inclusive is each task's rule (run-context.ts task1Window, task2Window). */
+export interface WindowBounds {
+  lo: number;
+  hi: number;
+}
+
+/** The paper's Task-1 window, Sim_i ∈ [0.6, 0.9], calibrated for Sentence-BERT context embeddings. */
+export const PAPER_TASK1_WINDOW: WindowBounds = { lo: 0.6, hi: 0.9 };
+/** The paper's Task-2 window, Sim_p ∈ [0.7, 0.9), calibrated for Sentence-BERT context embeddings. */
+export const PAPER_TASK2_WINDOW: WindowBounds = { lo: 0.7, hi: 0.9 };
+
+export interface IntentionQaOptions {
+  /** The preset the fields of PresetOptions started from (each may have been overridden). */
+  preset: Preset;
+  seed: number | string;
+  /** Task 1 distractor sampling (Task 2 is uniform in both the paper and the released code). */
+  sampling: Sampling;
+  anchor: Anchor;
+  /** The typicality filter's threshold; `typicalityComparison` says whether the threshold itself passes. */
+  typicalityThreshold: number;
+  typicalityComparison: TypicalityComparison;
+  /** Assertions of these relations are dropped first, whatever their typicality. */
+  excludeRelations: readonly string[];
+  relationScope: RelationScope;
+  task2Universe: Task2Universe;
+  /** Only candidates whose concept words overlap (the released items' rule). */
+  requireOverlap: boolean;
+  tasks: ReadonlyArray<1 | 2>;
+  /** Task 1's distractor window on Sim_i (default the paper's, PAPER_TASK1_WINDOW). */
+  task1Window: WindowBounds;
+  /** Task 2's distractor window on Sim_p (default the paper's, PAPER_TASK2_WINDOW). */
+  task2Window: WindowBounds;
+  /** Difficulty cut points on Sim_p(p1, p2) (default the paper's, PAPER_DIFFICULTY). */
+  difficulty: DifficultyCuts;
+  exactness: Exactness;
+  /** `auto` uses MatrixRanges up to this many anchor × product pairs, and the HNSW index above. */
+  matrixPairLimit: number;
+  /** ONNX Runtime threads for MatrixRanges (0 = every core). */
+  matrixThreads: number;
+  /** A ready range search (e.g. HnswRange over an index persisted next to the embeddings); overrides exactness. */
+  search?: RangeSearch;
+  /** Where to persist / reuse the HNSW index when one is built here. */
+  indexPath?: string;
+  /** Where to persist / reuse MatrixRanges when they are computed here. */
+  rangesPath?: string;
+  hnsw: HnswParams;
+  /** Force rejection sampling or enumeration (tests, measurements); default by estimated cost. */
+  strategy: WindowStrategy;
+  progress: boolean;
+}
+
+/** The fields where the paper and the released code differ: what a preset sets. */
+export type PresetOptions = Pick<
+  IntentionQaOptions,
+  'sampling' | 'anchor' | 'typicalityComparison' | 'excludeRelations' | 'relationScope' | 'task2Universe'
+>;
+
+export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> = {
+  paper: {
+    sampling: 'uniform',
+    anchor: 'answer',
+    typicalityComparison: 'above',
+    excludeRelations: [],
+    relationScope: 'mixed',
+    // The paper does not say. Measured (bench/task2-universe.ts; docs/intentionqa.md, "Task 2's
+    // product universe"): every product with a vector gives as many items on the demo world and
+    // about 4% more on a generated one (more of them hard), twice the window members, and half as
+    // many distractors that are a known co-purchase of p_A, with the same similarity to the gold.
+    task2Universe: 'catalog',
+  },
+  released: {
+    sampling: 'lowest',
+    anchor: 'given',
+    typicalityComparison: 'above',
+    excludeRelations: RELEASED_EXCLUDED_RELATIONS,
+    relationScope: 'same',
+    task2Universe: 'assertions',
+  },
+};
+
+/** The engine's defaults: the paper preset, and the settings that no preset touches. */
+export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
+  preset: 'paper',
+  ...PRESET_OPTIONS.paper,
+  seed: 0,
+  typicalityThreshold: 0.5,
+  requireOverlap: true,
+  tasks: [1, 2],
+  task1Window: PAPER_TASK1_WINDOW,
+  task2Window: PAPER_TASK2_WINDOW,
+  difficulty: PAPER_DIFFICULTY,
+  exactness: 'auto',
+  // Matrix products grow as anchors × products, the index as products · log: at 100k products and
+  // assertions on 2 cores the products take 28 s against 60 s of index build plus ~80 s of kNN
+  // queries (bench/items.ts), so they stay ahead up to a few 100k. 1e11 pairs is about 400k products
+  // with as many assertions (0.6 distinct anchors per assertion there).
+  matrixPairLimit: 1e11,
+  matrixThreads: 0,
+  hnsw: DEFAULT_HNSW_PARAMS,
+  strategy: 'auto',
+  progress: false,
+};
+
+/** What a caller gives: a preset and any fields to override; a field that is undefined is not given. */
+export type IntentionQaSettings = { [K in keyof IntentionQaOptions]?: IntentionQaOptions[K] | undefined };
+
+function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  const list = allowed.map((v) => `"${v}"`);
+  const choices = list.length === 2 ? list.join(' or ') : `${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
+  throw new ConfigError(field, `must be ${choices}, got "${String(value)}"`);
+}
+
+export function parseAnchor(value: string): Anchor {
+  return oneOf('anchor', value, ANCHORS);
+}
+
+export function parseExactness(value: string): Exactness {
+  return oneOf('exactness', value, EXACTNESS_MODES);
+}
+
+/**
+ * Complete, checked options: the engine's defaults, then the preset's fields (paper unless given),
+ * then every field the caller gave. A pure function: the same settings give the same options.
+ * Values may come from untyped callers (JSON configs, JavaScript), so enumerations are checked too.
+ */
+export function resolveOptions(settings: IntentionQaSettings = {}): IntentionQaOptions {
+  const preset = oneOf('preset', settings.preset ?? DEFAULT_INTENTIONQA_OPTIONS.preset, PRESETS);
+  const given = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+  const o: IntentionQaOptions = { ...DEFAULT_INTENTIONQA_OPTIONS, ...PRESET_OPTIONS[preset], ...given, preset };
+  if (!(o.typicalityThreshold >= 0 && o.typicalityThreshold <= 1))
+    throw new ConfigError('typicalityThreshold', `must be in [0, 1], got ${o.typicalityThreshold}`);
+  oneOf('typicalityComparison', o.typicalityComparison, TYPICALITY_COMPARISONS);
+  if (!Array.isArray(o.excludeRelations) || o.excludeRelations.some((r) => typeof r !== 'string' || r.trim() === ''))
+    throw new ConfigError('excludeRelations', 'must be a list of relation names (non-empty strings)');
+  // A set: sorted and without repeats, so that the manifest and the preset comparison ignore order.
+  o.excludeRelations = [...new Set(o.excludeRelations)].sort();
+  oneOf('relationScope', o.relationScope, RELATION_SCOPES);
+  oneOf('task2Universe', o.task2Universe, TASK2_UNIVERSES);
+  if (o.tasks.length === 0 || o.tasks.some((t) => t !== 1 && t !== 2))
+    throw new ConfigError('tasks', 'must be a non-empty subset of [1, 2]');
+  parseSampling(o.sampling);
+  parseAnchor(o.anchor);
+  parseExactness(o.exactness);
+  oneOf('strategy', o.strategy, ['auto', 'rejection', 'enumerate']);
+  checkWindow('task1Window', o.task1Window);
+  checkWindow('task2Window', o.task2Window);
+  const cuts = o.difficulty;
+  if (!(Number.isFinite(cuts?.medium) && Number.isFinite(cuts?.easy) && cuts.medium <= cuts.easy))
+    throw new ConfigError('difficulty', `must be {medium, easy} with medium ≤ easy, got ${JSON.stringify(cuts)}`);
+  return o;
+}
+
+/** A cosine window's bounds: -1 ≤ lo < hi ≤ 1. */
+function checkWindow(field: string, w: WindowBounds): void {
+  if (!(w && w.lo >= -1 && w.lo < w.hi && w.hi <= 1))
+    throw new ConfigError(field, `must be {lo, hi} with -1 ≤ lo < hi ≤ 1, got ${JSON.stringify(w)}`);
+}
+
+/** The fields of PresetOptions whose value differs from the preset's (what the caller overrode). */
+export function presetOverrides(o: IntentionQaOptions): Partial<PresetOptions> {
+  const base = PRESET_OPTIONS[o.preset];
+  const out: Partial<Record<keyof PresetOptions, unknown>> = {};
+  for (const key of Object.keys(base) as Array<keyof PresetOptions>) {
+    if (JSON.stringify(o[key]) !== JSON.stringify(base[key])) out[key] = o[key];
+  }
+  return out as Partial<PresetOptions>;
+}
