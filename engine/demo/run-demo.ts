@@ -105,12 +105,13 @@ const STAND_IN_SIB_WINDOWS: DistractorWindows = {
 };
 
 export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
+  // Paths first: the claim creates the output folder, and a bad path must fail before that.
+  checkPaths({ outputDirs: { out: options.out } });
   return withClaimedOutput(options.out, 'folder', {}, () => runClaimed(options));
 }
 
 async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
   const started = performance.now();
-  checkPaths({ outputDirs: { out: options.out } });
   const log = options.log ?? ((text: string) => process.stderr.write(text));
   const seed = options.items.seed ?? DEFAULT_INTENTIONQA_OPTIONS.seed;
   const worldDir = join(options.out, 'world');

@@ -84,13 +84,14 @@ export function embedPaths(
 }
 
 export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest> {
+  // Paths first: the claim creates the output folder, and a bad path must fail before that.
+  checkPaths(embedPaths(options));
   const completionFiles = [join(options.out, 'manifest.json')];
   return withClaimedOutput(options.out, 'folder', { completionFiles }, () => runClaimed(options));
 }
 
 async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
   const started = performance.now();
-  checkPaths(embedPaths(options));
   const onError = options.onError ?? 'fail';
   const rejects = new RejectsSink(join(options.out, 'rejects.jsonl'));
   // Products stream through in chunks: match a chunk, embed the nodes it meets for the first

@@ -177,13 +177,14 @@ function definedFields<T extends object>(o: T): Partial<T> {
 }
 
 export async function runPipeline(options: PipelineOptions): Promise<PipelineManifest> {
+  // Paths first: the claim creates the output folder, and a bad path must fail before that.
+  checkPaths(pipelinePaths(options));
   const completionFiles = [join(options.out, 'manifest.json')];
   return withClaimedOutput(options.out, 'folder', { completionFiles }, () => runClaimed(options));
 }
 
 async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   const started = performance.now();
-  checkPaths(pipelinePaths(options));
   const timings: Record<string, number> = {};
   const embeddingsDir = join(options.out, 'embeddings');
   const itemsDir = join(options.out, 'items');
