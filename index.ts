@@ -91,7 +91,6 @@ export { assembleSib, type AssembleSibOptions } from './engine/items/sib/assembl
 export {
   ChatCompletionsClient,
   ChatCompletionError,
-  redactSecrets,
   type ChatCompletionsOptions,
   type ChatRequest,
   type ChatCompletion,

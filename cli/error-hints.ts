@@ -1,5 +1,6 @@
 // What a command-line user can do about a library error, in flags and commands. The library's
 // messages say what went wrong in terms of fields; this is the one place that adds the CLI's words.
+import { InputLimitError } from '../core/jsonl-batches.js';
 import { DEFAULT_MODEL_ID } from '../embeddings/model-files.js';
 import { DeviceUnavailableError } from '../embeddings/execution-providers.js';
 import { ModelNotFoundError } from '../embeddings/model-resolution.js';
@@ -14,6 +15,10 @@ export function cliHint(err: unknown): string | undefined {
       `    or \`git lfs install && git clone https://huggingface.co/${DEFAULT_MODEL_ID} DIR\`; copy DIR to this machine and pass`,
       '    --model-dir DIR (a clone) or --cache-dir DIR (a download).',
     ].join('\n');
+  }
+  if (err instanceof InputLimitError) {
+    const flag = err.limit === 'maxLineBytes' ? '--max-line-bytes' : '--max-text-length';
+    return `  If such ${err.limit === 'maxLineBytes' ? 'lines' : 'texts'} are meant to be there, raise the limit with ${flag} N.`;
   }
   if (err instanceof DeviceUnavailableError && err.device !== 'auto' && err.device !== 'cpu') {
     return '  Use --device auto to fall back to the CPU, or --device cpu.';

@@ -2,6 +2,7 @@
 // options (shared groups in cli/options/) and calling one library function; this file wires them up.
 import { Command } from '@commander-js/extra-typings';
 import { UserError } from '../core/errors.js';
+import { redact } from '../core/redact.js';
 import { exitCleanlyOnInterrupt } from '../core/interrupt.js';
 import { cliHint } from './error-hints.js';
 import { registerGraphCommands } from './commands/graph.js';
@@ -55,9 +56,14 @@ function isSystemError(err: unknown): err is NodeJS.ErrnoException {
 /**
  * What the command line prints for an error that ended a command: a UserError (bad input, option,
  * store, missing model, …) or a system error about a file by its message alone; anything else is a
- * bug, printed with its stack.
+ * bug, printed with its stack. Whatever it prints is redacted (core/redact.ts) once more, in case
+ * a message quoted a secret its author did not expect.
  */
 export function formatFailure(err: unknown): string {
+  return redact(describeFailure(err));
+}
+
+function describeFailure(err: unknown): string {
   if (err instanceof UserError || isSystemError(err)) {
     const hint = cliHint(err);
     return `intentsim: ${err.message}\n${hint === undefined ? '' : hint + '\n'}`;

@@ -3,11 +3,12 @@
 //
 // - The API key comes from the environment (OPENAI_API_KEY by default) and is never logged: error
 //   messages name the URL (without credentials) and the HTTP status, and the part of a server's error
-//   body they quote goes through redactSecrets first (servers do echo keys back: "Incorrect API key
+//   body they quote goes through core/redact.ts first (servers do echo keys back: "Incorrect API key
 //   provided: sk-…").
 // - Transient failures (network errors, timeouts, HTTP 408/409/425/429/5xx) are retried with
 //   exponential backoff, honouring Retry-After; other HTTP errors fail the request at once.
 // - A rate limit spaces request starts by 60/rpm seconds, with at most `concurrency` in flight.
+import { redact } from './redact.js';
 import { UserError, ConfigError } from './errors.js';
 
 export interface ChatCompletionsOptions {
@@ -78,18 +79,6 @@ export class ChatCompletionError extends UserError {
   }
 }
 
-/**
- * `text` with every secret replaced by "[redacted]": each of `secrets` (the key in use), and what
- * looks like an OpenAI-style key (`sk-…`) or a bearer token, which a server may echo back.
- */
-export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
-  let out = text;
-  for (const secret of secrets) if (secret !== undefined && secret !== '') out = out.split(secret).join('[redacted]');
-  return out
-    .replace(/\bsk-[A-Za-z0-9_-]{6,}/g, '[redacted]')
-    .replace(/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]');
-}
-
 /** A URL as messages and records show it: without user name, password or query string. */
 export function publicUrl(url: string): string {
   try {
@@ -99,7 +88,7 @@ export function publicUrl(url: string): string {
     u.search = '';
     return u.toString();
   } catch {
-    return redactSecrets(url);
+    return redact(url);
   }
 }
 
@@ -239,7 +228,7 @@ export class ChatCompletionsClient {
   }
 
   private redact(text: string): string {
-    return redactSecrets(text, [this.apiKey]);
+    return redact(text, this.apiKey ? [this.apiKey] : []);
   }
 
   private quote(body: string): string {

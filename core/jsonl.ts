@@ -1,102 +1,24 @@
-// Streaming JSONL input with errors that name file, line and field, and `--on-error skip` support.
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { InputError, type OnError } from './errors.js';
-import type { RejectsSink } from './rejects.js';
+// JSONL input, record by record, with errors that name file, line and field, and `--on-error skip`
+// support: `readJsonl` (the reading itself, with its checks of encoding and size, is
+// core/jsonl-batches.ts) and FieldReader, the helpers `parse` functions are written with.
+import { InputError } from './errors.js';
+import { readJsonlBatches, type JsonlRecord, type ReadJsonlOptions } from './jsonl-batches.js';
 
-export interface JsonlRecord<T> {
-  /** 1-based line number in the file. */
-  line: number;
-  value: T;
-}
-
-export interface ReadJsonlOptions<T = unknown> {
-  onError?: OnError;
-  /** Where skipped lines go when onError is 'skip' (required then). */
-  rejects?: RejectsSink;
-  /** A key that no two records may share: a repeat is a bad line, like a parse error. */
-  unique?: UniqueKey<T>;
-}
-
-/** A key no two records of a file may share, e.g. `{ of: (p) => p.id, field: 'id', what: 'product id' }`. */
-export interface UniqueKey<T> {
-  of(value: T): string;
-  /** The field a repeat's error names. */
-  field: string;
-  /** What the key is, in the error: `duplicate <what> "<key>" (first on line <n>)`. */
-  what: string;
-}
+export type { InputLimits, JsonlRecord, ReadJsonlOptions, UniqueKey } from './jsonl-batches.js';
 
 /**
- * `parse` followed by the uniqueness check of `unique`: a record whose key an earlier record had is
- * an InputError naming the field and the earlier line. A key counts once its record is accepted, so
- * a rejected line (onError 'skip') does not make a later one a repeat.
- */
-export function parseUnique<T>(
-  parse: (json: unknown, at: { file: string; line: number }) => T,
-  unique: UniqueKey<T> | undefined,
-): (json: unknown, at: { file: string; line: number }) => T {
-  if (!unique) return parse;
-  const firstLine = new Map<string, number>();
-  return (json, at) => {
-    const value = parse(json, at);
-    const key = unique.of(value);
-    const first = firstLine.get(key);
-    if (first !== undefined)
-      throw new InputError(
-        { ...at, field: unique.field },
-        `duplicate ${unique.what} ${JSON.stringify(key)} (first on line ${first})`,
-      );
-    firstLine.set(key, at.line);
-    return value;
-  };
-}
-
-/** One line's record: JSON.parse (a syntax error becomes an InputError naming file and line), then `parse`. */
-export function parseJsonlLine<T>(
-  text: string,
-  file: string,
-  line: number,
-  parse: (json: unknown, at: { file: string; line: number }) => T,
-): T {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new InputError({ file, line }, `invalid JSON: ${(err as Error).message}`);
-  }
-  return parse(json, { file, line });
-}
-
-/**
- * Reads a JSONL file line by line (blank lines are ignored). `parse` turns the decoded JSON into a
- * typed record or throws an InputError (FieldReader builds them); with `unique`, a repeated key
- * is such an error too. With onError 'skip', bad lines are counted and written to the rejects sink
- * instead of stopping the read.
+ * Reads a JSONL file record by record (blank lines are ignored). `parse` turns the decoded JSON into
+ * a typed record or throws an InputError (FieldReader builds them); with `unique`, a repeated key is
+ * such an error too. With onError 'skip', bad lines are counted and written to the rejects sink
+ * instead of stopping the read. Lines are read, decoded and checked by readJsonlBatches a chunk at a
+ * time, so a bad line is reported once the records before it have been handed out.
  */
 export async function* readJsonl<T>(
   file: string,
   parseRecord: (json: unknown, at: { file: string; line: number }) => T,
   options: ReadJsonlOptions<NoInfer<T>> = {},
 ): AsyncGenerator<JsonlRecord<T>> {
-  const onError = options.onError ?? 'fail';
-  if (onError === 'skip' && !options.rejects) throw new Error('readJsonl: onError "skip" needs a rejects sink');
-  const parse = parseUnique(parseRecord, options.unique);
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let line = 0;
-  for await (const text of lines) {
-    line += 1;
-    if (text.trim() === '') continue;
-    let value: T;
-    try {
-      value = parseJsonlLine(text, file, line, parse);
-    } catch (err) {
-      if (!(err instanceof InputError) || onError === 'fail') throw err;
-      await options.rejects!.reject(err, text);
-      continue;
-    }
-    yield { line, value };
-  }
+  for await (const batch of readJsonlBatches(file, parseRecord, { ...options, batchSize: 1 })) yield* batch;
 }
 
 /** Helpers for writing `parse` functions: each throws an InputError naming the field. */

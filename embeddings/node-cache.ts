@@ -16,6 +16,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { float32LittleEndian } from '../core/npy.js';
 import { UserError } from '../core/errors.js';
+import { NODE_CACHE_FILE_CONTEXT, fileError } from '../core/file-errors.js';
 
 export interface NodeContextKey {
   /** Encoder fingerprint (OnnxSentenceEncoder.fingerprint or the stand-in's name). */
@@ -110,7 +111,7 @@ export class NodeEmbeddingCache {
       const columns = db.prepare('PRAGMA table_info(node_embeddings)').all() as Array<{ name: string }>;
       if (!columns.some((c) => c.name === 'checksum')) db.exec('ALTER TABLE node_embeddings ADD COLUMN checksum BLOB');
     } catch (err) {
-      throw new UserError(`${path}: cannot open the node embedding cache: ${(err as Error).message}`, { cause: err });
+      throw fileError(err, path, NODE_CACHE_FILE_CONTEXT);
     }
     db.prepare(
       'INSERT OR IGNORE INTO contexts (encoder, model, dtype, mode, graph, templates, dim, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

@@ -5,6 +5,7 @@ import { isNeo4jUri } from './neo4j/neo4j-config.js';
 import { SqliteGraphStore } from './sqlite/sqlite-store.js';
 import type { GraphStore, GraphWriter } from './graph-store.js';
 import { UserError } from '../core/errors.js';
+import { redact } from '../core/redact.js';
 
 export interface OpenStoreOptions {
   /** Neo4j only: user and password (default: NEO4J_USER / NEO4J_PASSWORD from the environment). */
@@ -28,11 +29,21 @@ export async function openGraphWriter(spec: string, opts: OpenStoreOptions = {})
   return SqliteGraphStore.open(spec, { mode: 'write' });
 }
 
+/**
+ * The file of a SQLite store spec, to check before any work (core/check-paths.ts); undefined for a
+ * Neo4j URL, which only a connection can check. Any other URL is an error.
+ */
+export function graphStoreFile(spec: string): string | undefined {
+  if (isNeo4jUri(spec)) return undefined;
+  rejectOtherUrls(spec);
+  return spec;
+}
+
 function rejectOtherUrls(spec: string): void {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(spec);
   if (scheme) {
     throw new UserError(
-      `${spec}: unsupported graph store URL scheme "${scheme[1]}:" (use a SQLite file path, or bolt://, neo4j://, bolt+s://, neo4j+s://)`,
+      `${redact(spec)}: unsupported graph store URL scheme "${scheme[1]}:" (use a SQLite file path, or bolt://, neo4j://, bolt+s://, neo4j+s://)`,
     );
   }
 }

@@ -375,7 +375,7 @@ describe('ask: the command, killed and resumed, and the key', () => {
     const bad = await runCli(askArgs(join(dir, 'items6.jsonl'), out, '--concurrency', '1'));
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/1 item\(s\) failed after their retries/);
-    expect(readLines(out)[1]!.error).toMatch(/HTTP 400: .*Incorrect API key provided: \[redacted\]/);
+    expect(readLines(out)[1]!.error).toMatch(/HTTP 400: .*Incorrect API key provided: \*\*\*;/);
     expect(requests.every((q) => q.auth === `Bearer ${SECRET}`)).toBe(true);
 
     // A 401 stops the run: no request after it.
@@ -385,7 +385,7 @@ describe('ask: the command, killed and resumed, and the key', () => {
       askArgs(join(dir, 'items6.jsonl'), join(dir, 'secret401.jsonl'), '--concurrency', '1'),
     );
     expect(stopped.code).toBe(1);
-    expect(stopped.stderr).toMatch(/HTTP 401: .*\[redacted\].*\nStopped: no request can succeed after this error/);
+    expect(stopped.stderr).toMatch(/HTTP 401: .*\*\*\*.*\nStopped: no request can succeed after this error/);
     expect(requests).toHaveLength(1);
 
     const outputs = [bad.stdout, bad.stderr, stopped.stdout, stopped.stderr];
@@ -394,7 +394,7 @@ describe('ask: the command, killed and resumed, and the key', () => {
         e.isDirectory() ? files(join(root, e.name)) : [join(root, e.name)],
       );
     for (const file of files(dir)) outputs.push(readFileSync(file, 'utf8'));
-    expect(outputs.some((o) => o.includes('[redacted]'))).toBe(true);
+    expect(outputs.some((o) => o.includes('***'))).toBe(true);
     for (const o of outputs) expect(o).not.toContain(SECRET.slice(3));
   });
 });

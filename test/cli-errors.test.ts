@@ -91,14 +91,12 @@ describe('bin/intentsim.js', () => {
       '--index',
       join(dir, 'none'),
       '--questions',
-      'q',
+      join(ROOT, 'package.json'),
       '--out',
       join(dir, 'o'),
     ]);
     expect(code).toBe(1);
-    expect(stderr).toBe(
-      `intentsim: ${join(dir, 'none')}: no manifest.json, so not a finished catalog index (build it, or rerun the interrupted \`intentsim catalog index\` to finish it)\n`,
-    );
+    expect(stderr).toBe(`intentsim: ${join(dir, 'none')} (index): no such folder; check the path\n`);
   });
 
   it('names the flag of a bad option value (commander checks flags)', async () => {

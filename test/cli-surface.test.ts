@@ -1,7 +1,8 @@
 // The CLI's commands and options, as `buildProgram()` declares them, against the list taken from the
 // program before the CLI was reorganised into one file per command group (test/cli-surface.expected.txt):
 // a regrouping of files and options must leave every command path, option name, kind, requiredness
-// and default as it was.
+// and default as it was. (Options added since are added to the list: --max-line-bytes and
+// --max-text-length with --on-error.)
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../cli/main.js';

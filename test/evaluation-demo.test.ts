@@ -12,7 +12,8 @@ import { INTENTIONQA_FILES } from '../engine/items/intentionqa/write-items.js';
 import { HashingSentenceEncoder } from '../embeddings/hashing-encoder.js';
 import { nearestOption } from '../engine/evaluation/embedding-solver.js';
 import type { IntentionQaScoreSummary } from '../engine/scoring/intentionqa/intentionqa-score-types.js';
-import { ChatCompletionsClient, publicUrl, redactSecrets } from '../core/chat-completions.js';
+import { ChatCompletionsClient, publicUrl } from '../core/chat-completions.js';
+import { redact } from '../core/redact.js';
 import { cli } from './support/cli.js';
 
 let dir: string;
@@ -145,12 +146,10 @@ describe('ask --solver embedding, then score, on the demo world', () => {
 
 describe('the chat-completions client keeps the key out of messages', () => {
   it('redacts the key in use, sk- keys and bearer tokens', () => {
-    expect(redactSecrets('bad key abc123XYZ here', ['abc123XYZ'])).toBe('bad key [redacted] here');
-    expect(redactSecrets('Incorrect API key provided: sk-proj-AbCdEf0123456789.')).toBe(
-      'Incorrect API key provided: [redacted].',
-    );
-    expect(redactSecrets('header Authorization: Bearer tok.en-123')).toBe('header Authorization: Bearer [redacted]');
-    expect(redactSecrets('nothing secret', [undefined, ''])).toBe('nothing secret');
+    expect(redact('bad key abc123XYZ here', ['abc123XYZ'], {})).toBe('bad key *** here');
+    expect(redact('Incorrect API key provided: sk-proj-AbCdEf0123456789.', [], {})).not.toContain('AbCdEf0123456789');
+    expect(redact('header Authorization: Bearer tok.en-123', [], {})).not.toContain('tok.en-123');
+    expect(redact('nothing secret', [], {})).toBe('nothing secret');
   });
 
   it('names endpoints without credentials, and refuses a base URL that carries them', () => {

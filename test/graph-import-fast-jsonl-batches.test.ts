@@ -1,14 +1,16 @@
-// readJsonlBatches (core/jsonl-batches.ts) must hand out exactly what readJsonl does — records,
-// line numbers, errors, rejects — whatever the chunk boundaries; and the JSONL importer's lean line
-// parser must agree with the field-by-field one on every input.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// readJsonlBatches (core/jsonl-batches.ts) must hand out exactly what a plain readline loop over the
+// file does — records, line numbers, errors, rejects — whatever the chunk boundaries, and readJsonl
+// (built on it) the same one record at a time; and the JSONL importer's lean line parser must agree
+// with the field-by-field one on every input.
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Rng } from '../core/rng.js';
 import { InputError } from '../core/errors.js';
 import { readJsonl } from '../core/jsonl.js';
-import { readJsonlBatches } from '../core/jsonl-batches.js';
+import { parseJsonlLine, parseUnique, readJsonlBatches, type ReadJsonlOptions } from '../core/jsonl-batches.js';
 import { RejectsSink } from '../core/rejects.js';
 import { checkEdgeLine, parseEdgeLine } from '../graph/import/import-jsonl.js';
 import { RELATION_SENSES } from '../graph/graph-store.js';
@@ -41,6 +43,30 @@ function parse(json: unknown, at: { file: string; line: number }): string {
 }
 
 const KEY_K = { of: (k: string) => k, field: 'k', what: 'key' };
+
+/** The reference: readline over the file, one line at a time (what readJsonl was before it read chunks). */
+async function* readlineReference<T>(
+  file: string,
+  parseRecord: (json: unknown, at: { file: string; line: number }) => T,
+  options: ReadJsonlOptions<T>,
+): AsyncGenerator<{ line: number; value: T }> {
+  const parseOne = parseUnique(parseRecord, options.unique);
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    line += 1;
+    if (text.trim() === '') continue;
+    let value: T;
+    try {
+      value = parseJsonlLine(text, file, line, parseOne);
+    } catch (err) {
+      if (!(err instanceof InputError) || options.onError !== 'skip') throw err;
+      await options.rejects!.reject(err, text);
+      continue;
+    }
+    yield { line, value };
+  }
+}
 
 interface Outcome {
   records: string[];
@@ -89,7 +115,7 @@ function randomFile(rng: Rng, lines: number, allowCrash: boolean): string {
 }
 
 describe('readJsonlBatches', () => {
-  it('yields exactly what readJsonl yields, in batches, whatever the chunk size (random files, seeded)', async () => {
+  it('yields exactly what a readline loop yields, in batches, whatever the chunk size (random files, seeded)', async () => {
     for (let seed = 0; seed < 40; seed++) {
       const rng = new Rng(`jsonl-batches/${seed}`);
       const file = join(dir, `f${++n}.jsonl`);
@@ -100,13 +126,16 @@ describe('readJsonlBatches', () => {
         const unique = seed % 2 === 1 ? KEY_K : undefined; // the pieces repeat keys: repeats are bad lines then
         const a = new CapturingRejects();
         const b = new CapturingRejects();
-        const want = await collect(readJsonl(file, parse, { onError, rejects: a, unique }), a, false);
+        const c = new CapturingRejects();
+        const want = await collect(readlineReference(file, parse, { onError, rejects: a, unique }), a, false);
         const got = await collect(
           readJsonlBatches(file, parse, { onError, rejects: b, chunkBytes, batchSize, unique }),
           b,
           true,
         );
         expect(got, `seed ${seed}, ${onError}, chunks of ${chunkBytes} bytes`).toEqual(want);
+        const oneByOne = await collect(readJsonl(file, parse, { onError, rejects: c, unique }), c, false);
+        expect(oneByOne, `seed ${seed}, ${onError}, readJsonl`).toEqual(want);
       }
     }
   });

@@ -254,13 +254,13 @@ describe('matchProducts', () => {
 });
 
 describe('readProducts', () => {
-  it('streams {id, title} with file and line, and names the line and field of a bad or repeated product', async () => {
+  it('streams {id, title} with file, line and the line itself (for a later reject), and names the line and field of a bad or repeated product', async () => {
     const path = join(dir, 'read-products.jsonl');
     writeFileSync(
       path,
       '{"id": 7, "title": "Seven", "extra": 1}\n\n{"id": "b", "title": "Bee"}\n{"id": "7", "title": "Again"}\n',
     );
-    const got: Array<{ id: string; title: string; file: string; line: number }> = [];
+    const got: Array<{ id: string; title: string; file: string; line: number; text?: string }> = [];
     const err = await (async () => {
       try {
         for await (const p of readProducts(path)) got.push(p);
@@ -270,8 +270,8 @@ describe('readProducts', () => {
       return undefined;
     })();
     expect(got).toEqual([
-      { id: '7', title: 'Seven', file: path, line: 1 },
-      { id: 'b', title: 'Bee', file: path, line: 3 },
+      { id: '7', title: 'Seven', file: path, line: 1, text: '{"id": 7, "title": "Seven", "extra": 1}' },
+      { id: 'b', title: 'Bee', file: path, line: 3, text: '{"id": "b", "title": "Bee"}' },
     ]);
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).location).toEqual({ file: path, line: 4, field: 'id' });

@@ -122,10 +122,12 @@ describe('claimOutput', () => {
 
 describe('every command that writes an output claims it first', () => {
   // Each command runs into an output whose lock a live process (this one) holds: it must stop before
-  // writing; then, unlocked, with an input missing: it must have removed its completion file before
-  // failing (a folder never keeps an old manifest next to new partial files).
+  // writing; then, unlocked, with a bad input (found after the claim; a badJsonl one is found before
+  // it, by the path checks): it must have removed its completion file before failing (a folder never
+  // keeps an old manifest next to new partial files).
   const root = join(dir, 'commands');
-  const missing = join(root, 'missing.jsonl');
+  const badJsonl = join(root, 'bad.jsonl'); // not JSON
+  const badText = join(root, 'bad.txt'); // not UTF-8
   const hashing = ['--encoder', 'offline-hashing-v1'];
   const catalogIndex = join(root, 'index');
   const products = join(root, 'products.jsonl');
@@ -143,21 +145,21 @@ describe('every command that writes an output claims it first', () => {
       out: join(root, 'enc', 'v.npy'),
       kind: 'file',
       completion: join(root, 'enc', 'v.npy.manifest.json'),
-      args: ['encode', '--in', missing, '--out', join(root, 'enc', 'v.npy'), ...hashing],
+      args: ['encode', '--in', badText, '--out', join(root, 'enc', 'v.npy'), ...hashing],
     },
     {
       name: 'catalog items',
       out: join(root, 'items'),
       kind: 'folder',
       completion: join(root, 'items', 'report.json'),
-      args: ['catalog', 'items', '--index', catalogIndex, '--questions', missing, '--out', join(root, 'items')],
+      args: ['catalog', 'items', '--index', catalogIndex, '--questions', badJsonl, '--out', join(root, 'items')],
     },
     {
       name: 'assemble sib',
       out: join(root, 'sib'),
       kind: 'folder',
       completion: join(root, 'sib', 'sib-summary.json'),
-      args: ['assemble', 'sib', '--sessions', missing, '--out', join(root, 'sib'), '--no-distractors'],
+      args: ['assemble', 'sib', '--sessions', badJsonl, '--out', join(root, 'sib'), '--no-distractors'],
     },
     {
       name: 'score shoppingbench',
@@ -168,9 +170,9 @@ describe('every command that writes an output claims it first', () => {
         'score',
         'shoppingbench',
         '--predictions',
-        missing,
+        badJsonl,
         '--targets',
-        missing,
+        badJsonl,
         '--out',
         join(root, 'score'),
         ...hashing,
@@ -181,7 +183,7 @@ describe('every command that writes an output claims it first', () => {
       out: join(root, 'index2'),
       kind: 'folder',
       completion: join(root, 'index2', 'manifest.json'),
-      args: ['catalog', 'index', '--products', missing, '--out', join(root, 'index2'), ...hashing],
+      args: ['catalog', 'index', '--products', badJsonl, '--out', join(root, 'index2'), ...hashing],
       earlier: ['catalog', 'index', '--products', products, '--out', join(root, 'index2'), ...hashing],
     },
   ];
@@ -190,6 +192,8 @@ describe('every command that writes an output claims it first', () => {
     if (!existsSync(join(catalogIndex, 'manifest.json'))) {
       mkdirSync(root, { recursive: true });
       writeFileSync(products, '{"id":"p1","title":"red shoe"}\n{"id":"p2","title":"blue shoe"}\n');
+      writeFileSync(badJsonl, 'not json\n');
+      writeFileSync(badText, Buffer.from([0x6f, 0x6b, 0x0a, 0xff, 0xfe, 0x0a]));
       await buildCatalogIndex({
         products,
         out: catalogIndex,
@@ -208,7 +212,7 @@ describe('every command that writes an output claims it first', () => {
     } finally {
       lock.release();
     }
-    await expect(cli(args)).rejects.toThrow(/missing\.jsonl/);
+    await expect(cli(args)).rejects.toThrow(/bad\.(jsonl|txt):[12]/);
     expect(existsSync(completion)).toBe(false);
     expect(existsSync(lockPathFor(out, kind))).toBe(false);
   });

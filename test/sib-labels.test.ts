@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../core/errors.js';
 import { RejectsSink } from '../core/rejects.js';
@@ -138,13 +139,21 @@ describe('annotation records', () => {
       { session_id: 's', leaf_id: 'x', task: 1, answer: 'B' },
     ]);
     await expect(loadAnnotations(file)).rejects.toThrow(
-      `${file}:3 (field "leaf_id"): a second annotation of session "s", leaf "x", task 1 (the first is on line 1)`,
+      `${file}:3 (field "leaf_id"): duplicate annotation of session "s", leaf "x", task 1 (first on line 1)`,
     );
     const rejects = new RejectsSink(`${dir}/rejects.jsonl`);
     const index = await loadAnnotations(file, { onError: 'skip', rejects });
     await rejects.close();
     expect(index.size).toBe(2);
     expect(rejects.count).toBe(1);
+    // The rejects file keeps the line as it was, like every other rejects file.
+    expect(JSON.parse(readFileSync(`${dir}/rejects.jsonl`, 'utf8'))).toEqual({
+      file,
+      line: 3,
+      field: 'leaf_id',
+      reason: 'duplicate annotation of session "s", leaf "x", task 1 (first on line 1)',
+      input: JSON.stringify({ session_id: 's', leaf_id: 'x', task: 1, answer: 'B' }),
+    });
     expect(index.take('s', 'x', 1)?.letter).toBe('A');
     expect(index.take('s', 'x', 3)).toBeNull();
     expect(index.unused().map((a) => a.line)).toEqual([2]);

@@ -10,7 +10,7 @@ import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styl
 import { openEncoder } from '../../workers/open-encoder.js';
 import { addChatEndpointOptions } from '../options/chat-options.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
-import { addOnErrorOption } from '../options/on-error.js';
+import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 
 const STYLES = [...new Set([...INTENTIONQA_STYLES, ...SIB_STYLES])];
 
@@ -82,7 +82,7 @@ export function registerAskCommand(program: Command): void {
     )
     .option('--cache <file>', `response cache (default: <cache root>/${RESPONSE_CACHE_FILE})`)
     .option('--no-cache', 'ask without the response cache');
-  const withOptions = addModelOptions(addOnErrorOption(addChatEndpointOptions(command), 'OUT.rejects.jsonl'));
+  const withOptions = addModelOptions(addBadInputOptions(addChatEndpointOptions(command), 'OUT.rejects.jsonl'));
   withOptions.action(async (o) => {
     if (o.solver === EMBEDDING_SOLVER) {
       const encoder = await openEncoder(encoderOptions(o));
@@ -93,6 +93,7 @@ export function registerAskCommand(program: Command): void {
           encoder,
           batchSize: o.batchSize,
           onError: o.onError,
+          limits: inputLimits(o),
         });
         process.stdout.write(
           `embedding solver (${encoder.name}): ${r.items} items answered, ${r.texts} distinct texts embedded in ${r.seconds.toFixed(1)} s → ${o.out}\n` +

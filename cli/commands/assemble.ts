@@ -1,12 +1,13 @@
 // `intentsim assemble sib`: SessionIntentBench tasks and distractor-backed items from sessions JSONL.
 import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
+import { checkPaths } from '../../core/check-paths.js';
 import { ModelNotFoundError } from '../../embeddings/model-resolution.js';
 import { openEncoder } from '../../workers/open-encoder.js';
-import { assembleSib, SIB_OUTPUT_FILES, type SibSummary } from '../../engine/items/sib/assemble-sib.js';
+import { assembleSib, sibPaths, SIB_OUTPUT_FILES, type SibSummary } from '../../engine/items/sib/assemble-sib.js';
 import { DEFAULT_WINDOWS, type CosineWindow, type DistractorWindows } from '../../engine/items/sib/distractors.js';
 import { PROMPT_STYLES, type PromptStyle } from '../../engine/items/sib/sib-types.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
-import { addOnErrorOption } from '../options/on-error.js';
+import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { cosineBounds, positiveInt, seed } from '../options/value-parsers.js';
@@ -103,7 +104,8 @@ function registerSibCommand(assemble: Command): void {
       5000,
     )
     .option('--chunk-sessions <n>', 'sessions handled (and encoded) together; bounds memory', positiveInt, 32);
-  addModelOptions(addOnErrorOption(withSib, `OUT/${SIB_OUTPUT_FILES.rejects}`)).action(async (o) => {
+  addModelOptions(addBadInputOptions(withSib, `OUT/${SIB_OUTPUT_FILES.rejects}`)).action(async (o) => {
+    checkPaths(sibPaths({ sessions: o.sessions, annotations: o.annotations, catalog: o.catalog, outDir: o.out }));
     const wantDistractors = o.distractors ?? o.catalog !== undefined;
     const encoder = wantDistractors
       ? await openEncoder(encoderOptions(o)).catch((err: unknown) => {
@@ -135,6 +137,7 @@ function registerSibCommand(assemble: Command): void {
         comparisonPool: o.comparisonPool,
         chunkSessions: o.chunkSessions,
         onError: o.onError,
+        limits: inputLimits(o),
       });
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       process.stdout.write(reportLines(summary, o.out, seconds, windows).join('\n') + '\n');

@@ -1,13 +1,14 @@
 // `catalog index` and `catalog query`: sentence-embedding index of a product catalogue (issue 8).
 import { Option, type Command } from '@commander-js/extra-typings';
+import { checkPaths } from '../../core/check-paths.js';
 import { UserError } from '../../core/errors.js';
 import { openEncoder } from '../../workers/open-encoder.js';
-import { buildCatalogIndex, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
+import { buildCatalogIndex, catalogIndexPaths, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
 import { CatalogIndex } from '../../engine/catalog/catalog-query.js';
-import { buildProductItems } from '../../engine/items/catalog/product-items.js';
+import { buildProductItems, productItemsPaths } from '../../engine/items/catalog/product-items.js';
 import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
-import { addOnErrorOption } from '../options/on-error.js';
+import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { number, positiveInt } from '../options/value-parsers.js';
@@ -56,7 +57,8 @@ Example
     )
     .option('--workers <n>', 'encoder worker threads (Piscina pool; 1 = in this thread)', positiveInt, 1)
     .option('--chunk-size <n>', 'products per chunk (the unit of resumption)', positiveInt, DEFAULT_CHUNK_SIZE);
-  addModelOptions(addOnErrorOption(index, 'OUT/rejects.jsonl')).action(async (o) => {
+  addModelOptions(addBadInputOptions(index, 'OUT/rejects.jsonl')).action(async (o) => {
+    checkPaths(catalogIndexPaths(o));
     // --workers N > 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1).
     const encoder = await openEncoder({ ...encoderOptions(o), workers: o.workers > 1 ? o.workers : 0 });
     try {
@@ -75,6 +77,7 @@ Example
         chunkSize: o.chunkSize,
         batchSize: o.batchSize,
         onError: o.onError,
+        limits: inputLimits(o),
       });
       process.stdout.write(
         `${r.rows} products in ${r.chunks} chunks (${r.chunksEncoded} encoded, ${r.chunksReused} reused), ${r.rejected} rejected; index ${r.indexRebuilt ? `built (${r.indexRebuilt})` : 'reused'} → ${o.out}\n`,
@@ -144,8 +147,9 @@ Example
   const windowOptions = addOutDirOption(items)
     .option('--lo <x>', 'window lower bound (inclusive)', number, 0.7)
     .option('--hi <x>', 'window upper bound (exclusive)', number, 0.9);
-  addOnErrorOption(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl').action(async (o) => {
+  addBadInputOptions(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl').action(async (o) => {
     if (!(o.lo <= o.hi)) throw new UserError(`--lo (${o.lo}) must not exceed --hi (${o.hi})`);
+    checkPaths(productItemsPaths({ index: o.index, questions: o.questions, out: o.out }));
     const index = await CatalogIndex.open(o.index);
     if (index.manifest.notMeaningfulBecause)
       process.stderr.write(`warning: window cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);
@@ -159,6 +163,7 @@ Example
       hi: o.hi,
       seed: o.seed,
       onError: o.onError,
+      limits: inputLimits(o),
     });
     process.stdout.write(
       `${r.items} items from ${r.questions} questions; not made: ${JSON.stringify(r.notMade)}; gold letters ${JSON.stringify(r.goldPositions)} → ${o.out}\n`,

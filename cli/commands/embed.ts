@@ -8,7 +8,7 @@ import {
   encoderOptions,
   formatProviderLine,
 } from '../options/model-options.js';
-import { addOnErrorOption } from '../options/on-error.js';
+import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addChunkProductsOption, addProductsOptions } from '../options/product-options.js';
 import { positiveInt } from '../options/value-parsers.js';
@@ -58,7 +58,7 @@ export function registerEmbedCommand(program: Command): void {
       8192,
     )
     .option('--hub-neighbours <n>', 'stream nodes with more neighbours than this', positiveInt, 1000);
-  const all = addEncodeWorkersOption(addChunkProductsOption(addOnErrorOption(withEmbedding, 'OUT/rejects.jsonl')));
+  const all = addEncodeWorkersOption(addChunkProductsOption(addBadInputOptions(withEmbedding, 'OUT/rejects.jsonl')));
   addModelOptions(all).action(async (o) => {
     // The model code (transformers.js, ONNX Runtime) loads when the command runs.
     const { runEmbed } = await import('../../engine/pipeline/run-embed.js');
@@ -72,6 +72,7 @@ export function registerEmbedCommand(program: Command): void {
       cacheDir: o.cacheDir,
       nodeCache: o.nodeCache,
       onError: o.onError,
+      limits: inputLimits(o),
       workSentences: o.workSentences,
       hubNeighbours: o.hubNeighbours,
       chunkProducts: o.chunkProducts,

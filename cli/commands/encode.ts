@@ -1,5 +1,6 @@
 // `intentsim encode`: one sentence a line → a .npy matrix of sentence vectors (the plain encoder).
 import type { Command } from '@commander-js/extra-typings';
+import { checkPaths } from '../../core/check-paths.js';
 import { MODEL_HELP, addModelOptions, encoderOptions, formatProviderLine } from '../options/model-options.js';
 
 const ENCODE_HELP = `Embeds every line of a text file (one sentence a line; a blank line is an
@@ -24,7 +25,8 @@ export function registerEncodeCommand(program: Command): void {
   addModelOptions(command).action(async (o) => {
     // The model code (transformers.js, ONNX Runtime) loads when the command runs.
     const { openEncoder } = await import('../../workers/open-encoder.js');
-    const { encodeSentenceFile } = await import('../../engine/pipeline/encode-file.js');
+    const { encodeFilePaths, encodeSentenceFile } = await import('../../engine/pipeline/encode-file.js');
+    checkPaths(encodeFilePaths(o.in, o.out));
     const encoder = await openEncoder(encoderOptions(o));
     try {
       const manifest = await encodeSentenceFile(o.in, o.out, encoder, {

@@ -2,10 +2,12 @@
 // exporting it (stats, export, neighbours), and matching a product catalogue to it (match).
 import { existsSync } from 'node:fs';
 import { Option, type Command } from '@commander-js/extra-typings';
+import { checkPaths } from '../../core/check-paths.js';
 import { InputError, UserError } from '../../core/errors.js';
 import { createProgress } from '../../core/progress.js';
+import { redact } from '../../core/redact.js';
 import { writeDemo } from '../../engine/demo/demo-world.js';
-import { matchProductsFile } from '../../engine/products/match-file.js';
+import { matchFilePaths, matchProductsFile } from '../../engine/products/match-file.js';
 import { openConceptualizer } from '../../engine/products/open-conceptualizer.js';
 import { writeScaleGraph } from '../../graph/generate/generate-scale.js';
 import {
@@ -18,12 +20,12 @@ import {
 import { DEFAULT_IMPORT_BATCH, type ImportSummary } from '../../graph/import/import-checkpoint.js';
 import { importGraph } from '../../graph/import/import-graph.js';
 import { exportNeo4jAdmin, sqliteDumpSource } from '../../graph/neo4j/neo4j-admin-export.js';
-import { isNeo4jUri, redactUserInfo } from '../../graph/neo4j/neo4j-config.js';
+import { isNeo4jUri } from '../../graph/neo4j/neo4j-config.js';
 import { openGraphStore } from '../../graph/open-store.js';
 import { edgeSentences } from '../../graph/relation-sentences.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-store.js';
 import { addGraphStoreOption, addNeighbourhoodModeOption, addSqliteGraphOption } from '../options/graph-options.js';
-import { addOnErrorOption } from '../options/on-error.js';
+import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addJsonOption } from '../options/output-options.js';
 import { addProductsOptions } from '../options/product-options.js';
 import { addSeedOption } from '../options/seed-option.js';
@@ -251,7 +253,7 @@ export function registerGraphCommands(program: Command): void {
     )
     .option('--jsonl <files...>', 'JSONL edge lists, one edge a line');
   addJsonOption(
-    addOnErrorOption(importCommand, 'the --rejects file')
+    addBadInputOptions(importCommand, 'the --rejects file')
       .option(
         '--rejects <file>',
         'where skipped records go (default: <store>.rejects.jsonl, or import.rejects.jsonl for a server)',
@@ -270,10 +272,11 @@ export function registerGraphCommands(program: Command): void {
       rejects: opts.rejects,
       batchSize: opts.batch,
       restart: opts.restart ?? false,
+      limits: inputLimits(opts),
     });
     if (opts.json) {
       const rejects = result.rejects && { count: result.rejects.count, path: result.rejects.path };
-      process.stdout.write(JSON.stringify({ store: redactUserInfo(opts.to), imports: result.imports, rejects }) + '\n');
+      process.stdout.write(JSON.stringify({ store: redact(opts.to), imports: result.imports, rejects }) + '\n');
     } else {
       for (const s of result.imports) process.stdout.write(formatSummary(s) + '\n');
       if (result.rejects) process.stdout.write(`${result.rejects.summary}\n`);
@@ -292,7 +295,7 @@ export function registerGraphCommands(program: Command): void {
       if (opts.json) {
         process.stdout.write(
           JSON.stringify({
-            store: redactUserInfo(opts.graph),
+            store: redact(opts.graph),
             kind: store.kind,
             ...counts,
             ...(metadata ? { metadata } : {}),
@@ -301,7 +304,7 @@ export function registerGraphCommands(program: Command): void {
         return;
       }
       const lines = [
-        `${redactUserInfo(opts.graph)} (${store.kind})`,
+        `${redact(opts.graph)} (${store.kind})`,
         `  nodes: ${counts.nodes}`,
         `  edges: ${counts.edges}`,
         `  purchase-event nodes: ${counts.purchaseNodes}`,
@@ -347,7 +350,7 @@ export function registerGraphCommands(program: Command): void {
   addJsonOption(exportOptions).action(async (opts) => {
     if (isNeo4jUri(opts.graph)) {
       throw new UserError(
-        `graph export: --graph must be a SQLite graph store file, got a Neo4j URI (${redactUserInfo(opts.graph)})`,
+        `graph export: --graph must be a SQLite graph store file, got a Neo4j URI (${redact(opts.graph)})`,
       );
     }
     const source = sqliteDumpSource(opts.graph);
@@ -475,7 +478,7 @@ export function registerGraphCommands(program: Command): void {
         .choices(['offline', 'openai'] as const)
         .conflicts('concepts'),
     );
-  const matchOptions = addOnErrorOption(matchInputs, 'the --rejects file')
+  const matchOptions = addBadInputOptions(matchInputs, 'the --rejects file')
     .option('--rejects <file>', 'where skipped products go (default: <out>.rejects.jsonl)')
     .option('--batch <n>', 'products per batch (one index query each)', positiveInt, 2000)
     .option('--openai-base-url <url>', 'OpenAI-compatible API base URL', 'https://api.openai.com/v1')
@@ -485,6 +488,7 @@ export function registerGraphCommands(program: Command): void {
     .option('--openai-rpm <n>', 'requests per minute', positiveInt, 60)
     .option('--openai-concurrency <n>', 'requests in flight', positiveInt, 4);
   addJsonOption(matchOptions).action(async (opts) => {
+    checkPaths(matchFilePaths(opts));
     const store = await openGraphStore(opts.graph);
     try {
       const conceptualizer = await openConceptualizer(
@@ -499,6 +503,7 @@ export function registerGraphCommands(program: Command): void {
             requestsPerMinute: opts.openaiRpm,
             concurrency: opts.openaiConcurrency,
           },
+          limits: inputLimits(opts),
         },
         store,
       );
@@ -509,6 +514,7 @@ export function registerGraphCommands(program: Command): void {
           onError: opts.onError,
           rejects: opts.rejects,
           batchSize: opts.batch,
+          limits: inputLimits(opts),
         });
         const summary = { out: opts.out, concepts: conceptualizer.name, ...stats.toJSON() };
         if (opts.json) {

@@ -1,6 +1,7 @@
 // `score shoppingbench`: ShoppingBench relevance scores (CAR, ASR per intent) of an agent's run.
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { join } from 'node:path';
+import { checkPaths } from '../../core/check-paths.js';
 import { UserError, type OnError } from '../../core/errors.js';
 import { claimOutput } from '../../core/output-claim.js';
 import type { AnswerFiles } from '../../engine/scoring/answer-sheets.js';
@@ -10,12 +11,12 @@ import { SCORE_FILES } from '../../engine/scoring/score-files.js';
 import { scoreSib } from '../../engine/scoring/sib/score-sib.js';
 import { openEncoder } from '../../workers/open-encoder.js';
 import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
-import { scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
+import { scorePaths, scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
-import { addOnErrorOption } from '../options/on-error.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { seed } from '../options/value-parsers.js';
+import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 
 /** Titles per model call by default: the batch size the title-embedding benchmark measured
  * (docs/catalog.md); the other model commands default to 64. */
@@ -46,7 +47,7 @@ function addAnswerScoringOptions<
     .requiredOption('--responses <files...>', `one responses file per ${questionsFlag} file, in the same order`)
     .addOption(new Option('--style <style>', 'how the responses are parsed').choices(styles).default('zero_shot'))
     .option('--label <name>', "the answerer, as the tables name it (default: the responses' model or solver)");
-  return addOnErrorOption(addSeedOption(addOutDirOption(withOptions), seed), 'OUT/rejects.jsonl');
+  return addBadInputOptions(addSeedOption(addOutDirOption(withOptions), seed), 'OUT/rejects.jsonl');
 }
 
 /** The library's scoring options from the shared flags. */
@@ -55,9 +56,11 @@ function scoringOptions<Style>(o: {
   out: string;
   seed: number | string;
   onError: OnError;
+  maxLineBytes: number;
+  maxTextLength: number;
   label?: string;
 }) {
-  return { style: o.style, out: o.out, seed: o.seed, onError: o.onError, label: o.label };
+  return { style: o.style, out: o.out, seed: o.seed, onError: o.onError, limits: inputLimits(o), label: o.label };
 }
 
 /** Questions files and responses files, pairwise, as --items/--tasks and --responses give them. */
@@ -124,44 +127,50 @@ Example
     .requiredOption('--predictions <file>', 'predictions JSONL')
     .requiredOption('--targets <file>', 'targets JSONL')
     .option('--out <dir>', 'output folder (needed by --on-error skip, for rejects.jsonl)');
-  addModelOptions(addOnErrorOption(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }).action(async (o) => {
-    if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
-    // --out is claimed (locked, temporary files of killed runs removed, summary.json removed until done).
-    const claim = o.out ? claimOutput(o.out, 'folder', { completionFiles: [join(o.out, 'summary.json')] }) : undefined;
-    let encoder: Awaited<ReturnType<typeof openEncoder>>;
-    try {
-      encoder = await openEncoder(encoderOptions(o));
-    } catch (err) {
-      claim?.release();
-      throw err;
-    }
-    try {
-      const why = notMeaningfulBecause(encoder);
-      if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
-      const note = similarityNote(encoder);
-      if (note) process.stderr.write(`note: title similarities are not Sentence-BERT's: ${note}\n`);
-      const result = await scoreShoppingBench({
-        predictions: o.predictions,
-        targets: o.targets,
-        out: o.out,
-        encoder,
-        notMeaningfulBecause: why,
-        similarityNote: note,
-        onError: o.onError,
-        batchSize: o.batchSize,
-      });
-      process.stdout.write(result.markdown.split('\n## ')[0]!);
-      if (result.unknownPredictionIds.length > 0)
-        process.stderr.write(
-          `${result.unknownPredictionIds.length} prediction line(s) name queries that are not in the targets (listed in summary.json)\n`,
-        );
-      if (result.rejected > 0)
-        process.stderr.write(`${result.rejected} line(s) rejected (see ${o.out}/rejects.jsonl)\n`);
-    } finally {
-      await encoder.close();
-      claim?.release();
-    }
-  });
+  addModelOptions(addBadInputOptions(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }).action(
+    async (o) => {
+      if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
+      checkPaths(scorePaths(o));
+      // --out is claimed (locked, temporary files of killed runs removed, summary.json removed until done).
+      const claim = o.out
+        ? claimOutput(o.out, 'folder', { completionFiles: [join(o.out, 'summary.json')] })
+        : undefined;
+      let encoder: Awaited<ReturnType<typeof openEncoder>>;
+      try {
+        encoder = await openEncoder(encoderOptions(o));
+      } catch (err) {
+        claim?.release();
+        throw err;
+      }
+      try {
+        const why = notMeaningfulBecause(encoder);
+        if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
+        const note = similarityNote(encoder);
+        if (note) process.stderr.write(`note: title similarities are not Sentence-BERT's: ${note}\n`);
+        const result = await scoreShoppingBench({
+          predictions: o.predictions,
+          targets: o.targets,
+          out: o.out,
+          encoder,
+          notMeaningfulBecause: why,
+          similarityNote: note,
+          onError: o.onError,
+          limits: inputLimits(o),
+          batchSize: o.batchSize,
+        });
+        process.stdout.write(result.markdown.split('\n## ')[0]!);
+        if (result.unknownPredictionIds.length > 0)
+          process.stderr.write(
+            `${result.unknownPredictionIds.length} prediction line(s) name queries that are not in the targets (listed in summary.json)\n`,
+          );
+        if (result.rejected > 0)
+          process.stderr.write(`${result.rejected} line(s) rejected (see ${o.out}/rejects.jsonl)\n`);
+      } finally {
+        await encoder.close();
+        claim?.release();
+      }
+    },
+  );
 }
 
 function registerScoreIntentionQa(score: Command): void {

@@ -20,7 +20,7 @@ import { MIN_ASSERTIONS_FOR_WORKERS } from '../../engine/items/intentionqa/draft
 import type { PipelineOptions } from '../../engine/pipeline/run-pipeline.js';
 import { addNeighbourhoodModeOption } from './graph-options.js';
 import { addEncodeWorkersOption, encoderOptions, type ModelCliOptions } from './model-options.js';
-import { addOnErrorOption } from './on-error.js';
+import { addBadInputOptions, inputLimits } from './bad-input.js';
 import { addSeedOption } from './seed-option.js';
 import { autoOrNonNegativeInt, cosineBounds, difficultyCuts, fraction, nameList, seed } from './value-parsers.js';
 
@@ -131,7 +131,7 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
       'subtract the mean product embedding before cosines (default: on for glove-100d, off for Sentence-BERT)',
     )
     .option('--no-center', 'do not center, whatever the encoder');
-  return addOnErrorOption(withWindows, 'a rejects file in the output folder');
+  return addBadInputOptions(withWindows, 'a rejects file in the output folder');
 }
 
 /** The parsed values of addItemOptions. */
@@ -141,11 +141,12 @@ export type ItemCliOptions = ReturnType<
 
 /**
  * The pipeline's options from the flags that `pipeline` and `demo` share: stage 1's neighbourhood
- * mode, encoder and encoding threads; stage 2's item settings and drafting threads; the error mode.
+ * mode, encoder and encoding threads; stage 2's item settings and drafting threads; the error mode
+ * and the input limits.
  */
 export function pipelineStageOptions(o: ModelCliOptions & ItemCliOptions): Pick<
   PipelineOptions,
-  'items' | 'onError' | 'progress'
+  'items' | 'onError' | 'limits' | 'progress'
 > & {
   embed: Pick<PipelineOptions['embed'], 'mode' | 'encoder' | 'workers'>;
 } {
@@ -169,6 +170,7 @@ export function pipelineStageOptions(o: ModelCliOptions & ItemCliOptions): Pick<
       center: o.center,
     },
     onError: o.onError,
+    limits: inputLimits(o),
     progress: process.stderr.isTTY,
   };
 }

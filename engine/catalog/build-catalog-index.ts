@@ -17,6 +17,8 @@ import type { FingerprintedEncoder, SentenceEncoder } from '../../embeddings/sen
 import { writeFileAtomic } from '../../core/atomic.js';
 import { checksumMismatch, checksumOf } from '../../core/checksum.js';
 import { InputError, UserError, type OnError } from '../../core/errors.js';
+import { readJsonFile } from '../../core/file-errors.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { notice } from '../../core/notice.js';
 import { claimOutput } from '../../core/output-claim.js';
 import {
@@ -26,7 +28,7 @@ import {
   removeSidecar,
   writeSidecar,
 } from '../../core/sidecar.js';
-import { readJsonl } from '../../core/jsonl.js';
+import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import { createProgress } from '../../core/progress.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { UnitVectors } from '../search/unit-vectors.js';
@@ -60,6 +62,8 @@ export interface CatalogIndexOptions {
   chunkSize?: number;
   batchSize?: number;
   onError?: OnError;
+  /** Limits on the catalogue's lines and texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
   hnsw?: HnswParams;
   progress?: boolean;
 }
@@ -86,7 +90,13 @@ function sameParameters(a: CatalogManifest, b: CatalogManifest): string | undefi
   return undefined;
 }
 
+/** What buildCatalogIndex reads and writes, checked before any work (the CLI checks them before it opens the model). */
+export function catalogIndexPaths(o: Pick<CatalogIndexOptions, 'products' | 'out'>): PathChecks {
+  return { inputFiles: { products: o.products }, outputDirs: { out: o.out } };
+}
+
 export async function buildCatalogIndex(o: CatalogIndexOptions): Promise<CatalogIndexResult> {
+  checkPaths(catalogIndexPaths(o));
   const claim = claimOutput(o.out, 'folder');
   try {
     return await buildClaimed(o);
@@ -111,7 +121,10 @@ async function buildClaimed(o: CatalogIndexOptions): Promise<CatalogIndexResult>
   };
   await mkdir(join(o.out, 'chunks'), { recursive: true });
   if (existsSync(manifestPath(o.out))) {
-    const previous = JSON.parse(await readFile(manifestPath(o.out), 'utf8')) as CatalogManifest;
+    const previous = (await readJsonFile(manifestPath(o.out), {
+      what: 'catalogue index manifest',
+      ifDamaged: 'delete it and run again (finished chunks are reused)',
+    })) as CatalogManifest;
     const differs = sameParameters(previous, manifest);
     if (differs)
       throw new UserError(
@@ -168,7 +181,12 @@ async function buildClaimed(o: CatalogIndexOptions): Promise<CatalogIndexResult>
 
   try {
     const unique = { of: (p: CatalogProduct) => p.id, field: 'id', what: 'product id' };
-    for await (const { value } of readJsonl(o.products, parseCatalogProduct, { onError, rejects, unique })) {
+    for await (const { value } of readJsonl(o.products, parseCatalogProduct, {
+      ...o.limits,
+      onError,
+      rejects,
+      unique,
+    })) {
       chunk.push(value);
       if (chunk.length === chunkSize) await finishChunk();
     }

@@ -2,7 +2,6 @@
 // reported cosine is re-scored exactly from the stored vectors (the index's distances never leave
 // this file), and `exhaustive` scans every row instead (the brute-force reference).
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { FingerprintedEncoder, SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import { toUnitVector } from '../search/unit-vectors.js';
 import { DEFAULT_HNSW_PARAMS, VectorIndex } from '../search/vector-index.js';
@@ -10,6 +9,7 @@ import type { HnswParams } from '../search/range-search.js';
 import { loadCatalogVectors, type CatalogVectors } from './build-catalog-index.js';
 import { indexPath, manifestPath, type CatalogManifest } from './catalog-layout.js';
 import { UserError } from '../../core/errors.js';
+import { readJsonFile } from '../../core/file-errors.js';
 
 export interface CatalogHit {
   rank: number;
@@ -38,7 +38,10 @@ export class CatalogIndex {
       throw new UserError(
         `${dir}: no manifest.json, so not a finished catalog index (build it, or rerun the interrupted \`intentsim catalog index\` to finish it)`,
       );
-    const manifest = JSON.parse(await readFile(manifestPath(dir), 'utf8')) as CatalogManifest;
+    const manifest = (await readJsonFile(manifestPath(dir), {
+      what: 'catalogue index manifest',
+      ifDamaged: 'run catalog index again into this folder to rebuild it (finished chunks are reused)',
+    })) as CatalogManifest;
     if (manifest.chunks === undefined)
       throw new UserError(`${dir}: the index is not finished (rerun catalog index to resume it)`);
     const vectors = await loadCatalogVectors(dir, manifest);

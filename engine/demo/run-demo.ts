@@ -15,11 +15,14 @@
 // OUT is claimed first (core/output-claim.ts: locked, temporary files of killed runs removed), and
 // each part claims its own folder and removes its completion file (world.json, intentionqa's
 // manifest.json, sib-summary.json) before rewriting it.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
+import { readJsonFile } from '../../core/file-errors.js';
+import { checkPaths } from '../../core/check-paths.js';
 import type { OnError } from '../../core/errors.js';
+import type { InputLimits } from '../../core/jsonl.js';
 import { openEncoder, resolveEncoderOrStandIn } from '../../workers/open-encoder.js';
 import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
 import { assembleSib, type SibSummary } from '../items/sib/assemble-sib.js';
@@ -47,6 +50,7 @@ export interface RunDemoOptions {
   /** Stage 2's options; `items.seed` also seeds the world and the SessionIntentBench tasks. */
   items: PipelineItemOptions;
   onError: OnError;
+  limits?: InputLimits;
   progress?: boolean;
   /** Where the demo says what it is doing, and the stand-in's banner (default: stderr). */
   log?: (text: string) => void;
@@ -66,7 +70,10 @@ export interface DemoRun {
 async function ensureDemoWorld(dir: string, seed: number): Promise<void> {
   const marker = join(dir, 'world.json');
   if (existsSync(marker)) {
-    const done = JSON.parse(readFileSync(marker, 'utf8')) as { seed?: number };
+    const done = (await readJsonFile(marker, {
+      what: 'demo world marker',
+      ifDamaged: 'delete it: the demo writes the world again',
+    })) as { seed?: number };
     if (done.seed === seed && existsSync(join(dir, 'graph.sqlite'))) return;
   }
   // The marker goes first: a world rewritten half-way must not be reused under the old one.
@@ -98,6 +105,8 @@ const STAND_IN_SIB_WINDOWS: DistractorWindows = {
 };
 
 export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
+  // Paths first: the claim creates the output folder, and a bad path must fail before that.
+  checkPaths({ outputDirs: { out: options.out } });
   return withClaimedOutput(options.out, 'folder', {}, () => runClaimed(options));
 }
 
@@ -123,6 +132,7 @@ async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
     items: options.items,
     out: join(options.out, 'intentionqa'),
     onError: options.onError,
+    limits: options.limits,
     progress: options.progress,
     caveat,
   });
@@ -143,6 +153,7 @@ async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
       encoder: sibEncoder,
       windows: encoder.encoder === HASHING_ENCODER_NAME ? STAND_IN_SIB_WINDOWS : DEFAULT_WINDOWS,
       onError: options.onError,
+      limits: options.limits,
     });
   } finally {
     await sibEncoder.close();

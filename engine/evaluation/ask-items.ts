@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ConfigError, InputError, type OnError } from '../../core/errors.js';
-import { readJsonl } from '../../core/jsonl.js';
+import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import type { RejectsSink } from '../../core/rejects.js';
 import { stylesOf, type AnswerStyle, type Benchmark } from '../scoring/answer-styles.js';
 import { parseIntentionQaQuestion } from '../scoring/intentionqa/intentionqa-questions.js';
@@ -53,7 +53,7 @@ export async function readAskItems(
   file: string,
   benchmark: Benchmark,
   style: AnswerStyle,
-  options: { onError: OnError; rejects?: RejectsSink },
+  options: { onError: OnError; rejects?: RejectsSink; limits?: InputLimits },
 ): Promise<AskItem[]> {
   checkStyle(benchmark, style);
   const parse =
@@ -73,6 +73,12 @@ export async function readAskItems(
         };
   const items: AskItem[] = [];
   const unique = { of: (i: AskItem) => i.id, field: 'id', what: 'id' };
-  for await (const { value } of readJsonl(file, parse, { ...options, unique })) items.push(value);
+  for await (const { value } of readJsonl(file, parse, {
+    onError: options.onError,
+    rejects: options.rejects,
+    ...options.limits,
+    unique,
+  }))
+    items.push(value);
   return items;
 }

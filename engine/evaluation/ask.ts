@@ -12,6 +12,7 @@
 // - A request that still fails after its retries is written as the released code wrote it
 //   ("Error", tokens -1; `score` excludes it) with the reason, and asked again by a rerun. An
 //   error no retry can fix (HTTP 401, 403, 404: key, permission, model or URL) stops the run.
+import type { InputLimits } from '../../core/jsonl.js';
 import { createHash } from 'node:crypto';
 import { ConfigError, UserError, type OnError } from '../../core/errors.js';
 import {
@@ -47,6 +48,8 @@ export interface AskOptions extends Omit<ChatCompletionsOptions, 'baseUrl'> {
   cacheFile: string | null;
   /** Bad item lines: stop (default) or write them to `${out}.rejects.jsonl` and go on. */
   onError?: OnError;
+  /** How long an input line and a text may be (core/jsonl-batches.ts's defaults when absent). */
+  limits?: InputLimits;
   progress?: boolean;
 }
 
@@ -104,7 +107,7 @@ export async function ask(o: AskOptions): Promise<AskResult> {
   const benchmark = await detectBenchmark(o.items);
   const onError = o.onError ?? 'fail';
   const rejects = onError === 'skip' ? new RejectsSink(`${o.out}.rejects.jsonl`) : undefined;
-  const items = await readAskItems(o.items, benchmark, o.style, { onError, rejects });
+  const items = await readAskItems(o.items, benchmark, o.style, { onError, rejects, limits: o.limits });
 
   const responses = await ResponsesFile.open(o.out);
   checkSameRun(responses, { model: o.model, style: o.style, endpoint: client.url });

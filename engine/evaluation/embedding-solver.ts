@@ -6,7 +6,7 @@
 // reads (one letter per item, the zero-shot format), with each option's score.
 import { writeFileAtomic } from '../../core/atomic.js';
 import { ConfigError, type OnError } from '../../core/errors.js';
-import { readJsonl } from '../../core/jsonl.js';
+import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import { RejectsSink } from '../../core/rejects.js';
 import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import { parseIntentionQaQuestion, type IntentionQaQuestion } from '../scoring/intentionqa/intentionqa-questions.js';
@@ -22,6 +22,8 @@ export interface EmbeddingSolverOptions {
   encoder: SentenceEncoder;
   batchSize?: number;
   onError?: OnError;
+  /** How long an input line and a text may be (core/jsonl-batches.ts's defaults when absent). */
+  limits?: InputLimits;
 }
 
 export interface EmbeddingSolverResult {
@@ -48,7 +50,7 @@ export async function solveByEmbedding(o: EmbeddingSolverOptions): Promise<Embed
   const rejects = onError === 'skip' ? new RejectsSink(`${o.out}.rejects.jsonl`) : undefined;
   const questions: IntentionQaQuestion[] = [];
   const unique = { of: (q: IntentionQaQuestion) => q.id, field: 'id', what: 'id' };
-  for await (const { value } of readJsonl(o.items, parseIntentionQaQuestion, { onError, rejects, unique }))
+  for await (const { value } of readJsonl(o.items, parseIntentionQaQuestion, { onError, rejects, ...o.limits, unique }))
     questions.push(value);
 
   const texts = [...new Set(questions.flatMap((q) => [...q.questionProducts, ...Object.values(q.options)]))];

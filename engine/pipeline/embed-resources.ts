@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { openAtomicWriter, type AtomicWriter } from '../../core/atomic.js';
+import type { InputLimits } from '../../core/jsonl.js';
 import { removeOnInterrupt } from '../../core/temporary-files.js';
 import { NpyRowWriter } from '../../core/npy.js';
 import { openGraphStore } from '../../graph/open-store.js';
@@ -26,6 +27,8 @@ export interface EmbedResourceOptions {
   nodeCache: { path: string; temporary: boolean };
   /** Output folder (embeddings.npy, ids.txt, unembedded.jsonl, phrases.jsonl). */
   out: string;
+  /** Limits on the concepts file's lines and texts. */
+  limits?: InputLimits;
 }
 
 export interface EmbedOutputs {
@@ -65,7 +68,7 @@ export async function openEmbedResources(options: EmbedResourceOptions): Promise
     const graphCounts = await store.counts();
     const revision = await store.revision?.();
     const conceptualizer = options.concepts
-      ? await UserConcepts.load(options.concepts)
+      ? await UserConcepts.load(options.concepts, options.limits)
       : new OfflineConceptualizer(store);
     closers.push(() => conceptualizer.close());
 

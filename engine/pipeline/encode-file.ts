@@ -5,8 +5,12 @@
 // temporary files of killed runs removed, and OUT.manifest.json removed until this run has finished.
 // A sentence the encoder gives no vector (a blank line for glove-100d, or one without a word it
 // knows) keeps its all-zero row, and the manifest counts it and lists its line.
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
+import { withFileErrorsAsync } from '../../core/file-errors.js';
+import { InputError } from '../../core/errors.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
 import { createProgress } from '../../core/progress.js';
 import { NpyRowWriter } from '../../core/npy.js';
@@ -37,6 +41,25 @@ export interface EncodeFileManifest {
   timings: { totalMs: number; sentencesPerSecond: number };
 }
 
+/**
+ * The text of a sentences file: UTF-8 without its byte-order mark. Bytes that are not UTF-8 are an
+ * error naming the line (decoding would turn them silently into U+FFFD and encode another sentence).
+ */
+export function decodeSentences(bytes: Buffer, file: string): string {
+  if (!isUtf8(bytes)) {
+    let line = 1;
+    for (let start = 0; start <= bytes.length; line++) {
+      const end = bytes.indexOf(0x0a, start);
+      const stop = end < 0 ? bytes.length : end;
+      if (!isUtf8(bytes.subarray(start, stop)))
+        throw new InputError({ file, line }, 'is not valid UTF-8 (save the file as UTF-8)');
+      start = stop + 1;
+    }
+  }
+  const text = bytes.toString('utf8');
+  return text.startsWith('\ufeff') ? text.slice(1) : text;
+}
+
 /** Lines of a text file; a final line break does not start another (empty) sentence. */
 export function sentenceLines(text: string): string[] {
   if (text === '') return [];
@@ -45,12 +68,19 @@ export function sentenceLines(text: string): string[] {
   return lines;
 }
 
+/** What encodeSentenceFile reads and writes, checked before any work (the CLI checks them before it opens the model). */
+export function encodeFilePaths(input: string, output: string): PathChecks {
+  return { inputFiles: { input }, outputFiles: { output } };
+}
+
 export async function encodeSentenceFile(
   input: string,
   output: string,
   encoder: AnyEncoder,
   options: EncodeFileOptions = {},
 ): Promise<EncodeFileManifest> {
+  // Paths first: the claim creates the output's folder, and a bad path must fail before that.
+  checkPaths(encodeFilePaths(input, output));
   const completionFiles = [manifestPathOf(output)];
   return withClaimedOutput(output, 'file', { completionFiles }, () => encodeClaimed(input, output, encoder, options));
 }
@@ -66,7 +96,9 @@ async function encodeClaimed(
   options: EncodeFileOptions,
 ): Promise<EncodeFileManifest> {
   const started = performance.now();
-  const sentences = sentenceLines(await readFile(input, 'utf8'));
+  const sentences = sentenceLines(
+    decodeSentences(await withFileErrorsAsync(input, { what: 'sentences file' }, () => readFile(input)), input),
+  );
   const chunk = options.chunkSentences ?? 8192;
   const normalize = options.normalize ?? true;
   const progress = createProgress({

@@ -14,13 +14,18 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { temporaryPathFor } from '../../core/temporary-files.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { InputError, type OnError } from '../../core/errors.js';
 import { notice } from '../../core/notice.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
+import { NODE_CACHE_FILE_CONTEXT, fileError, isSqliteFailure } from '../../core/file-errors.js';
+import type { InputLimits } from '../../core/jsonl.js';
 import { RejectsSink } from '../../core/rejects.js';
+import { redact } from '../../core/redact.js';
 import { createProgress, type Progress } from '../../core/progress.js';
 import type { NeighbourhoodMode, NodeId } from '../../graph/graph-store.js';
-import { readProducts } from '../products/products.js';
+import { graphStoreFile } from '../../graph/open-store.js';
+import { readProducts, rejectedProductInput } from '../products/products.js';
 import { matchProducts } from '../products/match.js';
 import { ContextEmbedder } from '../../embeddings/context-embedder.js';
 import type { NodeEmbedding } from '../../embeddings/node-cache.js';
@@ -52,6 +57,8 @@ export interface EmbedRunOptions {
   /** Keep and reuse node embeddings (default true). */
   nodeCache?: boolean;
   onError?: OnError;
+  /** Limits on the input files' lines and texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
   workSentences?: number;
   hubNeighbours?: number;
   /** Products per chunk (default DEFAULT_CHUNK_PRODUCTS): the memory bound of this stage. */
@@ -65,7 +72,20 @@ export interface EmbedRunOptions {
   titles?: Map<string, string>;
 }
 
+/** What runEmbed reads and writes, checked before any work. */
+export function embedPaths(
+  options: Pick<EmbedRunOptions, 'graph' | 'products' | 'concepts' | 'out' | 'cacheDir' | 'nodeCache'>,
+): PathChecks {
+  const persistentCache = options.nodeCache ?? true;
+  return {
+    inputFiles: { graph: graphStoreFile(options.graph), products: options.products, concepts: options.concepts },
+    outputDirs: { out: options.out, cacheDir: persistentCache ? (options.cacheDir ?? defaultCacheRoot()) : undefined },
+  };
+}
+
 export async function runEmbed(options: EmbedRunOptions): Promise<EmbedManifest> {
+  // Paths first: the claim creates the output folder, and a bad path must fail before that.
+  checkPaths(embedPaths(options));
   const completionFiles = [join(options.out, 'manifest.json')];
   return withClaimedOutput(options.out, 'folder', { completionFiles }, () => runClaimed(options));
 }
@@ -91,6 +111,7 @@ async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
     mode: options.mode,
     nodeCache: { path: cachePath, temporary: !persistentCache },
     out: options.out,
+    limits: options.limits,
   });
   try {
     const { encoder, store, conceptualizer, cache, outputs } = resources;
@@ -125,7 +146,7 @@ async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
 
     const chunkProducts = options.chunkProducts ?? DEFAULT_CHUNK_PRODUCTS;
     let t = performance.now();
-    const productRecords = readProducts(options.products, { onError, rejects });
+    const productRecords = readProducts(options.products, { ...options.limits, onError, rejects });
     try {
       for await (const outcome of matchProducts(store, productRecords, conceptualizer)) {
         let error = outcome.ok ? undefined : outcome.error;
@@ -137,7 +158,7 @@ async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
         }
         if (error) {
           if (onError === 'fail') throw error;
-          await rejects.reject(error, JSON.stringify({ id: outcome.product.id, title: outcome.product.title }));
+          await rejects.reject(error, rejectedProductInput(outcome.product));
           continue;
         }
         if (!outcome.ok) continue;
@@ -168,7 +189,7 @@ async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
       encoder: encoder.describe(),
       mode: options.mode,
       graph: {
-        spec: options.graph,
+        spec: redact(options.graph),
         kind: store.kind,
         nodes: resources.graphCounts.nodes,
         edges: resources.graphCounts.edges,
@@ -192,6 +213,10 @@ async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
     }
     await writeFileAtomic(join(options.out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     return manifest;
+  } catch (err) {
+    // The graph store names itself in its errors; a SQLite failure that does not is the node cache's
+    // (locked by another run, damaged, on a full disk).
+    throw isSqliteFailure(err) ? fileError(err, cachePath, NODE_CACHE_FILE_CONTEXT) : err;
   } finally {
     await resources.close();
   }

@@ -21,13 +21,14 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { UserError, type OnError } from '../../core/errors.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
 import { RejectsSink } from '../../core/rejects.js';
-import { readJsonl } from '../../core/jsonl.js';
+import { readJsonl, type InputLimits } from '../../core/jsonl.js';
+import { redact } from '../../core/redact.js';
 import type { NeighbourhoodMode } from '../../graph/graph-store.js';
-import { redactUserInfo } from '../../graph/neo4j/neo4j-config.js';
-import { runEmbed, type EmbedManifest, type EmbedRunOptions } from './run-embed.js';
+import { embedPaths, runEmbed, type EmbedManifest, type EmbedRunOptions } from './run-embed.js';
 import { readNpyFloat32, writeNpyMatrix } from '../../core/npy.js';
 import type { VectorSet } from '../../embeddings/sentence-encoder.js';
 import { readAssertions } from '../items/intentionqa/assertions.js';
@@ -51,10 +52,10 @@ import type { EncoderDescription } from '../../embeddings/encoder-description.js
 /**
  * Stage 1's options: runEmbed's (graph, products, concepts, mode, encoder, workers, chunkProducts, …),
  * less what the pipeline sets itself: the output folder (OUT/embeddings), the titles it hands to
- * stage 2, and the error mode and progress bar, which both stages share. `cacheDir`, the
+ * stage 2, and the error mode, input limits and progress bar, which both stages share. `cacheDir`, the
  * node-embedding cache root, defaults to OUT/cache here.
  */
-export type PipelineEmbedOptions = Omit<EmbedRunOptions, 'out' | 'titles' | 'onError' | 'progress'>;
+export type PipelineEmbedOptions = Omit<EmbedRunOptions, 'out' | 'titles' | 'onError' | 'limits' | 'progress'>;
 
 /**
  * Stage 2's options: a preset and overrides (how items are drawn), and how many threads draft them.
@@ -79,6 +80,8 @@ export interface PipelineOptions {
   items: PipelineItemOptions;
   out: string;
   onError: OnError;
+  /** Limits on the input files' lines and texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
   progress?: boolean;
   /** Set by `intentsim demo` when it fell back to the offline stand-in encoder: printed in every report. */
   caveat?: string;
@@ -135,9 +138,9 @@ export interface PipelineManifest {
 }
 
 /** Product id → normalised category phrases, as stage 1 wrote them (our own output: not re-validated). */
-async function readPhrases(file: string): Promise<Map<string, string[]>> {
+async function readPhrases(file: string, limits: InputLimits = {}): Promise<Map<string, string[]>> {
   const phrases = new Map<string, string[]>();
-  for await (const { value } of readJsonl(file, (json) => json as { id: string; phrases: string[] })) {
+  for await (const { value } of readJsonl(file, (json) => json as { id: string; phrases: string[] }, limits)) {
     phrases.set(value.id, value.phrases);
   }
   return phrases;
@@ -155,7 +158,22 @@ export async function readEmbeddings(dir: string): Promise<VectorSet> {
   return { ids, dim, data: matrix.data };
 }
 
+/** What runPipeline reads and writes, checked before any work: stage 1's paths and the assertions. */
+export function pipelinePaths(options: Pick<PipelineOptions, 'embed' | 'assertions' | 'out'>): PathChecks {
+  const stage1 = embedPaths({
+    ...options.embed,
+    out: join(options.out, 'embeddings'),
+    cacheDir: options.embed.cacheDir ?? join(options.out, 'cache'),
+  });
+  return {
+    inputFiles: { ...stage1.inputFiles, assertions: options.assertions },
+    outputDirs: { out: options.out, ...stage1.outputDirs },
+  };
+}
+
 export async function runPipeline(options: PipelineOptions): Promise<PipelineManifest> {
+  // Paths first: the claim creates the output folder, and a bad path must fail before that.
+  checkPaths(pipelinePaths(options));
   const completionFiles = [join(options.out, 'manifest.json')];
   return withClaimedOutput(options.out, 'folder', { completionFiles }, () => runClaimed(options));
 }
@@ -175,6 +193,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
     out: embeddingsDir,
     cacheDir: options.embed.cacheDir ?? join(options.out, 'cache'),
     onError: options.onError,
+    limits: options.limits,
     progress: options.progress,
   });
   timings.embed = Math.round(performance.now() - t);
@@ -196,10 +215,14 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   }
   // Normalised once; the raw matrix is not kept (it would double the largest allocation of the stage).
   const embeddings = UnitVectors.fromVectorSet(vectorSet);
-  const phrases = await readPhrases(join(embeddingsDir, 'phrases.jsonl'));
+  const phrases = await readPhrases(join(embeddingsDir, 'phrases.jsonl'), options.limits);
   const assertionRejects = new RejectsSink(join(itemsDir, 'assertions.rejects.jsonl'));
   const assertions: Assertion[] = [];
-  for await (const a of readAssertions(options.assertions, { onError: options.onError, rejects: assertionRejects }))
+  for await (const a of readAssertions(options.assertions, {
+    ...options.limits,
+    onError: options.onError,
+    rejects: assertionRejects,
+  }))
     assertions.push(a);
   await assertionRejects.close();
   timings.loadInputs = Math.round(performance.now() - t);
@@ -242,7 +265,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   const manifest: PipelineManifest = {
     format: 'intentsim-pipeline/1',
     inputs: {
-      graph: redactUserInfo(options.embed.graph),
+      graph: redact(options.embed.graph),
       products: options.embed.products,
       assertions: options.assertions,
       concepts: options.embed.concepts ?? null,

@@ -9,6 +9,7 @@
 import { conceptsFromRaw, type ConceptOutcome, type Conceptualizer } from './concepts.js';
 import type { Product } from './products.js';
 import { ChatCompletionsClient, type ChatCompletionsOptions } from '../../core/chat-completions.js';
+import { redact } from '../../core/redact.js';
 import { JsonlAppendLog } from '../../core/jsonl-append-log.js';
 
 /**
@@ -152,7 +153,7 @@ export class OpenAiConceptualizer implements Conceptualizer {
       return {
         ok: false,
         field: 'title',
-        reason: `the model's answer has no usable category: ${JSON.stringify(answer.slice(0, 200))}`,
+        reason: `the model's answer has no usable category: ${JSON.stringify(redact(answer).slice(0, 200))}`,
       };
     }
     const record: CacheRecord = { model: this.options.model, title, phrases, answer };

@@ -8,7 +8,7 @@
 //                                  OpenAI-compatible endpoint, cached.
 // Every source returns RAW phrases; `normalizePhrases` (engine/products/normalize.ts) then gives the phrases
 // that are matched (normalised, with singular variants), so all sources are treated alike.
-import { FieldReader, readJsonl } from '../../core/jsonl.js';
+import { FieldReader, readJsonl, type InputLimits } from '../../core/jsonl.js';
 import { InputError } from '../../core/errors.js';
 import { normalizePhrases } from './normalize.js';
 import type { Product } from './products.js';
@@ -42,7 +42,7 @@ export function conceptsFromRaw(raw: readonly string[]): ProductConcepts {
  * Errors name file, line and field: a repeated id, a missing or empty `phrases` array, a phrase that
  * is not a string or that normalises to nothing (e.g. `"(Black)"`).
  */
-export async function loadUserConcepts(file: string): Promise<Map<string, string[]>> {
+export async function loadUserConcepts(file: string, limits: InputLimits = {}): Promise<Map<string, string[]>> {
   const byId = new Map<string, string[]>();
   const parse = (json: unknown, at: { file: string; line: number }) => {
     const r = new FieldReader(json, at);
@@ -56,7 +56,7 @@ export async function loadUserConcepts(file: string): Promise<Map<string, string
     return { id, phrases };
   };
   const unique = { of: (c: { id: string }) => c.id, field: 'id', what: 'id' };
-  for await (const { value } of readJsonl(file, parse, { unique })) byId.set(value.id, value.phrases);
+  for await (const { value } of readJsonl(file, parse, { ...limits, unique })) byId.set(value.id, value.phrases);
   return byId;
 }
 
@@ -69,8 +69,8 @@ export class UserConcepts implements Conceptualizer {
     private readonly file: string,
   ) {}
 
-  static async load(file: string): Promise<UserConcepts> {
-    return new UserConcepts(await loadUserConcepts(file), file);
+  static async load(file: string, limits: InputLimits = {}): Promise<UserConcepts> {
+    return new UserConcepts(await loadUserConcepts(file, limits), file);
   }
 
   async conceptualize(products: readonly Product[]): Promise<ConceptOutcome[]> {

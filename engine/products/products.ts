@@ -10,6 +10,13 @@ export interface Product {
 export interface ProductRecord extends Product {
   file: string;
   line: number;
+  /** The line as it was in the file (absent for products made in memory). */
+  text?: string;
+}
+
+/** What a rejects file records for a product rejected after it was read: its line as it was. */
+export function rejectedProductInput(p: ProductRecord): string {
+  return p.text ?? JSON.stringify({ id: p.id, title: p.title });
 }
 
 export function parseProduct(json: unknown, at: { file: string; line: number }): Product {
@@ -23,6 +30,6 @@ export function parseProduct(json: unknown, at: { file: string; line: number }):
  */
 export async function* readProducts(file: string, options: ReadJsonlOptions = {}): AsyncGenerator<ProductRecord> {
   const unique = { of: (p: Product) => p.id, field: 'id', what: 'product id' };
-  for await (const { line, value } of readJsonl(file, parseProduct, { ...options, unique }))
-    yield { ...value, file, line };
+  for await (const { line, value, text } of readJsonl(file, parseProduct, { ...options, unique, keepText: true }))
+    yield { ...value, file, line, text };
 }

@@ -3,7 +3,7 @@
 // answer is read with the style's parser. A question without a response line is "missing"; a
 // response line without a question is listed, not scored; neither is ever dropped silently.
 import { ConfigError, type OnError } from '../../core/errors.js';
-import { readJsonl } from '../../core/jsonl.js';
+import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import type { RejectsSink } from '../../core/rejects.js';
 import { answerParser, type AnswerStyle, type Benchmark } from './answer-styles.js';
 import { responseRecordParser, type ResponseRecord } from './responses.js';
@@ -33,6 +33,8 @@ export interface AnswerSheets<Q> {
 export interface ReadAnswerSheetsOptions {
   onError: OnError;
   rejects: RejectsSink | undefined;
+  /** How long an input line and a text may be (core/jsonl-batches.ts's defaults when absent). */
+  limits?: InputLimits;
 }
 
 export async function readAnswerSheets<Q extends { id: string }>(
@@ -42,7 +44,7 @@ export async function readAnswerSheets<Q extends { id: string }>(
   options: ReadAnswerSheetsOptions,
 ): Promise<AnswerSheets<Q>> {
   if (files.length === 0) throw new ConfigError('files', 'must name at least one items file and its responses');
-  const readOptions = { onError: options.onError, rejects: options.rejects };
+  const readOptions = { onError: options.onError, rejects: options.rejects, ...options.limits };
   const unique = { of: (r: { id: string }) => r.id, field: 'id', what: 'id' };
   const answered: AnsweredQuestion<Q>[] = [];
   const unknownResponseIds: AnswerSheets<Q>['unknownResponseIds'] = [];

@@ -3,6 +3,7 @@
 // answerer's name, and the files they write, each atomically, the summary last: one line per
 // question (scores.jsonl), the tables as JSON (summary.json) and Markdown (summary.md), and their
 // chart (summary.svg).
+import type { InputLimits } from '../../core/jsonl.js';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { ConfigError, type OnError } from '../../core/errors.js';
@@ -27,6 +28,8 @@ export interface ScoreAnswersOptions<S extends AnswerStyle> {
   /** Seed of RANDOM's draw (default 1). */
   seed?: number | string;
   onError?: OnError;
+  /** How long an input line and a text may be (core/jsonl-batches.ts's defaults when absent). */
+  limits?: InputLimits;
   /** Names the answerer in the tables (default: the `model` or `solver` of the response lines, else the file name). */
   label?: string;
   /** A line shown above the tables, e.g. that the run's encoder is a stand-in. */
@@ -77,7 +80,7 @@ export async function readScoringInputs<Q extends { id: string }, S extends Answ
   const rejects = o.out ? new RejectsSink(join(o.out, 'rejects.jsonl')) : undefined;
   if (onError === 'skip' && !rejects)
     throw new ConfigError('onError', '"skip" needs out (the folder that receives rejects.jsonl)');
-  const sheets = await readAnswerSheets(o.files, parseQuestion, o.style, { onError, rejects });
+  const sheets = await readAnswerSheets(o.files, parseQuestion, o.style, { onError, rejects, limits: o.limits });
   return {
     sheets,
     run: {

@@ -4,10 +4,14 @@
 // Every eventuality becomes a node (isolated ones too: a matched node with no edge is a finding, not
 // noise); every relation becomes an edge head → tail whose senses are the sense columns > 0, with
 // their weights. Rows are read in rowid order, in batches; idempotent and resumable
-// (graph/import/import-checkpoint.ts).
+// (graph/import/import-checkpoint.ts). Two eventualities with one _id are an error (a relation
+// naming it would become an edge to each); under onError 'skip' the later rows are rejected and
+// relations take the first.
 import Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
+import { fileError, isSqliteFailure } from '../../core/file-errors.js';
 import { describe } from '../../core/jsonl.js';
+import { DEFAULT_MAX_TEXT_LENGTH, InputLimitError } from '../../core/jsonl-batches.js';
 import { createProgress } from '../../core/progress.js';
 import {
   CheckpointLog,
@@ -106,6 +110,53 @@ function checkLayout(db: Database.Database, file: string): SourceLayout {
 
 type EventualityRow = [rowid: number, id: unknown, words: unknown];
 
+/** True when an index of Eventualities (its primary key, or a UNIQUE index on _id alone) keeps _id unique. */
+function idIsUnique(db: Database.Database): boolean {
+  const indexes = db.prepare('SELECT name, "unique" FROM pragma_index_list(?)').all('Eventualities') as Array<{
+    name: string;
+    unique: number;
+  }>;
+  return indexes.some(({ name, unique }) => {
+    if (!unique) return false;
+    const columns = db.prepare('SELECT name FROM pragma_index_info(?)').pluck().all(name) as string[];
+    return columns.length === 1 && columns[0] === '_id';
+  });
+}
+
+/** A row whose _id an earlier row has: the _id and the first row's rowid. */
+interface RepeatedId {
+  id: unknown;
+  first: number;
+}
+
+/** Rows whose _id an earlier row has, by rowid; none to look for when an index keeps _id unique. */
+function repeatedIds(db: Database.Database): Map<number, RepeatedId> {
+  const repeats = new Map<number, RepeatedId>();
+  if (idIsUnique(db)) return repeats;
+  const groups = db
+    .prepare(
+      'SELECT _id, group_concat(rowid) FROM Eventualities WHERE _id IS NOT NULL GROUP BY _id HAVING count(*) > 1',
+    )
+    .raw()
+    .all() as Array<[unknown, string]>;
+  for (const [id, rowids] of groups) {
+    const [first, ...later] = rowids
+      .split(',')
+      .map(Number)
+      .sort((a, b) => a - b);
+    for (const rowid of later) repeats.set(rowid, { id, first: first! });
+  }
+  return repeats;
+}
+
+function repeatedIdError(file: string, rowid: number, repeat: RepeatedId): InputError {
+  return new InputError(
+    { file, line: rowid, field: 'Eventualities._id' },
+    `eventuality _id ${JSON.stringify(repeat.id)} is also on row ${repeat.first}: a relation naming it would become ` +
+      'an edge to each of them; give each eventuality its own _id',
+  );
+}
+
 export async function importAserSqlite(
   writer: GraphWriter,
   file: string,
@@ -117,6 +168,7 @@ export async function importAserSqlite(
   const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH;
   if (!(Number.isInteger(batchSize) && batchSize >= 1))
     throw new RangeError(`batch size must be a positive integer, got ${batchSize}`);
+  const maxTextLength = options.limits?.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH;
   const summary = emptySummary('aser-sqlite', file);
   const log = await CheckpointLog.open(writer, 'aser-sqlite', file, options.restart ?? false);
 
@@ -138,6 +190,12 @@ export async function importAserSqlite(
   try {
     const { senses, ignoredColumns } = checkLayout(db, file);
     summary.ignoredColumns = ignoredColumns;
+    const repeats = repeatedIds(db);
+    // Found before anything is written: with onError 'fail' the import stops at the first.
+    if (onError === 'fail' && repeats.size > 0) {
+      const rowid = Math.min(...repeats.keys());
+      throw repeatedIdError(file, rowid, repeats.get(rowid)!);
+    }
     if (supportsBulkLoad(writer)) await writer.beginBulkLoad();
     const resume = log.resume;
     // Where each phase's writes resume: a finished phase is validated again but not written.
@@ -163,6 +221,11 @@ export async function importAserSqlite(
         const texts: string[] = [];
         for (const [rowid, id, words] of rows) {
           summary.records += 1;
+          const repeat = repeats.get(rowid);
+          if (repeat) {
+            await bad(repeatedIdError(file, rowid, repeat), { rowid, _id: id, words });
+            continue;
+          }
           if (typeof words !== 'string' || words.trim() === '') {
             await bad(
               new InputError(
@@ -170,6 +233,17 @@ export async function importAserSqlite(
                 `eventuality _id ${JSON.stringify(id)}: expected a non-empty text, got ${describe(words)}`,
               ),
               { rowid, _id: id, words },
+            );
+            continue;
+          }
+          if (words.length > maxTextLength) {
+            await bad(
+              new InputLimitError(
+                { file, line: rowid, field: 'Eventualities.words' },
+                `eventuality _id ${JSON.stringify(id)}: ${longText(words, maxTextLength)}`,
+                'maxTextLength',
+              ),
+              { rowid, _id: id, words: `${words.slice(0, 1000)}… (${words.length} characters)` },
             );
             continue;
           }
@@ -194,12 +268,18 @@ export async function importAserSqlite(
     // only for a bad row, to name it. Reading the rows was most of this phase's time (38 columns and
     // 3 id strings a row before); pages of at most 10,000 rows keep them short-lived, while writes
     // still go in batches of `batchSize`.
+    // With repeated _ids (only under onError 'skip'), each end joins the first row of its _id, as
+    // phase 1 kept it; otherwise a plain join on the _id index.
+    const end = (alias: string, ref: string) =>
+      repeats.size === 0
+        ? `Eventualities AS ${alias} ON ${alias}._id = r.${ref}`
+        : `Eventualities AS ${alias} ON ${alias}.rowid = (SELECT min(rowid) FROM Eventualities WHERE _id = r.${ref})`;
     const relPage = db
       .prepare(
         `SELECT r.rowid, h.words, t.words, h._id IS NOT NULL, t._id IS NOT NULL, ${senses.map((s) => `r."${s}"`).join(', ')}
          FROM Relations AS r
-         LEFT JOIN Eventualities AS h ON h._id = r.hid
-         LEFT JOIN Eventualities AS t ON t._id = r.tid
+         LEFT JOIN ${end('h', 'hid')}
+         LEFT JOIN ${end('t', 'tid')}
          WHERE r.rowid > ? ORDER BY r.rowid LIMIT ?`,
       )
       .raw();
@@ -226,7 +306,7 @@ export async function importAserSqlite(
         if (rows.length === 0) break;
         for (const row of rows) {
           summary.records += 1;
-          const edge = parseRelationRow(row, senses, file, idsOf);
+          const edge = parseRelationRow(row, senses, file, idsOf, maxTextLength);
           if (edge instanceof InputError) {
             await bad(edge, relationRowObject(row, senses, idsOf));
             continue;
@@ -244,6 +324,14 @@ export async function importAserSqlite(
       progress.stop();
     }
     await log.record('relations', Number.MAX_SAFE_INTEGER, true);
+  } catch (err) {
+    // The store names itself in its errors; a SQLite failure that does not is the dump's.
+    throw isSqliteFailure(err)
+      ? fileError(err, file, {
+          what: 'ASER dump',
+          ifDamaged: 'get a sound copy of the dump (check it with sqlite3 FILE "PRAGMA integrity_check")',
+        })
+      : err;
   } finally {
     db.close();
   }
@@ -272,6 +360,7 @@ function parseRelationRow(
   senses: readonly RelationSense[],
   file: string,
   idsOf: (rowid: number) => RelationIds,
+  maxTextLength: number,
 ): EdgeInput | InputError {
   const [rowid, headWords, tailWords, headFound, tailFound] = row as [number, unknown, unknown, number, number];
   const where = (field: string) => ({ file, line: rowid, field: `Relations.${field}` });
@@ -280,10 +369,18 @@ function parseRelationRow(
     ['hid', headWords, headFound],
     ['tid', tailWords, tailFound],
   ] as const) {
-    if (typeof words === 'string' && found && words.trim() !== '') continue;
-    const ref = JSON.stringify(idsOf(rowid)[field]);
-    if (!found) return new InputError(where(field), `${label()}: no eventuality with _id ${ref}`);
-    return new InputError(where(field), `${label()}: eventuality ${ref} has no text (words is ${describe(words)})`);
+    const ref = () => JSON.stringify(idsOf(rowid)[field]);
+    if (typeof words === 'string' && found && words.trim() !== '') {
+      if (words.length <= maxTextLength) continue;
+      // Its eventuality was rejected for its length: the edge would create the node anyway.
+      return new InputLimitError(
+        where(field),
+        `${label()}: eventuality ${ref()} has ${longText(words, maxTextLength)}`,
+        'maxTextLength',
+      );
+    }
+    if (!found) return new InputError(where(field), `${label()}: no eventuality with _id ${ref()}`);
+    return new InputError(where(field), `${label()}: eventuality ${ref()} has no text (words is ${describe(words)})`);
   }
   const weights: SenseWeights = {};
   for (let i = 0; i < senses.length; i++) {
@@ -300,6 +397,11 @@ function parseRelationRow(
     if (value > 0) weights[sense] = value;
   }
   return { head: headWords as string, tail: tailWords as string, senses: weights };
+}
+
+/** The reason a text is too long, as the JSONL reader words it. */
+function longText(words: string, max: number): string {
+  return `a text of ${words.length} characters, more than the limit of ${max} (maxTextLength)`;
 }
 
 function relationRowObject(

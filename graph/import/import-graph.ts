@@ -1,10 +1,12 @@
 // `intentsim graph import` as a library call: an ASER SQLite dump and/or JSONL edge lists into one
 // graph store (a SQLite file or a Neo4j URL), through one writer, with one rejects file for every
 // input under onError 'skip'. Each input is resumable on its own (import-checkpoint.ts).
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, type OnError } from '../../core/errors.js';
+import type { InputLimits } from '../../core/jsonl.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { isNeo4jUri } from '../neo4j/neo4j-config.js';
-import { openGraphWriter } from '../open-store.js';
+import { graphStoreFile, openGraphWriter } from '../open-store.js';
 import { DEFAULT_IMPORT_BATCH, type ImportSummary } from './import-checkpoint.js';
 import { importAserSqlite } from './import-aser-sqlite.js';
 import { importJsonlEdges } from './import-jsonl.js';
@@ -23,6 +25,8 @@ export interface ImportGraphOptions {
   batchSize?: number;
   /** Ignore the checkpoints of an earlier run and write everything again. */
   restart?: boolean;
+  /** Limits on the inputs' lines and node texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
 }
 
 export interface ImportGraphResult {
@@ -35,9 +39,26 @@ export function defaultRejectsPath(to: string): string {
   return isNeo4jUri(to) ? 'import.rejects.jsonl' : `${to}.rejects.jsonl`;
 }
 
+/** What importGraph reads and writes, checked before any work. */
+export function importPaths(options: ImportGraphOptions): PathChecks {
+  const jsonl = options.jsonl ?? [];
+  const skip = (options.onError ?? 'fail') === 'skip';
+  return {
+    inputFiles: {
+      aserSqlite: options.aserSqlite,
+      ...Object.fromEntries(jsonl.map((file, i) => [`jsonl[${i}]`, file])),
+    },
+    outputFiles: {
+      to: graphStoreFile(options.to),
+      rejects: skip ? (options.rejects ?? defaultRejectsPath(options.to)) : undefined,
+    },
+  };
+}
+
 export async function importGraph(options: ImportGraphOptions): Promise<ImportGraphResult> {
   const jsonl = options.jsonl ?? [];
   if (!options.aserSqlite && jsonl.length === 0) throw new ConfigError('aserSqlite or jsonl', 'must name an input');
+  checkPaths(importPaths(options));
   const onError = options.onError ?? 'fail';
   const rejects = onError === 'skip' ? new RejectsSink(options.rejects ?? defaultRejectsPath(options.to)) : undefined;
   const writer = await openGraphWriter(options.to);
@@ -48,6 +69,7 @@ export async function importGraph(options: ImportGraphOptions): Promise<ImportGr
       rejects,
       batchSize: options.batchSize ?? DEFAULT_IMPORT_BATCH,
       restart: options.restart ?? false,
+      limits: options.limits,
     };
     if (options.aserSqlite) imports.push(await importAserSqlite(writer, options.aserSqlite, common));
     for (const file of jsonl) imports.push(await importJsonlEdges(writer, file, common));

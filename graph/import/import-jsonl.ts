@@ -3,7 +3,7 @@
 // Streaming and batched; idempotent (upserts) and resumable (graph/import/import-checkpoint.ts).
 import { stat } from 'node:fs/promises';
 import { FieldReader, describe } from '../../core/jsonl.js';
-import { readJsonlBatches } from '../../core/jsonl-batches.js';
+import { readJsonlBatches, type InputLimits } from '../../core/jsonl-batches.js';
 import type { OnError } from '../../core/errors.js';
 import type { RejectsSink } from '../../core/rejects.js';
 import { createProgress } from '../../core/progress.js';
@@ -18,6 +18,7 @@ import {
   RELATION_SENSES,
   isRelationSense,
   type EdgeInput,
+  type GraphStore,
   type GraphWriter,
   type SenseWeights,
 } from '../graph-store.js';
@@ -32,6 +33,8 @@ export interface ImportOptions {
   restart?: boolean;
   /** Show a progress bar (default: on a terminal, off in tests). */
   progress?: boolean;
+  /** Limits on the lines (JSONL) and on the node texts (both formats) of the input. */
+  limits?: InputLimits;
 }
 
 /**
@@ -104,6 +107,7 @@ export async function importJsonlEdges(
   // A finished import is only validated again; an interrupted one resumes after its last commit.
   const writtenUpTo = log.resume.complete ? Number.POSITIVE_INFINITY : log.resume.done;
   const rejectedBefore = options.rejects?.count ?? 0;
+  const nodesBefore = await nodeCount(writer);
   if (supportsBulkLoad(writer)) await writer.beginBulkLoad();
 
   const fileBytes = (await stat(file)).size;
@@ -121,6 +125,7 @@ export async function importJsonlEdges(
   };
   try {
     const records = readJsonlBatches(file, parseEdgeLine, {
+      ...options.limits,
       onError: options.onError,
       rejects: options.rejects,
       batchSize: Math.min(batchSize, 10_000),
@@ -152,7 +157,17 @@ export async function importJsonlEdges(
     progress.stop();
   }
   summary.rejected = (options.rejects?.count ?? 0) - rejectedBefore;
+  // An edge list names its nodes only inside edges, which the store creates as it writes them: the
+  // nodes written are those the store has now and did not have before.
+  const nodesAfter = await nodeCount(writer);
+  if (nodesBefore !== undefined && nodesAfter !== undefined) summary.nodesWritten = nodesAfter - nodesBefore;
   summary.records += summary.rejected;
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
+}
+
+/** How many nodes the store holds, where the writer can say (both stores' writers are GraphStores). */
+async function nodeCount(writer: GraphWriter): Promise<number | undefined> {
+  const store = writer as GraphWriter & Partial<Pick<GraphStore, 'counts'>>;
+  return typeof store.counts === 'function' ? (await store.counts()).nodes : undefined;
 }

@@ -1,9 +1,10 @@
 // Where the Neo4j store connects and as whom: the URI, the credentials and the driver settings, from
 // explicit options, from the URI's user-info part, or from the environment (in that order of
 // precedence). Secrets never leave this module in a printable form: every URI shown to a user is
-// `displayUri` (no user-info), and `redactSecrets` scrubs the password and user-info from any text
+// `displayUri` (no user-info), and core/redact.ts scrubs the password and user-info from any text
 // (driver and server messages included) before it is thrown or logged.
 import { UserError } from '../../core/errors.js';
+import { redact } from '../../core/redact.js';
 
 /** The Bolt URI schemes the driver accepts: plain, TLS with CA-verified certificates (+s), TLS trusting any certificate (+ssc). */
 export const NEO4J_SCHEMES = ['bolt', 'bolt+s', 'bolt+ssc', 'neo4j', 'neo4j+s', 'neo4j+ssc'] as const;
@@ -135,7 +136,7 @@ export function parseNeo4jUri(raw: string): ParsedNeo4jUri {
   const match = /^([A-Za-z0-9+]+):\/\/(?:([^@/?#]*)@)?(.*)$/.exec(raw.trim());
   if (!match) {
     throw new Neo4jConfigError(
-      `not a Neo4j URI: "${redactUserInfo(raw)}" (expected ${NEO4J_SCHEMES.map((s) => s + '://').join(', ')})`,
+      `not a Neo4j URI: "${redact(raw)}" (expected ${NEO4J_SCHEMES.map((s) => s + '://').join(', ')})`,
     );
   }
   const scheme = match[1]!.toLowerCase();
@@ -143,11 +144,11 @@ export function parseNeo4jUri(raw: string): ParsedNeo4jUri {
   const rest = match[3]!;
   if (!isNeo4jScheme(scheme)) {
     throw new Neo4jConfigError(
-      `unsupported URI scheme "${scheme}://" in "${redactUserInfo(raw)}": use one of ${NEO4J_SCHEMES.map((s) => s + '://').join(', ')}`,
+      `unsupported URI scheme "${scheme}://" in "${redact(raw)}": use one of ${NEO4J_SCHEMES.map((s) => s + '://').join(', ')}`,
     );
   }
   const hostPort = rest.split(/[/?#]/, 1)[0]!;
-  if (hostPort === '') throw new Neo4jConfigError(`no host in Neo4j URI "${scheme}://${rest}"`);
+  if (hostPort === '') throw new Neo4jConfigError(`no host in Neo4j URI "${redact(`${scheme}://${rest}`)}"`);
   const result: ParsedNeo4jUri = { uri: `${scheme}://${rest}`, scheme };
   if (userInfo !== undefined && userInfo !== '') {
     result.userInfo = userInfo;
@@ -157,26 +158,6 @@ export function parseNeo4jUri(raw: string): ParsedNeo4jUri {
     if (colon >= 0) result.password = safeDecode(userInfo.slice(colon + 1));
   }
   return result;
-}
-
-/** Replaces `scheme://user:pw@` by `scheme://***@` anywhere in a text. */
-export function redactUserInfo(text: string): string {
-  return text.replace(/([A-Za-z0-9+]+:\/\/)[^@/\s?#]*@/g, '$1***@');
-}
-
-/** Scrubs every secret (and any URI user-info) from a text that is about to be shown. */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  // Longest first, so that a secret containing another is replaced whole.
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length === 0) continue;
-    out = out.split(secret).join('***');
-    const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) out = out.split(encoded).join('***');
-  }
-  // Then any user-info left (a password that is not among the secrets, or one with a space that
-  // the user-info pattern would not span, already replaced above).
-  return redactUserInfo(out);
 }
 
 function safeDecode(text: string): string {

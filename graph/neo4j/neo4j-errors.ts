@@ -1,8 +1,8 @@
 // Turns what neo4j-driver throws into errors a user can act on: what went wrong, where (the URI
 // without credentials, the database), and what to do next. Every message is passed through
-// redactSecrets, so neither the password nor URI user-info can leak through a driver or server text.
+// core/redact.ts, so neither the password nor URI user-info can leak through a driver or server text.
 import { Neo4jError } from 'neo4j-driver';
-import { redactSecrets } from './neo4j-config.js';
+import { redact } from '../../core/redact.js';
 import { MIN_NEO4J_MAJOR_VERSION } from './neo4j-schema.js';
 import { UserError } from '../../core/errors.js';
 
@@ -59,14 +59,14 @@ export function mapNeo4jError(err: unknown, ctx: Neo4jErrorContext): Error {
   if (err instanceof Neo4jStoreError) return err;
   if (!(err instanceof Neo4jError)) {
     if (err instanceof Error) {
-      const scrubbed = redactSecrets(err.message, ctx.secrets);
+      const scrubbed = redact(err.message, ctx.secrets);
       if (scrubbed !== err.message) err.message = scrubbed;
       return err;
     }
-    return new Error(redactSecrets(String(err), ctx.secrets));
+    return new Error(redact(String(err), ctx.secrets));
   }
   const code = err.code;
-  const detail = redactSecrets(err.message, ctx.secrets);
+  const detail = redact(err.message, ctx.secrets);
   const at = where(ctx);
   const make = (kind: Neo4jFailureKind, message: string) => new Neo4jStoreError(kind, message, code);
 

@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { parsePurchaseEvent } from '../purchase-events.js';
 import { hashString } from '../../core/rng.js';
 import { RELATION_SENSES, type SenseWeights } from '../graph-store.js';
+import { fileError } from '../../core/file-errors.js';
 import { UserError } from '../../core/errors.js';
 
 export type Db = Database.Database;
@@ -114,6 +115,12 @@ export function purchaseParserFingerprint(): string {
   return hashString(JSON.stringify(PARSER_PROBES.map((t) => parsePurchaseEvent(t)))).toString(16);
 }
 
+/** How messages about a store file describe it, and what to do when it is damaged. */
+export const STORE_FILE_CONTEXT = {
+  what: 'graph store',
+  ifDamaged: 'build it again (intentsim graph import, or graph generate)',
+};
+
 /**
  * Opens (or, unless `readonly`, creates) a store file, with the connection configured and the
  * schema created or checked; throws a clear error for anything else.
@@ -127,6 +134,8 @@ export function openStoreDatabase(path: string, readonly: boolean, allowStalePur
   try {
     db = new Database(path, { readonly, fileMustExist: readonly });
   } catch (err) {
+    const named = fileError(err, path, STORE_FILE_CONTEXT);
+    if (named !== err) throw named;
     throw new UserError(`${path}: cannot open as a SQLite graph store: ${(err as Error).message}`, { cause: err });
   }
   try {
@@ -139,7 +148,7 @@ export function openStoreDatabase(path: string, readonly: boolean, allowStalePur
         cause: err,
       });
     }
-    throw err;
+    throw fileError(err, path, STORE_FILE_CONTEXT);
   }
   return db;
 }

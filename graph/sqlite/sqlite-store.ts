@@ -6,6 +6,9 @@
 //   sqlite-writer.ts     upserts (one transaction a batch), purchase-index rebuild
 //   sqlite-bulk-load.ts  the importers' fast path into an empty store: staged edges, deferred indexes
 //   sqlite-id-cache.ts   the writer's text → id cache
+// Every call turns a SQLite failure (a locked, damaged or read-only file) into an error that names
+// the store's path and what to do (core/file-errors.ts).
+import { fileError, withFileErrors } from '../../core/file-errors.js';
 // A store opened for writing is claimed (core/output-claim.ts) until it is closed: one writer at a
 // time (import, generate, reindex-purchases), with a message naming the other one. (A generator
 // writes a temporary file and renames it: graph/generate/graph-output.ts claims the target.)
@@ -16,7 +19,7 @@ import { SqliteBulkLoad, DEFERRED_NODE_LIMIT } from './sqlite-bulk-load.js';
 import { NodeIdCache } from './sqlite-id-cache.js';
 import { MetaTable, type StoreMetadata } from './sqlite-meta.js';
 import { SqliteReads } from './sqlite-reads.js';
-import { closeStoreDatabase, openStoreDatabase, type Db } from './sqlite-schema.js';
+import { STORE_FILE_CONTEXT, closeStoreDatabase, openStoreDatabase, type Db } from './sqlite-schema.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import type {
   EdgeInput,
@@ -92,45 +95,58 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
 
   // ---------------------------------------------------------------- reads (sqlite-reads.ts)
 
+  /** `work()`, with a SQLite failure turned into an error naming this store. */
+  private guard<T>(work: () => T): T {
+    return withFileErrors(this.path, STORE_FILE_CONTEXT, work);
+  }
+
+  private async *guardStream<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
+    try {
+      yield* stream;
+    } catch (err) {
+      throw fileError(err, this.path, STORE_FILE_CONTEXT);
+    }
+  }
+
   async lookupIds(texts: readonly string[]): Promise<Map<string, NodeId>> {
-    return this.reads.lookupIds(texts);
+    return this.guard(() => this.reads.lookupIds(texts));
   }
 
   async nodeTexts(ids: readonly NodeId[]): Promise<Map<NodeId, string>> {
-    return this.reads.nodeTexts(ids);
+    return this.guard(() => this.reads.nodeTexts(ids));
   }
 
   async neighbourhoods(ids: readonly NodeId[], mode: NeighbourhoodMode): Promise<Map<NodeId, Neighbourhood>> {
-    return this.reads.neighbourhoods(ids, mode);
+    return this.guard(() => this.reads.neighbourhoods(ids, mode));
   }
 
   streamNeighbourhood(id: NodeId, mode: NeighbourhoodMode, batchSize?: number): AsyncIterable<GraphEdge[]> {
-    return this.reads.streamNeighbourhood(id, mode, batchSize);
+    return this.guardStream(this.reads.streamNeighbourhood(id, mode, batchSize));
   }
 
   async degrees(ids: readonly NodeId[]): Promise<Map<NodeId, { neighbours: number; incidentEdges: number }>> {
-    return this.reads.degrees(ids);
+    return this.guard(() => this.reads.degrees(ids));
   }
 
   async purchaseNodesByObject(objects: readonly string[]): Promise<Map<string, NodeId[]>> {
-    return this.reads.purchaseNodesByObject(objects);
+    return this.guard(() => this.reads.purchaseNodesByObject(objects));
   }
 
   purchaseEvents(batchSize?: number): AsyncIterable<PurchaseEventNode[]> {
-    return this.reads.purchaseEvents(batchSize);
+    return this.guardStream(this.reads.purchaseEvents(batchSize));
   }
 
   async counts(): Promise<GraphCounts> {
-    return this.reads.counts();
+    return this.guard(() => this.reads.counts());
   }
 
   /** Committed write transactions so far (0 for a store never written, or written before revisions were kept). */
   async revision(): Promise<number> {
-    return this.writer.revision();
+    return this.guard(() => this.writer.revision());
   }
 
   metadata(): StoreMetadata {
-    return this.meta.metadata();
+    return this.guard(() => this.meta.metadata());
   }
 
   // ---------------------------------------------------------------- writes (sqlite-writer.ts)
@@ -142,28 +158,28 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
 
   async upsertNodes(texts: readonly string[]): Promise<Map<string, NodeId>> {
     this.assertWritable();
-    return this.writer.upsertNodes(texts);
+    return this.guard(() => this.writer.upsertNodes(texts));
   }
 
   async upsertEdges(edges: readonly EdgeInput[]): Promise<void> {
     this.assertWritable();
-    this.writer.upsertEdges(edges);
+    this.guard(() => this.writer.upsertEdges(edges));
   }
 
   /** Import checkpoints (graph/import/import-checkpoint.ts): a JSON value per import, written after each batch. */
   async readCheckpoint(key: string): Promise<string | undefined> {
-    return this.meta.checkpoint(key);
+    return this.guard(() => this.meta.checkpoint(key));
   }
 
   async writeCheckpoint(key: string, value: string): Promise<void> {
     this.assertWritable();
-    this.meta.setCheckpoint(key, value);
+    this.guard(() => this.meta.setCheckpoint(key, value));
   }
 
   /** Recomputes the purchase-event index with the current parser (after a parser change). */
   async reindexPurchases(onProgress?: (nodesDone: number) => void): Promise<void> {
     this.assertWritable();
-    this.writer.reindexPurchases(onProgress);
+    this.guard(() => this.writer.reindexPurchases(onProgress));
   }
 
   // ---------------------------------------------------------------- bulk load (sqlite-bulk-load.ts)
@@ -171,13 +187,13 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   /** Begins a bulk load into a store without edges (a no-op otherwise): edges are staged, indexes built at the end. */
   async beginBulkLoad(): Promise<void> {
     this.assertWritable();
-    this.bulkLoad.begin();
+    this.guard(() => this.bulkLoad.begin());
   }
 
   /** Merges the staged edges and builds the indexes after a bulk load (a no-op otherwise); also done by `close`. */
   async endBulkLoad(): Promise<void> {
     this.assertWritable();
-    this.bulkLoad.end();
+    this.guard(() => this.bulkLoad.end());
   }
 
   async close(): Promise<void> {
@@ -185,7 +201,7 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     try {
       if (!this.readonly) await this.endBulkLoad();
       this.closed = true;
-      closeStoreDatabase(this.db, this.readonly);
+      this.guard(() => closeStoreDatabase(this.db, this.readonly));
     } finally {
       if (this.closed) this.claim?.release();
     }

@@ -6,9 +6,10 @@
 // cannot get such an item is reported with its reason, never emitted short.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../../core/check-paths.js';
 import { withClaimedOutput } from '../../../core/output-claim.js';
 import { type OnError } from '../../../core/errors.js';
-import { FieldReader, readJsonl } from '../../../core/jsonl.js';
+import { FieldReader, readJsonl, type InputLimits } from '../../../core/jsonl.js';
 import { RejectsSink } from '../../../core/rejects.js';
 import { BalancedPositions } from '../balanced-positions.js';
 import { normalizeOptionText } from '../option-text.js';
@@ -58,6 +59,8 @@ export interface ProductItemsOptions {
   /** Exact scans up to this many products, HNSW candidates (verified exactly) above. */
   exactUpTo?: number;
   onError?: OnError;
+  /** Limits on the questions file's lines and texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
 }
 
 export interface ProductItemsReport {
@@ -74,11 +77,17 @@ export function productPrompt(context: string, options: Record<Letter, string>):
 }
 
 /**
- * Writes items.jsonl, not-made.jsonl and report.json (last) into `o.out`, claimed first
- * (core/output-claim.ts): locked, temporary files of killed runs removed, report.json removed until
- * this run has finished.
+ * What buildProductItems reads and writes, checked before any work; `index` is the folder the
+ * caller opens the CatalogIndex from (the CLI checks them all before it loads the index).
  */
+export function productItemsPaths(o: { index?: string; questions: string; out: string }): PathChecks {
+  return { inputDirs: { index: o.index }, inputFiles: { questions: o.questions }, outputDirs: { out: o.out } };
+}
+
 export async function buildProductItems(o: ProductItemsOptions): Promise<ProductItemsReport> {
+  checkPaths(productItemsPaths({ questions: o.questions, out: o.out }));
+  // o.out is claimed first (core/output-claim.ts): locked, temporary files of killed runs removed,
+  // report.json removed until this run has finished.
   const completionFiles = [join(o.out, 'report.json')];
   return withClaimedOutput(o.out, 'folder', { completionFiles }, () => buildClaimed(o));
 }
@@ -103,6 +112,8 @@ async function buildClaimed(o: ProductItemsOptions): Promise<ProductItemsReport>
     notMade.push(JSON.stringify({ id: q.id, product_id: q.productId, reason, ...detail }));
   };
   for await (const { value: q } of readJsonl(o.questions, parseProductQuestion, {
+    ...o.limits,
+    unique: { of: (question) => question.id, field: 'id', what: 'question id' },
     onError: o.onError ?? 'fail',
     rejects,
   })) {

@@ -5,9 +5,9 @@
 //
 // One of `answer` (the gold letter) or `votes` (one letter per annotator; the majority is taken and
 // a tie is kept as a tie) per record. Letters: A–D for tasks 1–3, A–C for task 4. One record per
-// (session, leaf, task): a second one is an error. Annotations are made by people and are
+// (session, leaf, task): a second one is a bad line (a reject under onError 'skip', stored with its
+// line like any other). Annotations are made by people and are
 // therefore few; they are held in memory, indexed by session.
-import { InputError } from '../../../core/errors.js';
 import { FieldReader, describe, readJsonl, type ReadJsonlOptions } from '../../../core/jsonl.js';
 import { binaryLabelOf, isAnswerLetter, majorityVote, type AnswerLetter, type BinaryLabel } from './labels.js';
 import type { TaskNumber } from './sib-types.js';
@@ -79,18 +79,11 @@ export class AnnotationIndex {
   private readonly used = new Set<Annotation>();
   size = 0;
 
+  /** Adds an annotation; the reader (loadAnnotations) has made sure that no two share session, leaf and task. */
   add(a: Annotation): void {
     let inner = this.bySession.get(a.sessionId);
     if (!inner) this.bySession.set(a.sessionId, (inner = new Map()));
-    const key = keyOf(a.leafId, a.task);
-    const first = inner.get(key);
-    if (first) {
-      throw new InputError(
-        { file: a.file, line: a.line, field: 'leaf_id' },
-        `a second annotation of session "${a.sessionId}", leaf "${a.leafId}", task ${a.task} (the first is on line ${first.line})`,
-      );
-    }
-    inner.set(key, a);
+    inner.set(keyOf(a.leafId, a.task), a);
     this.size += 1;
   }
 
@@ -114,18 +107,18 @@ export class AnnotationIndex {
   }
 }
 
+/** One annotation per (session, leaf, task): a second is a bad line. */
+const ONE_PER_TASK = {
+  of: (a: Annotation) => JSON.stringify([a.sessionId, a.leafId, a.task]),
+  field: 'leaf_id',
+  what: 'annotation',
+  show: (a: Annotation) =>
+    `of session ${JSON.stringify(a.sessionId)}, leaf ${JSON.stringify(a.leafId)}, task ${a.task}`,
+};
+
 export async function loadAnnotations(file: string, options: ReadJsonlOptions = {}): Promise<AnnotationIndex> {
   const index = new AnnotationIndex();
-  for await (const { line, value } of readJsonl(file, parseAnnotation, options)) {
-    try {
-      index.add(value);
-    } catch (err) {
-      if (!(err instanceof InputError) || (options.onError ?? 'fail') === 'fail') throw err;
-      await options.rejects!.reject(
-        err,
-        JSON.stringify({ session_id: value.sessionId, leaf_id: value.leafId, task: value.task, line }),
-      );
-    }
-  }
+  for await (const { value } of readJsonl(file, parseAnnotation, { ...options, unique: ONE_PER_TASK }))
+    index.add(value);
   return index;
 }

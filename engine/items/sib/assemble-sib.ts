@@ -19,9 +19,10 @@
 import { join } from 'node:path';
 import type { SentenceEncoder, VectorSet } from '../../../embeddings/sentence-encoder.js';
 import { openAtomicWriter, writeFileAtomic } from '../../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../../core/check-paths.js';
 import { ConfigError, type OnError } from '../../../core/errors.js';
 import { withClaimedOutput } from '../../../core/output-claim.js';
-import { readJsonl, type ReadJsonlOptions } from '../../../core/jsonl.js';
+import { readJsonl, type InputLimits, type ReadJsonlOptions } from '../../../core/jsonl.js';
 import { createProgress } from '../../../core/progress.js';
 import { CountingRejects, RejectsSink } from '../../../core/rejects.js';
 import { Rng } from '../../../core/rng.js';
@@ -77,6 +78,8 @@ export interface AssembleSibOptions {
   /** Sessions per chunk: the unit of streaming and of encoder batches (default 32). */
   chunkSessions?: number;
   onError?: OnError;
+  /** Limits on the input files' lines and texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
   progress?: boolean;
   /** Replaces the two JSONL outputs (benchmarks); the summary is still written to outDir. */
   sinks?: { tasks: LineSink; distractors: LineSink };
@@ -113,6 +116,7 @@ export async function collectComparisonPool(options: AssembleSibOptions, capacit
   let n = 0;
   const onError = options.onError ?? 'fail';
   const records = readJsonl(options.sessions, parseSession, {
+    ...options.limits,
     onError,
     rejects: onError === 'skip' ? new CountingRejects() : undefined,
   });
@@ -244,7 +248,16 @@ async function openSibResources(options: AssembleSibOptions, readOptions: ReadJs
   };
 }
 
+/** What assembleSib reads and writes, checked before any work (the CLI checks them before it opens the model). */
+export function sibPaths(o: Pick<AssembleSibOptions, 'sessions' | 'annotations' | 'catalog' | 'outDir'>): PathChecks {
+  return {
+    inputFiles: { sessions: o.sessions, annotations: o.annotations, catalog: o.catalog },
+    outputDirs: { outDir: o.outDir },
+  };
+}
+
 export async function assembleSib(options: AssembleSibOptions): Promise<SibSummary> {
+  checkPaths(sibPaths(options));
   const completionFiles = [join(options.outDir, SIB_OUTPUT_FILES.summary)];
   return withClaimedOutput(options.outDir, 'folder', { completionFiles }, () => assembleClaimed(options));
 }
@@ -257,7 +270,7 @@ async function assembleClaimed(options: AssembleSibOptions): Promise<SibSummary>
   }
   if (options.styles.length === 0) throw new ConfigError('styles', 'must name at least one prompt style');
   const rejects = new RejectsSink(join(options.outDir, SIB_OUTPUT_FILES.rejects));
-  const readOptions = { onError, rejects };
+  const readOptions = { ...options.limits, onError, rejects };
   const resources = await openSibResources(options, readOptions);
   const { annotations, sources, taskSink, itemSink } = resources;
   const encoder = options.encoder;

@@ -5,10 +5,11 @@
 //      "skus": [{"options": {"color": "red", "size": "M"}, "price": 21.5}],   (price optional per SKU)
 //      "attributes": {"material": ["cotton"]}}]}
 // `sku_options: [{name: value}]` (the target format) is accepted in place of `skus`; `attributes` may
-// also be a list of {name: [values]} objects.
+// also be a list of {name: [values]} objects. Every field is checked (parse-targets.ts's rules): a
+// price is a number ≥ 0 (left out when unknown, never null), a title is a string.
 import { InputError } from '../../../core/errors.js';
 import { describe } from '../../../core/jsonl.js';
-import { fail, idField, isObject, numberField, textField, type At, type Obj } from './parse-targets.js';
+import { amountField, fail, idField, isObject, stringField, textField, type At, type Obj } from './parse-targets.js';
 import type { PredictedProduct, PredictedSku, PredictionQuery } from './shoppingbench-types.js';
 
 function optionalList(v: unknown, at: At, field: string): unknown[] {
@@ -32,8 +33,7 @@ function parseSkus(p: Obj, at: At, field: string): PredictedSku[] {
         s.options === undefined || s.options === null
           ? {}
           : optionsObject(s.options, at, `${field}.skus[${i}].options`);
-      const price =
-        s.price === undefined || s.price === null ? undefined : numberField(s.price, at, `${field}.skus[${i}].price`);
+      const price = s.price === undefined ? undefined : amountField(s.price, at, `${field}.skus[${i}].price`);
       return price === undefined ? { options } : { options, price };
     });
   }
@@ -59,8 +59,8 @@ function parseAttributes(v: unknown, at: At, field: string): Record<string, stri
 
 function parseProduct(v: unknown, at: At, field: string): PredictedProduct {
   if (!isObject(v)) throw fail(at, field, `expected a product object, got ${describe(v)}`);
-  const title = v.title === undefined || v.title === null ? '' : textField(v.title, at, `${field}.title`);
-  const price = v.price === undefined || v.price === null ? undefined : numberField(v.price, at, `${field}.price`);
+  const title = v.title === undefined ? '' : stringField(v.title, at, `${field}.title`);
+  const price = v.price === undefined ? undefined : amountField(v.price, at, `${field}.price`);
   const shopId = v.shop_id === undefined || v.shop_id === null ? undefined : idField(v.shop_id, at, `${field}.shop_id`);
   return {
     productId: idField(v.product_id, at, `${field}.product_id`),

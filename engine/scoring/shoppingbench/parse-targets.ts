@@ -4,10 +4,14 @@
 //    "voucher": {...}, "budget": 120}                   (voucher queries; also accepted inside reward)
 // A reward: product_id, title (string or list of acceptable titles), price ([{mode: [lo, hi]}]),
 // service ([..]), sku_options ([{name: value}]), attributes ([{name: [values]}]), knowledge (text).
+// Every field is checked, and a bad one is an InputError naming file, line and field: prices, price
+// bounds, budgets and voucher amounts are numbers ≥ 0, titles and knowledge are text, a price
+// condition has one mode and at most two bounds, a query has 1 to MAX_TARGETS_PER_QUERY targets.
 import { InputError } from '../../../core/errors.js';
 import { describe } from '../../../core/jsonl.js';
 import {
   INTENTS,
+  MAX_TARGETS_PER_QUERY,
   type Feature,
   type Intent,
   type PriceCondition,
@@ -39,6 +43,20 @@ export function numberField(v: unknown, at: At, field: string): number {
   return n;
 }
 
+/** A price, a price bound, a budget or a voucher amount: a number (or numeric string) ≥ 0. */
+export function amountField(v: unknown, at: At, field: string): number {
+  if (v === null) throw fail(at, field, 'expected a number ≥ 0, got null (leave the field out when it is unknown)');
+  const n = numberField(v, at, field);
+  if (n < 0) throw fail(at, field, `must be ≥ 0, got ${n}`);
+  return n;
+}
+
+/** Text that is only text: a string (a number is not a title). */
+export function stringField(v: unknown, at: At, field: string): string {
+  if (typeof v === 'string') return v;
+  throw fail(at, field, v === undefined ? 'missing' : `expected a string, got ${describe(v)}`);
+}
+
 /** An id: string or number. */
 export function idField(v: unknown, at: At, field: string): string {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
@@ -61,7 +79,10 @@ function listOf(v: unknown, at: At, field: string): unknown[] {
 
 const PRICE_MODES = ['less than', 'greater than', 'between'] as const;
 
-/** `{mode: [lo, hi]}`; `less than` reads its bound from hi (or a lone number), `greater than` from lo. */
+/**
+ * `{mode: [lo, hi]}`; `less than` reads its bound from hi (or a lone number), `greater than` from lo.
+ * Every bound given is checked, the unused one too (null or a number ≥ 0); at most two.
+ */
 export function parsePriceCondition(v: unknown, at: At, field: string): PriceCondition {
   if (!isObject(v) || Object.keys(v).length !== 1)
     throw fail(at, field, `expected one {mode: [lo, hi]} object, got ${describe(v)}`);
@@ -69,8 +90,14 @@ export function parsePriceCondition(v: unknown, at: At, field: string): PriceCon
   if (!(PRICE_MODES as readonly string[]).includes(mode))
     throw fail(at, `${field}.${mode}`, `price mode must be one of ${PRICE_MODES.join(', ')}`);
   const bounds = Array.isArray(raw) ? raw : [raw];
-  const bound = (i: number): number | undefined =>
-    bounds[i] === null || bounds[i] === undefined ? undefined : numberField(bounds[i], at, `${field}.${mode}[${i}]`);
+  if (bounds.length === 0 || bounds.length > 2)
+    throw fail(at, `${field}.${mode}`, `expected [lo, hi] or one number, got ${describe(raw)}`);
+  const values = bounds.map((b, i) =>
+    b === null || (b === undefined && Array.isArray(raw))
+      ? undefined
+      : amountField(b, at, Array.isArray(raw) ? `${field}.${mode}[${i}]` : `${field}.${mode}`),
+  );
+  const bound = (i: number): number | undefined => values[i];
   if (mode === 'less than') {
     const hi = bounds.length === 1 ? bound(0) : bound(1);
     if (hi === undefined) throw fail(at, `${field}.${mode}`, 'needs an upper bound');
@@ -112,18 +139,32 @@ function parseFeatures(reward: Obj, at: At, field: string): Feature[] {
   return features;
 }
 
+/** `title`: one acceptable title, or a list of them (strings; empty ones are dropped, one must remain). */
+function parseTitles(v: unknown, at: At, field: string): string[] {
+  let titles: string[];
+  if (typeof v === 'string') titles = [v];
+  else if (Array.isArray(v)) titles = v.map((t, i) => stringField(t, at, `${field}[${i}]`));
+  else
+    throw fail(
+      at,
+      field,
+      v === undefined ? 'missing' : `expected a title or a list of titles (strings), got ${describe(v)}`,
+    );
+  titles = titles.filter((t) => t.trim() !== '');
+  if (titles.length === 0) throw fail(at, field, 'needs at least one non-empty title');
+  return titles;
+}
+
 function parseTargetProduct(reward: unknown, at: At, field: string): TargetProduct {
   if (!isObject(reward)) throw fail(at, field, `expected an object, got ${describe(reward)}`);
-  const titlesRaw = typeof reward.title === 'string' ? [reward.title] : listOf(reward.title, at, `${field}.title`);
-  const titles = titlesRaw.map((t, i) => textField(t, at, `${field}.title[${i}]`)).filter((t) => t.trim() !== '');
-  if (titles.length === 0) throw fail(at, `${field}.title`, 'needs at least one non-empty title');
+  const titles = parseTitles(reward.title, at, `${field}.title`);
   const price = listOf(reward.price, at, `${field}.price`).map((p, i) =>
     parsePriceCondition(p, at, `${field}.price[${i}]`),
   );
   const knowledge =
     reward.knowledge === undefined || reward.knowledge === null
       ? undefined
-      : textField(reward.knowledge, at, `${field}.knowledge`);
+      : stringField(reward.knowledge, at, `${field}.knowledge`);
   if (knowledge !== undefined && knowledge.trim() === '') throw fail(at, `${field}.knowledge`, 'must not be empty');
   return {
     productId: idField(reward.product_id, at, `${field}.product_id`),
@@ -141,10 +182,9 @@ export function parseVoucher(v: unknown, at: At, field: string): Voucher {
     throw fail(at, `${field}.voucher_type`, `must be "platform" or "shop", got ${describe(voucherType)}`);
   const discountType = v.discount_type;
   const threshold =
-    v.threshold === undefined || v.threshold === null ? 0 : numberField(v.threshold, at, `${field}.threshold`);
+    v.threshold === undefined || v.threshold === null ? 0 : amountField(v.threshold, at, `${field}.threshold`);
   if (discountType === 'fixed') {
-    const faceValue = numberField(v.face_value, at, `${field}.face_value`);
-    if (faceValue < 0) throw fail(at, `${field}.face_value`, 'must be ≥ 0');
+    const faceValue = amountField(v.face_value, at, `${field}.face_value`);
     return { voucherType, threshold, discountType, faceValue };
   }
   if (discountType === 'percentage') {
@@ -153,8 +193,7 @@ export function parseVoucher(v: unknown, at: At, field: string): Voucher {
     if (discount > 1) discount /= 100;
     if (discount < 0 || discount > 1)
       throw fail(at, `${field}.discount`, 'must be a fraction in [0, 1] or a percent in [0, 100]');
-    const cap = v.cap === undefined || v.cap === null ? Infinity : numberField(v.cap, at, `${field}.cap`);
-    if (cap < 0) throw fail(at, `${field}.cap`, 'must be ≥ 0');
+    const cap = v.cap === undefined || v.cap === null ? Infinity : amountField(v.cap, at, `${field}.cap`);
     return { voucherType, threshold, discountType, discount, cap };
   }
   throw fail(at, `${field}.discount_type`, `must be "fixed" or "percentage", got ${describe(discountType)}`);
@@ -178,6 +217,8 @@ export function parseTargetRecord(json: unknown, at: At): TargetQuery {
   const rewards = Array.isArray(json.reward) ? json.reward : json.reward === undefined ? undefined : [json.reward];
   if (rewards === undefined || rewards.length === 0)
     throw fail(at, 'reward', 'missing (needs one target product object, or a list of them)');
+  if (rewards.length > MAX_TARGETS_PER_QUERY)
+    throw fail(at, 'reward', `${rewards.length} target products, more than ${MAX_TARGETS_PER_QUERY}`);
   const targets = rewards.map((r, i) =>
     parseTargetProduct(r, at, Array.isArray(json.reward) ? `reward[${i}]` : 'reward'),
   );
@@ -193,7 +234,7 @@ export function parseTargetRecord(json: unknown, at: At): TargetQuery {
     [single?.budget, 'reward.budget'],
   ];
   const budgetSource = budgetSources.find(([v]) => v !== undefined && v !== null);
-  const budget = budgetSource ? numberField(budgetSource[0], at, budgetSource[1]) : undefined;
+  const budget = budgetSource ? amountField(budgetSource[0], at, budgetSource[1]) : undefined;
   const partial = { queryId, targets, voucher, budget, line: at.line };
   let intent: Intent;
   if (json.intent === undefined || json.intent === null) intent = inferIntent(partial);

@@ -1,6 +1,5 @@
 // One query's scores: each recommended product against its target, the query's mean r_pro, r_shop,
 // r_budget (with the voucher arithmetic) and whether it counts as a success for its intent.
-import { InputError } from '../../../core/errors.js';
 import { productRelevance, type ProductRelevance, type TitleSimilarity } from './relevance.js';
 import type { Intent, PredictedProduct, TargetQuery } from './shoppingbench-types.js';
 import { checkBudget, type BudgetCheck } from './voucher.js';
@@ -29,9 +28,6 @@ export interface QueryScore {
   /** The ASR criterion of the query's intent. */
   success: boolean;
 }
-
-/** Targets per query above this make the exact assignment too large (ShoppingBench has a handful). */
-export const MAX_TARGETS_PER_QUERY = 16;
 
 /**
  * Pairs products with targets. One target: every product against it. Several: the one-to-one
@@ -72,13 +68,7 @@ export function scoreQuery(
   query: TargetQuery,
   products: readonly PredictedProduct[] | undefined,
   titleSim: TitleSimilarity,
-  targetsFile = 'targets',
 ): QueryScore {
-  if (query.targets.length > MAX_TARGETS_PER_QUERY)
-    throw new InputError(
-      { file: targetsFile, line: query.line, field: 'reward' },
-      `more than ${MAX_TARGETS_PER_QUERY} target products`,
-    );
   const list = products ?? [];
   const relevance = list.map((p) => query.targets.map((t) => productRelevance(p, t, titleSim)));
   const assignment = assignTargets(relevance, query.targets.length);

@@ -3,8 +3,9 @@
 import { join } from 'node:path';
 import type { SentenceEncoder } from '../../../embeddings/sentence-encoder.js';
 import { writeFileAtomic } from '../../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../../core/check-paths.js';
 import { ConfigError, type OnError } from '../../../core/errors.js';
-import { readJsonl } from '../../../core/jsonl.js';
+import { readJsonl, type InputLimits } from '../../../core/jsonl.js';
 import { createProgress } from '../../../core/progress.js';
 import { RejectsSink } from '../../../core/rejects.js';
 import { parsePredictionRecord } from './parse-predictions.js';
@@ -25,6 +26,8 @@ export interface ScoreRunOptions {
   /** What to keep in mind about meaningful similarities from another model than Sentence-BERT (glove-100d). */
   similarityNote?: string;
   onError?: OnError;
+  /** Limits on the input files' lines and texts (core/jsonl-batches.ts). */
+  limits?: InputLimits;
   batchSize?: number;
   progress?: boolean;
 }
@@ -39,12 +42,18 @@ export interface ScoreRunResult {
   rejected: number;
 }
 
+/** What scoreShoppingBench reads and writes, checked before any work (the CLI checks them before it opens the model). */
+export function scorePaths(o: Pick<ScoreRunOptions, 'predictions' | 'targets' | 'out'>): PathChecks {
+  return { inputFiles: { predictions: o.predictions, targets: o.targets }, outputDirs: { out: o.out } };
+}
+
 export async function scoreShoppingBench(o: ScoreRunOptions): Promise<ScoreRunResult> {
+  checkPaths(scorePaths(o));
   const onError = o.onError ?? 'fail';
   const rejects = o.out ? new RejectsSink(join(o.out, 'rejects.jsonl')) : undefined;
   if (onError === 'skip' && !rejects)
     throw new ConfigError('onError', '"skip" needs out (the folder that receives rejects.jsonl)');
-  const readOptions = { onError, rejects };
+  const readOptions = { ...o.limits, onError, rejects };
 
   const targets: TargetQuery[] = [];
   const queryIds = new Set<string>();
@@ -75,7 +84,7 @@ export async function scoreShoppingBench(o: ScoreRunOptions): Promise<ScoreRunRe
   const embeddings = await TitleEmbeddings.build(titles, o.encoder, { batchSize: o.batchSize, progress });
   progress.stop();
 
-  const scores = targets.map((q) => scoreQuery(q, predictions.get(q.queryId), embeddings.similarity, o.targets));
+  const scores = targets.map((q) => scoreQuery(q, predictions.get(q.queryId), embeddings.similarity));
   const summary = summarize(scores);
   const withoutVector = embeddings.withoutVector;
   const encoderLine =

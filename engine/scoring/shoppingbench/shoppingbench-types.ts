@@ -43,6 +43,12 @@ export interface Voucher {
   cap?: number;
 }
 
+/**
+ * Targets per query at most: pairing products with targets is an exact assignment over subsets of
+ * targets (2^targets states; ShoppingBench's queries have a handful).
+ */
+export const MAX_TARGETS_PER_QUERY = 16;
+
 export const INTENTS = ['product', 'knowledge', 'shop', 'voucher'] as const;
 /** product: single-product queries; knowledge; shop: multi-product from one shop; voucher: voucher and budget. */
 export type Intent = (typeof INTENTS)[number];

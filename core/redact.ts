@@ -1,0 +1,74 @@
+// The one place that removes secrets from text before it reaches a message, a log, a rejects file or
+// a manifest. Everything a user may type or a server may echo goes through `redact`:
+//   - URLs: the user-info (`scheme://user:password@host` → `scheme://***@host`) and the values of
+//     query parameters that carry credentials (`?password=…`, `&token=…`, `api_key=…`, …);
+//   - header and body text: `Bearer …` and `Basic …` credentials, `Authorization: …` and `api-key: …`
+//     header values, OpenAI-style keys (`sk-…`);
+//   - known secret values: those the caller passes (a password it was given) and those of the
+//     environment variables that hold credentials (NEO4J_PASSWORD, OPENAI_API_KEY, *_TOKEN, …),
+//     each also in its URL-encoded form.
+// Patterns catch what is shaped like a secret; the known values catch the rest (a password echoed
+// alone in a server's message).
+
+const MASK = '***';
+
+/** `scheme://user-info@`: everything between `//` and `@` before the host. */
+const USER_INFO = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^@/\s?#]*@/g;
+
+/** Query or form parameters whose value is a credential: `password=…`, `access_token=…`, `api-key=…`. */
+const SECRET_PARAMETER =
+  /([?&;]|\b)((?:[A-Za-z0-9_-]*[_-])?(?:password|passwd|pwd|pass|token|secret|key|apikey|api_key|auth|sig|signature|credentials?))=([^&#\s"'<>]+)/gi;
+
+/** `Bearer abc`, `Basic YWxh…`: an HTTP credential wherever it appears (a header echoed in a body). */
+const AUTH_SCHEME = /\b(Bearer\s+[A-Za-z0-9._~+/=-]{4,}|Basic\s+[A-Za-z0-9+/=]{8,})/g;
+
+/** `Authorization: Bearer …`, `"authorization": "…"`, `x-api-key: …`: the value of a credential header or field. */
+const CREDENTIAL_FIELD =
+  /((?:proxy-)?authorization|x-api-key|api[-_]?key|password|secret|token)("?\s*[:=]\s*"?)((?:Bearer|Basic)\s+)?[^"\s,;}&#]+/gi;
+
+/** OpenAI-style API keys (`sk-…`, `sk-proj-…`), which endpoints quote in their error bodies. */
+const API_KEY_SHAPE = /\bsk-[A-Za-z0-9_-]{8,}/g;
+
+/** Environment variables whose values are credentials, by name. */
+const SECRET_ENV_NAME = /PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|(^|_)KEY$|CREDENTIAL/i;
+
+/**
+ * Values shorter than this are not taken from the environment as secrets: replacing every "neo4j"
+ * in a text because that is someone's password would garble messages without protecting anything.
+ * (A secret the caller passes explicitly is replaced whatever its length.)
+ */
+const MIN_ENV_SECRET_LENGTH = 6;
+
+/** The credential values found in an environment (default: this process's). */
+export function environmentSecrets(env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && value.length >= MIN_ENV_SECRET_LENGTH && SECRET_ENV_NAME.test(name)) out.push(value);
+  }
+  return out;
+}
+
+/**
+ * `text` with every secret replaced by `***`: URL user-info and credential parameters, HTTP
+ * credentials, API keys, the `secrets` given and the credential values of the environment.
+ */
+export function redact(
+  text: string,
+  secrets: readonly string[] = [],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  let out = text;
+  // Known values first, longest first, so that a secret containing another is replaced whole.
+  const known = [...secrets, ...environmentSecrets(env)].filter((s) => s.length > 0);
+  for (const secret of known.sort((a, b) => b.length - a.length)) {
+    out = out.split(secret).join(MASK);
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) out = out.split(encoded).join(MASK);
+  }
+  return out
+    .replace(USER_INFO, `$1${MASK}@`)
+    .replace(SECRET_PARAMETER, `$1$2=${MASK}`)
+    .replace(CREDENTIAL_FIELD, `$1$2$3${MASK}`)
+    .replace(AUTH_SCHEME, (m: string) => `${m.split(/\s/, 1)[0]!} ${MASK}`)
+    .replace(API_KEY_SHAPE, `sk-${MASK}`);
+}
