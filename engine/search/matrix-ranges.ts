@@ -15,6 +15,17 @@
 // 3. Symmetry. cos(a, b) === cos(b, a) bit for bit (see `dot`), so each pair is computed once: rows are
 //    reordered anchors first, and the anchor at position p is multiplied only by positions ≥ p; a pair
 //    of two anchors is added to both lists.
+// 4. Pipelining. onnxruntime-node runs `session.run` synchronously on the calling thread, so on one
+//    thread the products and the re-scoring take turns. The pipelined path (the default for large
+//    inputs, see PIPELINE_MIN_PAIRS) runs the products in PIPELINE_LANES worker threads
+//    (threshold-products-worker.ts), each with its own session and its own copy of the rows, and
+//    asks for the next blocks before re-scoring the current one: the products of blocks k+1 and k+2
+//    run while this thread re-scores block k, orders its entries and, at the end, builds the CSR.
+//    Two lanes of one ONNX thread each rather than one of two: under a shared core's load a
+//    two-thread GEMM waits for its slower thread, and the one-thread NonZero of one lane overlaps
+//    the other lane's GEMM. Its model finds the same pairs group by group (threshold-products.ts),
+//    with a 16× smaller NonZero. Blocks are re-scored in order, so the lists are the serial path's,
+//    byte for byte (`pipelined: false` keeps that path, for comparison and tests).
 //
 // Stored as one CSR (compressed rows: offsets, rows ascending, exact scores) in shared memory, so
 // worker threads drafting items read it without a copy. `openOrComputeRanges` saves it next to the
@@ -55,7 +66,13 @@ const PRODUCT_BLOCK_BYTES = 256 * 1024 * 1024;
 const MAX_BLOCK_ROWS = 512;
 const FIRST_BLOCK_ROWS = 64;
 /** Worker threads of the pipelined path, each with its own session and blocks in flight. */
-const PIPELINE_LANES = 2;
+export const PIPELINE_LANES = 2;
+/**
+ * Anchor × row pairs from which the default is the pipelined path. Starting its workers costs about
+ * 0.2 s (each copies the rows and warms its session); at 10k products (5.2e7 pairs) the serial path
+ * takes 0.5 s and is still faster, at 100k (5.1e9 pairs) the pipelined one is (bench/items.ts).
+ */
+export const PIPELINE_MIN_PAIRS = 1e9;
 
 export interface MatrixRangesOptions {
   /** ONNX Runtime threads for the products (default: every core). */
@@ -66,8 +83,10 @@ export interface MatrixRangesOptions {
   /** Most anchor rows per ONNX Runtime call (default 512; fewer rows, smaller product blocks). */
   maxBlockRows?: number;
   /**
-   * Run the products in a worker thread, the next block's while this thread re-scores the current
-   * one (default true); false runs both on this thread in turn (the serial path, kept for comparison).
+   * Run the products in worker threads, the next blocks' while this thread re-scores the current one
+   * (true), or both on this thread in turn with the original candidate model (false: the serial
+   * path, kept for comparison). Default: pipelined from PIPELINE_MIN_PAIRS anchor × row pairs, where
+   * it is measured faster; below, starting the workers costs more than the overlap saves (bench/items.ts).
    * The ranges are the same either way.
    */
   pipelined?: boolean;
@@ -384,7 +403,10 @@ async function computeRanges(
   const progress = createProgress({ label: 'window ranges', total: anchors, unit: 'anchors', enabled: opts.progress });
   const source =
     anchors > 0
-      ? await openCandidateSource({ dim, data, order, floor, threads: opts.threads }, opts.pipelined ?? true)
+      ? await openCandidateSource(
+          { dim, data, order, floor, threads: opts.threads },
+          opts.pipelined ?? anchors * m >= PIPELINE_MIN_PAIRS,
+        )
       : undefined;
   try {
     const maxRows = Math.max(
