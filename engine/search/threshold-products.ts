@@ -51,23 +51,33 @@ export function candidateThreshold(floor: number, dim: number): number {
 }
 
 /**
- * The serial path's ONNX model: inputs q [b, d], v [m, d], t (scalar); output idx [2, c], the (i, j)
- * with (q·vᵀ)[i, j] ≥ t. NonZero runs on one thread over all b·m flags: 50 of the 165 ms of a
- * 512 × 100k call (2 threads, 384-d; the Gemm takes 110).
+ * An ONNX model with inputs q [b, d], v [m, d] and t (a scalar) computing S = q·vᵀ in float32;
+ * `threshold` adds the nodes and outputs that turn S into candidate pairs.
  */
-export function thresholdProductModel(dim: number): Uint8Array {
+function productModel(
+  dim: number,
+  graphName: string,
+  docString: string,
+  threshold: (g: OnnxGraphBuilder, s: string, t: string) => void,
+): Uint8Array {
   const g = new OnnxGraphBuilder();
   const q = g.input('q', OnnxDataType.FLOAT, ['b', dim]);
   const v = g.input('v', OnnxDataType.FLOAT, ['m', dim]);
   const t = g.input('t', OnnxDataType.FLOAT, []);
-  const s = g.op('Gemm', [q, v], { transB: 1 });
-  g.op('NonZero', [g.op('GreaterOrEqual', [s, t])], {}, 'idx');
-  g.output('idx', OnnxDataType.INT64, [2, 'c']);
-  return g.toModel({
-    graphName: 'intentsim_threshold_product',
-    opset: 17,
-    producer: 'intentsim',
-    docString: 'Index pairs (i, j) with q_i · v_j ≥ t: candidates for exact cosine ranges.',
+  threshold(g, g.op('Gemm', [q, v], { transB: 1 }), t);
+  return g.toModel({ graphName, opset: 17, producer: 'intentsim', docString });
+}
+
+/**
+ * The serial path's model: output idx [2, c], the (i, j) with S[i, j] ≥ t. NonZero runs on one
+ * thread over all b·m flags: 50 of the 165 ms of a 512 × 100k call (2 threads, 384-d; the Gemm
+ * takes 110, ONNX Runtime's profile).
+ */
+export function thresholdProductModel(dim: number): Uint8Array {
+  const doc = 'Index pairs (i, j) with q_i · v_j ≥ t: candidates for exact cosine ranges.';
+  return productModel(dim, 'intentsim_threshold_product', doc, (g, s, t) => {
+    g.op('NonZero', [g.op('GreaterOrEqual', [s, t])], {}, 'idx');
+    g.output('idx', OnnxDataType.INT64, [2, 'c']);
   });
 }
 
@@ -75,31 +85,23 @@ export function thresholdProductModel(dim: number): Uint8Array {
 export const COLUMN_GROUP = 16;
 
 /**
- * The pipelined path's ONNX model: the same pairs, found in two steps that read the product S once.
- * S [b, m] is viewed as groups of COLUMN_GROUP columns; a group whose maximum passes t is gathered
- * and its columns tested. Outputs: groups [2, g], the (i, group) whose maximum is ≥ t, and lanes
- * [2, c], the (k, column in group) of group k passing t. The maximum is one of the float32 values,
- * so a group passes exactly when one of its columns does: the pairs are the other model's, in the
- * same order, and the one-thread NonZero reads 16× fewer flags (a 512 × 100k call: 165 → 145 ms).
+ * The pipelined path's model: the same pairs, found in two steps. S [b, m] is viewed as groups of
+ * COLUMN_GROUP columns; a group whose maximum passes t is gathered and its columns tested. Outputs:
+ * groups [2, g], the (i, group) whose maximum is ≥ t, and lanes [2, c], the (k, column in group) of
+ * group k passing t. The maximum is one of the float32 values, so a group passes exactly when one
+ * of its columns does: the pairs are the other model's, in the same order, and the one-thread
+ * NonZero reads 16× fewer flags (six warm 512 × 99,840 calls, 2 threads: 224 → 156 ms on average).
  */
 export function groupedThresholdProductModel(dim: number): Uint8Array {
-  const g = new OnnxGraphBuilder();
-  const q = g.input('q', OnnxDataType.FLOAT, ['b', dim]);
-  const v = g.input('v', OnnxDataType.FLOAT, ['m', dim]);
-  const t = g.input('t', OnnxDataType.FLOAT, []);
-  const s = g.op('Gemm', [q, v], { transB: 1 });
-  const grouped = g.op('Reshape', [s, g.int64s('group_shape', [3], [0, -1, COLUMN_GROUP])]);
-  const maxima = g.op('ReduceMax', [grouped], { axes: [2], keepdims: 0 });
-  const groups = g.op('NonZero', [g.op('GreaterOrEqual', [maxima, t])], {}, 'groups');
-  const values = g.op('GatherND', [grouped, g.op('Transpose', [groups], { perm: [1, 0] })]);
-  g.op('NonZero', [g.op('GreaterOrEqual', [values, t])], {}, 'lanes');
-  g.output('groups', OnnxDataType.INT64, [2, 'g']);
-  g.output('lanes', OnnxDataType.INT64, [2, 'c']);
-  return g.toModel({
-    graphName: 'intentsim_grouped_threshold_product',
-    opset: 17,
-    producer: 'intentsim',
-    docString: 'Index pairs (i, j) with q_i · v_j ≥ t, found group by group: candidates for exact cosine ranges.',
+  const doc = 'Index pairs (i, j) with q_i · v_j ≥ t, found group by group: candidates for exact cosine ranges.';
+  return productModel(dim, 'intentsim_grouped_threshold_product', doc, (g, s, t) => {
+    const grouped = g.op('Reshape', [s, g.int64s('group_shape', [3], [0, -1, COLUMN_GROUP])]);
+    const maxima = g.op('ReduceMax', [grouped], { axes: [2], keepdims: 0 });
+    const groups = g.op('NonZero', [g.op('GreaterOrEqual', [maxima, t])], {}, 'groups');
+    const values = g.op('GatherND', [grouped, g.op('Transpose', [groups], { perm: [1, 0] })]);
+    g.op('NonZero', [g.op('GreaterOrEqual', [values, t])], {}, 'lanes');
+    g.output('groups', OnnxDataType.INT64, [2, 'g']);
+    g.output('lanes', OnnxDataType.INT64, [2, 'c']);
   });
 }
 
