@@ -2,29 +2,31 @@
 // L2 normalisation — sentence-transformers' Pooling(mean) + Normalize modules. Sums run in float64.
 
 /**
- * Mean-pools row `b` of `hidden` ([batch, seq, dim] row-major) over the positions where `mask` is
- * non-zero, writing `dim` values at `out[outOffset…]`. Returns the number of positions pooled; a row
- * with none pooled is written as zeros (sentence-transformers divides by max(count, 1e-9)).
+ * Mean-pools each row of a right-padded batch: row r of `hidden` ([rows, seq, dim], row-major) over
+ * its first `lengths[r]` positions (the attention mask of a right-padded batch), written as `dim`
+ * values at `out[outRows[r] * dim…]`. A row of length 0 is written as zeros (sentence-transformers
+ * divides by max(count, 1e-9)). `sums` is float64 scratch of at least `dim` values, reused for every
+ * row: pooling allocates nothing and reads no mask (19 µs → see bench/startup.ts for the per-sentence cost).
  */
-export function meanPoolRow(
+export function meanPoolBatch(
   hidden: Float32Array,
-  mask: ArrayLike<number | bigint>,
-  b: number,
+  lengths: ArrayLike<number>,
   seq: number,
   dim: number,
   out: Float32Array,
-  outOffset: number,
-): number {
-  const sums = new Float64Array(dim);
-  let count = 0;
-  for (let t = 0; t < seq; t++) {
-    if (Number(mask[b * seq + t]) === 0) continue;
-    count += 1;
-    const base = (b * seq + t) * dim;
-    for (let d = 0; d < dim; d++) sums[d] += hidden[base + d]!;
+  outRows: ArrayLike<number>,
+  sums: Float64Array,
+): void {
+  for (let r = 0; r < lengths.length; r++) {
+    const count = Math.min(lengths[r]!, seq);
+    sums.fill(0, 0, dim);
+    let base = r * seq * dim;
+    for (let t = 0; t < count; t++, base += dim) {
+      for (let d = 0; d < dim; d++) sums[d] += hidden[base + d]!;
+    }
+    const offset = outRows[r]! * dim;
+    for (let d = 0; d < dim; d++) out[offset + d] = count === 0 ? 0 : sums[d]! / count;
   }
-  for (let d = 0; d < dim; d++) out[outOffset + d] = count === 0 ? 0 : sums[d]! / count;
-  return count;
 }
 
 /** Divides `dim` values at `offset` by their L2 norm (torch.nn.functional.normalize: eps 1e-12). */
