@@ -80,7 +80,6 @@ function poolingRows(quick: boolean, seed: number): BenchRow[] {
   const outRows = lengths.map((_, r) => r);
   const before = new Float32Array(rows * dim);
   const after = new Float32Array(rows * dim);
-  const sums = new Float64Array(dim);
   const timeIt = (pool: () => void) => {
     for (let i = 0; i < 3; i++) pool(); // warm-up: let the JIT compile both loops
     const started = performance.now();
@@ -90,7 +89,7 @@ function poolingRows(quick: boolean, seed: number): BenchRow[] {
   const perRow = () => {
     for (let r = 0; r < rows; r++) meanPoolRowWithMask(hidden, mask, r, seq, dim, before, r * dim);
   };
-  const batch = () => meanPoolBatch(hidden, lengths, seq, dim, after, outRows, sums);
+  const batch = () => meanPoolBatch(hidden, lengths, seq, dim, after, outRows);
   const times = { perRow: [] as number[], batch: [] as number[] };
   for (let round = 0; round < 5; round++) {
     times.perRow.push(timeIt(perRow));

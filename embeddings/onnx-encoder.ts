@@ -168,7 +168,6 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     this.stats.tokenizeMs += performance.now() - started;
     const lengths = tokens.map((t) => t.ids.length);
     const plan = planBatches(lengths, batchSize, options.sortByLength ?? this.sortByLength);
-    const sums = new Float64Array(dim);
 
     for (const batch of plan.batches) {
       started = performance.now();
@@ -187,7 +186,6 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
         dim,
         out,
         batch.indices,
-        sums,
       );
       if (normalize) for (const i of batch.indices) l2NormalizeRow(out, i * dim, dim);
       hidden.dispose();
