@@ -2,17 +2,18 @@
 // with the provider, threads and batching under our control; tokenization by transformers.js.
 // encode() = tokenize → length-sorted batches padded to their longest sentence → last_hidden_state →
 // mean pooling over non-padding tokens → L2 normalisation; rows come back in input order.
-import { createReadStream, readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { EncodeOptions } from './sentence-encoder.js';
 import { resolveModel, type ModelResolutionOptions } from './model-resolution.js';
+import { defaultCacheRoot } from './cache-paths.js';
+import { modelFingerprint } from './model-fingerprint.js';
 import type { DescribedEncoder, EncoderInfo, EncoderStats, OnnxEncoderDescription } from './encoder-description.js';
 import { openSessionWithFallback, type DeviceRequest, type SessionFactory } from './execution-providers.js';
 import { SentenceTokenizer, type TokenizedSentence } from './tokenizer.js';
 import { planBatches, paddingWasted } from './length-batching.js';
-import { l2NormalizeRow, meanPoolRow } from './pooling.js';
+import { l2NormalizeRow, meanPoolBatch } from './pooling.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS, type ModelDtype } from './model-files.js';
 import { InputError, UserError } from '../core/errors.js';
 
@@ -114,11 +115,9 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       probe,
       options.sessionFactory,
     );
-    const fingerprint = await modelFingerprint(
-      model.onnxPath,
-      join(model.dir, 'tokenizer.json'),
-      model.dtype,
-      maxTokens,
+    const { fingerprint } = await modelFingerprint(
+      { onnxPath: model.onnxPath, tokenizerPath: join(model.dir, 'tokenizer.json'), dtype: model.dtype, maxTokens },
+      resolve(options.cacheDir ?? defaultCacheRoot()),
     );
     return new OnnxSentenceEncoder(
       opened.session,
@@ -179,17 +178,16 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       );
       this.stats.inferenceMs += performance.now() - started;
       started = performance.now();
-      const data = hidden.data as Float32Array;
-      const [rows, seq] = [hidden.dims[0]!, hidden.dims[1]!];
-      const mask = paddingMask(
+      const seq = hidden.dims[1]!;
+      meanPoolBatch(
+        hidden.data as Float32Array,
         batch.indices.map((i) => lengths[i]!),
         seq,
+        dim,
+        out,
+        batch.indices,
       );
-      for (let r = 0; r < rows; r++) {
-        const offset = batch.indices[r]! * dim;
-        meanPoolRow(data, mask, r, seq, dim, out, offset);
-        if (normalize) l2NormalizeRow(out, offset, dim);
-      }
+      if (normalize) for (const i of batch.indices) l2NormalizeRow(out, i * dim, dim);
       hidden.dispose();
       this.stats.poolingMs += performance.now() - started;
       this.stats.batches += 1;
@@ -209,13 +207,6 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
   async close(): Promise<void> {
     await this.session.release();
   }
-}
-
-/** 1 on the first `length` positions of each row, 0 after (batches are right-padded). */
-function paddingMask(lengths: readonly number[], seq: number): Uint8Array {
-  const mask = new Uint8Array(lengths.length * seq);
-  lengths.forEach((len, r) => mask.fill(1, r * seq, r * seq + len));
-  return mask;
 }
 
 /**
@@ -274,18 +265,4 @@ export function paddedInputs(
     attention_mask: new ort.Tensor('int64', mask, dims),
     token_type_ids: new ort.Tensor('int64', types, dims),
   };
-}
-
-async function modelFingerprint(
-  onnxPath: string,
-  tokenizerPath: string,
-  dtype: ModelDtype,
-  maxTokens: number,
-): Promise<string> {
-  const hash = createHash('sha256');
-  for (const path of [onnxPath, tokenizerPath]) {
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  }
-  hash.update(`\u0000${dtype}\u0000${maxTokens}`);
-  return hash.digest('hex').slice(0, 16);
 }

@@ -2,29 +2,50 @@
 // L2 normalisation — sentence-transformers' Pooling(mean) + Normalize modules. Sums run in float64.
 
 /**
- * Mean-pools row `b` of `hidden` ([batch, seq, dim] row-major) over the positions where `mask` is
- * non-zero, writing `dim` values at `out[outOffset…]`. Returns the number of positions pooled; a row
- * with none pooled is written as zeros (sentence-transformers divides by max(count, 1e-9)).
+ * Mean-pools each row of a right-padded batch: row r of `hidden` ([rows, seq, dim], row-major) over
+ * its first `lengths[r]` positions (the attention mask of a right-padded batch), written as `dim`
+ * values at `out[outRows[r] * dim…]`. A row of length 0 is written as zeros (sentence-transformers
+ * divides by max(count, 1e-9)).
+ *
+ * Each output value is a float64 sum over the positions in order, then divided by their count, as
+ * the plain loop would do it. The loop runs over four dimensions at a time with the sums in local
+ * variables, so it allocates nothing, reads no mask and keeps its sums out of memory: 3–4 µs a
+ * sentence at 32 tokens × 384 against 9–14 µs for a Float64Array of sums per row (bench/startup.ts).
  */
-export function meanPoolRow(
+export function meanPoolBatch(
   hidden: Float32Array,
-  mask: ArrayLike<number | bigint>,
-  b: number,
+  lengths: ArrayLike<number>,
   seq: number,
   dim: number,
   out: Float32Array,
-  outOffset: number,
-): number {
-  const sums = new Float64Array(dim);
-  let count = 0;
-  for (let t = 0; t < seq; t++) {
-    if (Number(mask[b * seq + t]) === 0) continue;
-    count += 1;
-    const base = (b * seq + t) * dim;
-    for (let d = 0; d < dim; d++) sums[d] += hidden[base + d]!;
+  outRows: ArrayLike<number>,
+): void {
+  for (let r = 0; r < lengths.length; r++) {
+    const count = Math.min(lengths[r]!, seq);
+    const first = r * seq * dim;
+    const end = first + count * dim;
+    const o = outRows[r]! * dim;
+    const mean = (sum: number) => (count === 0 ? 0 : sum / count);
+    let d = 0;
+    for (; d + 4 <= dim; d += 4) {
+      let [s0, s1, s2, s3] = [0, 0, 0, 0];
+      for (let i = first + d; i < end; i += dim) {
+        s0 += hidden[i]!;
+        s1 += hidden[i + 1]!;
+        s2 += hidden[i + 2]!;
+        s3 += hidden[i + 3]!;
+      }
+      out[o + d] = mean(s0);
+      out[o + d + 1] = mean(s1);
+      out[o + d + 2] = mean(s2);
+      out[o + d + 3] = mean(s3);
+    }
+    for (; d < dim; d++) {
+      let sum = 0;
+      for (let i = first + d; i < end; i += dim) sum += hidden[i]!;
+      out[o + d] = mean(sum);
+    }
   }
-  for (let d = 0; d < dim; d++) out[outOffset + d] = count === 0 ? 0 : sums[d]! / count;
-  return count;
 }
 
 /** Divides `dim` values at `offset` by their L2 norm (torch.nn.functional.normalize: eps 1e-12). */

@@ -11,7 +11,8 @@ import { AutoTokenizer } from '@huggingface/transformers';
 import { makeTestModel } from '../embeddings/model-generator.js';
 import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { planBatches, paddingWasted } from '../embeddings/length-batching.js';
-import { l2NormalizeRow, meanPoolRow } from '../embeddings/pooling.js';
+import { l2NormalizeRow, meanPoolBatch } from '../embeddings/pooling.js';
+import { Rng } from '../core/rng.js';
 
 let dir: string;
 let encoder: OnnxSentenceEncoder;
@@ -93,17 +94,40 @@ describe('planBatches', () => {
 });
 
 describe('pooling', () => {
-  it('mean over masked positions only, then L2 normalisation', () => {
-    // batch 2, seq 3, dim 2; row 1 has its last position masked out.
+  it('mean over the unpadded positions only, into the rows named, then L2 normalisation', () => {
+    // batch 2, seq 3, dim 2; row 1 has its last position padded; rows go to output rows 1 and 0.
     const hidden = Float32Array.of(1, 2, 3, 4, 5, 6, /* row 1 */ 2, 0, 4, 0, 100, 100);
-    const mask = [1, 1, 1, 1, 1, 0];
     const out = new Float32Array(4);
-    expect(meanPoolRow(hidden, mask, 0, 3, 2, out, 0)).toBe(3);
-    expect(meanPoolRow(hidden, mask, 1, 3, 2, out, 2)).toBe(2);
-    expect(Array.from(out)).toEqual([3, 4, 3, 0]);
+    meanPoolBatch(hidden, [3, 2], 3, 2, out, [1, 0]);
+    expect(Array.from(out)).toEqual([3, 0, 3, 4]);
     l2NormalizeRow(out, 0, 2);
     l2NormalizeRow(out, 2, 2);
-    expect(Array.from(out)).toEqual([0.6000000238418579, 0.800000011920929, 1, 0]);
+    expect(Array.from(out)).toEqual([1, 0, 0.6000000238418579, 0.800000011920929]);
+  });
+
+  it('is bit-identical to the obvious per-row float64 mean over a 0/1 mask, on random batches', () => {
+    const rng = new Rng(11);
+    for (let trial = 0; trial < 50; trial++) {
+      const [rows, seq, dim] = [1 + rng.int(9), 1 + rng.int(40), 1 + rng.int(70)];
+      const hidden = Float32Array.from({ length: rows * seq * dim }, () => (rng.next() - 0.5) * 10 ** rng.int(6));
+      const lengths = Array.from({ length: rows }, () => rng.int(seq + 1));
+      const outRows = Array.from({ length: rows }, (_, r) => rows - 1 - r);
+      const out = new Float32Array(rows * dim).fill(NaN);
+      meanPoolBatch(hidden, lengths, seq, dim, out, outRows);
+      const expected = new Float32Array(rows * dim);
+      for (let r = 0; r < rows; r++) {
+        const mask = Array.from({ length: seq }, (_, t) => (t < lengths[r]! ? 1 : 0));
+        const sums = new Float64Array(dim);
+        let count = 0;
+        for (let t = 0; t < seq; t++) {
+          if (mask[t] === 0) continue;
+          count++;
+          for (let d = 0; d < dim; d++) sums[d] += hidden[(r * seq + t) * dim + d]!;
+        }
+        for (let d = 0; d < dim; d++) expected[outRows[r]! * dim + d] = count === 0 ? 0 : sums[d]! / count;
+      }
+      expect(Buffer.from(out.buffer).equals(Buffer.from(expected.buffer)), `trial ${trial}`).toBe(true);
+    }
   });
 
   it('a zero vector stays zero (no NaN)', () => {
