@@ -363,14 +363,25 @@ async function openCandidateSource(input: ThresholdProductsInput, pipelined: boo
       grouped: true,
     } satisfies ThresholdProductsInput,
   });
+  // Blocks still in flight when the entry budget stops the scan are dropped, but the pool is destroyed
+  // only once they have settled: Piscina throws an uncaught "Unexpected message from Worker" when a
+  // result arrives for a task of a pool being destroyed.
+  const inFlight = new Set<Promise<unknown>>();
   return {
     lanes,
     pairs: (p0, p1) => {
       const task = pool.run({ p0, p1 });
-      task.catch(() => undefined); // observed when awaited; blocks left in flight by the entry budget are dropped
+      const settled: Promise<unknown> = task.then(
+        () => inFlight.delete(settled),
+        () => inFlight.delete(settled), // observed when awaited
+      );
+      inFlight.add(settled);
       return task;
     },
-    close: () => pool.destroy(),
+    close: async () => {
+      await Promise.all(inFlight);
+      await pool.destroy();
+    },
   };
 }
 
