@@ -10,7 +10,15 @@ import { Queue } from 'bullmq';
 import { displayQueueUrl, queueUrlFrom, redisOptions, checkQueueReachable } from '../workers/queue/redis-connection.js';
 import { encodeJobId, identityMismatch, parseEncodeJob, type EncodeJob } from '../workers/queue/encode-job.js';
 import { encodeQueueName } from '../workers/queue/queue-names.js';
-import { expectSameOutputs, faultsWorkspace, fileHashes, runCli, runCliOk, isRunRecord } from './support/faults.js';
+import {
+  expectSameOutputs,
+  faultsWorkspace,
+  fileHashes,
+  runCli,
+  runCliOk,
+  isRunRecord,
+  startCli,
+} from './support/faults.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'bin', 'intentsim.js');
@@ -322,4 +330,74 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     expect(r.stderr).toMatch(/cannot reach the queue's Redis at redis:\/\/\*\*\*@127\.0\.0\.1:\d+/);
     expect(r.stderr + r.stdout).not.toContain(PASSWORD);
   });
+
+  /** 6,000 sentences: enough work that a job is still running when a process is killed. */
+  const manySentences = () => {
+    const file = join(ws.dir, 'many.txt');
+    const base = readFileSync(sentences, 'utf8').trimEnd().split('\n');
+    writeFileSync(file, Array.from({ length: 6000 }, (_, i) => `${base[i % base.length]} ${i}`).join('\n') + '\n');
+    return file;
+  };
+  const counts = async (name: string) => {
+    const q = new Queue(encodeQueueName(name), { connection: redisOptions(url) });
+    try {
+      return await q.getJobCounts('active', 'completed');
+    } finally {
+      await q.close();
+    }
+  };
+
+  it('kill -9 of a worker in the middle of a job: another worker gets it, same bytes', async () => {
+    const many = manySentences();
+    runCliOk(['encode', '--in', many, '--out', join(ws.dir, 'many-local.npy'), '--batch-size', '16', ...model()]);
+    const [a] = await startWorkers(1, 'crash', ['--lock-duration', '1000']);
+    const coordinator = startCli([
+      ...['encode', '--in', many, '--out', join(ws.dir, 'many-queue.npy'), '--batch-size', '16'],
+      ...['--queue-job-sentences', '3000', ...model(), ...queue('crash')],
+    ]);
+    let active = 0;
+    for (let i = 0; i < 400 && active === 0; i++) {
+      active = (await counts('crash')).active!;
+      if (active === 0) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(active).toBeGreaterThan(0);
+    a!.child.kill('SIGKILL');
+    const [b] = await startWorkers(1, 'crash', ['--lock-duration', '1000']);
+    const run = await coordinator.ended;
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(ws.dir, 'many-queue.npy')).equals(readFileSync(join(ws.dir, 'many-local.npy')))).toBe(
+      true,
+    );
+    expect(await stop(b!)).toBe(0);
+  }, 240_000);
+
+  it('kill -9 of the coordinator, then a rerun: finished jobs are reused, not recomputed, same bytes', async () => {
+    const many = manySentences();
+    const args = [
+      ...['encode', '--in', many, '--out', join(ws.dir, 'resume.npy'), '--batch-size', '16'],
+      ...['--queue-job-sentences', '256', '--queue-in-flight', '4', ...model(), ...queue('resume')],
+    ];
+    const [w] = await startWorkers(1, 'resume');
+    const first = startCli(args);
+    let completed = 0;
+    for (let i = 0; i < 1200 && completed < 5; i++) {
+      completed = (await counts('resume')).completed!;
+      if (completed < 5) await new Promise((r) => setTimeout(r, 25));
+    }
+    first.child.kill('SIGKILL');
+    expect((await first.ended).signal).toBe('SIGKILL');
+    const finishedBefore = (await counts('resume')).completed!;
+    expect(finishedBefore).toBeGreaterThanOrEqual(5);
+    runCliOk(args);
+    const manifest = JSON.parse(readFileSync(join(ws.dir, 'resume.npy.manifest.json'), 'utf8')) as {
+      encoder: { queue: { jobs: number; reusedJobs: number } };
+    };
+    const jobs = Math.ceil(6000 / 256);
+    expect(manifest.encoder.queue.jobs).toBe(jobs);
+    expect(manifest.encoder.queue.reusedJobs).toBeGreaterThanOrEqual(finishedBefore);
+    expect(readFileSync(join(ws.dir, 'resume.npy')).equals(readFileSync(join(ws.dir, 'many-local.npy')))).toBe(true);
+    expect(await stop(w!)).toBe(0);
+    // Each job ran once: the rerun recomputed nothing the first run's workers had finished.
+    expect(w!.log().match(/job enc-/g)?.length).toBe(jobs);
+  }, 240_000);
 });
