@@ -5,6 +5,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
 import { addQueueNameOption, QUEUE_URL_HELP, requireQueueUrl } from '../options/queue-options.js';
 import { positiveInt } from '../options/value-parsers.js';
+import { ConfigError } from '../../core/errors.js';
 
 const WORKER_HELP = `Serves a run's job queue: each job is some whole batches of sentences that the
 coordinator cut exactly as a local run would, so the vectors are the local run's, byte for byte
@@ -13,6 +14,7 @@ is refused (it fails with that reason, without retries); a malformed job fails w
 is wrong; the worker keeps serving. A worker killed mid-job loses its lock, and the job goes to
 another worker after --lock-duration. Start Redis first (redis-server), as many workers as you
 like on any machines that reach it, then the coordinator with the same --queue and --queue-name.
+Each job brings its batch size; --batch-size here is not used.
 
 Example
   intentsim worker --queue redis://10.0.0.5:6379 --model-dir minilm/ --dtype q8
@@ -34,6 +36,8 @@ export function registerWorkerCommand(program: Command): void {
     );
   addModelOptions(addQueueNameOption(command)).action(async (o) => {
     const url = requireQueueUrl(o.queue);
+    if (o.encoder !== 'sentence-bert')
+      throw new ConfigError('encoder', `a worker runs the Sentence-BERT model only, not ${o.encoder}`);
     const { OnnxSentenceEncoder } = await import('../../embeddings/onnx-encoder.js');
     const { serveEncodeJobs } = await import('../../workers/queue/queue-worker.js');
     const { displayQueueUrl } = await import('../../workers/queue/redis-connection.js');

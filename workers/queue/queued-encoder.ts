@@ -56,6 +56,9 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
     const connection = redisOptions(queue.url);
     const q = new Queue<EncodeJob, EncodeJobResult>(settings.name, { connection });
     const events = new QueueEvents(settings.name, { connection });
+    // Every job waited for listens for the queue closing: as many listeners as jobs in flight.
+    q.setMaxListeners(settings.maxInFlight + 10);
+    events.setMaxListeners(settings.maxInFlight + 10);
     await events.waitUntilReady();
     return new QueuedSentenceEncoder(local, q, events, settings);
   }
