@@ -9,34 +9,22 @@
 //
 // Needs redis-server on PATH (the module says so and measures nothing otherwise).
 // Run: npx tsc -p . && node dist/bench/queue.js [--quick]
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeBenchModel, makeTestModel } from '../embeddings/model-generator.js';
 import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { sharedMiniLmTokenizerDir } from '../core/shared-files.js';
 import { QueuedSentenceEncoder } from '../workers/queue/queued-encoder.js';
-import { checkQueueReachable } from '../workers/queue/redis-connection.js';
 import { cleanQueue } from '../workers/queue/queue-admin.js';
 import type { SentenceEncoder } from '../embeddings/sentence-encoder.js';
 import { aserLikeSentences } from './embeddings.js';
 import type { BenchOptions, BenchResult, BenchRow } from './bench-types.js';
 import { runAlone } from './support/run-alone.js';
+import { haveRedisServer, startRedisServer } from './support/redis-server.js';
 
 const CLI = join(import.meta.dirname, '..', '..', 'bin', 'intentsim.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `intentsim worker` processes on `queueName`, resolved once each says it serves. */
 async function startWorkers(
@@ -83,7 +71,7 @@ async function seconds(encoder: SentenceEncoder, sentences: string[], batchSize:
 
 export async function run(opts: BenchOptions): Promise<BenchResult> {
   const notes: string[] = [];
-  if (spawnSync('redis-server', ['--version']).status !== 0) {
+  if (!haveRedisServer()) {
     notes.push('not measured: redis-server is not on PATH (apt-get install -y redis-server)');
     return { name: 'Distributed queue (BullMQ on Redis) vs local', rows: [], notes };
   }
@@ -95,25 +83,10 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const jobSentences = 512;
   const trivialJobs = opts.quick ? 100 : 1000;
   const dir = mkdtempSync(join(tmpdir(), 'intentsim-bench-queue-'));
-  const port = await freePort();
-  const redis = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: 'ignore' },
-  );
-  const url = `redis://127.0.0.1:${port}`;
+  const redis = await startRedisServer(dir);
+  const url = redis.url;
   const rows: BenchRow[] = [];
   try {
-    for (let i = 0; i < 100; i++) {
-      if (
-        await checkQueueReachable(url).then(
-          () => true,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
     const modelDir = join(dir, 'model');
     if (opts.quick) await makeTestModel(modelDir);
     else await makeBenchModel(modelDir, { seed, precisions: ['q8'], tokenizerFrom: sharedMiniLmTokenizerDir() });
@@ -224,7 +197,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
         `workers and Redis on this machine (${cores} cores), so the worker rows share the cores the local row has alone`,
     );
   } finally {
-    redis.kill('SIGTERM');
+    redis.stop();
     rmSync(dir, { recursive: true, force: true });
   }
   return { name: 'Distributed queue (BullMQ on Redis) vs local', rows, notes };

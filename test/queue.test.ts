@@ -2,14 +2,14 @@
 // runs against a redis-server this file starts on a free loopback port, with worker processes
 // started as `intentsim worker`: the queue's outputs must be the local run's bytes.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { displayQueueUrl, queueUrlFrom, redisOptions, checkQueueReachable } from '../workers/queue/redis-connection.js';
 import { encodeJobId, identityMismatch, parseEncodeJob, type EncodeJob } from '../workers/queue/encode-job.js';
 import { encodeQueueName } from '../workers/queue/queue-names.js';
+import { freePort, haveRedisServer, startRedisServer } from '../bench/support/redis-server.js';
 import {
   expectSameOutputs,
   faultsWorkspace,
@@ -24,7 +24,7 @@ const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'bin', 'intentsim.js');
 const PASSWORD = 'queue-Pa55word-never-shown';
 
-const haveRedis = spawnSync('redis-server', ['--version']).status === 0;
+const haveRedis = haveRedisServer();
 if (!haveRedis)
   console.warn(
     'SKIPPED: "queue through a real redis-server" — redis-server is not on PATH. ' +
@@ -100,17 +100,6 @@ describe('queue settings and payloads', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 interface WorkerProcess {
   child: ChildProcess;
   log: () => string;
@@ -119,7 +108,7 @@ interface WorkerProcess {
 
 describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
   const ws = faultsWorkspace('intentsim-queue-');
-  let redis: ChildProcess;
+  let stopRedis = () => {};
   let url = '';
   const workers: WorkerProcess[] = [];
 
@@ -156,22 +145,10 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
 
   let sentences = '';
   beforeAll(async () => {
-    const port = await freePort();
-    redis = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', ws.dir],
-      { stdio: 'ignore' },
-    );
-    url = `redis://:${PASSWORD}@127.0.0.1:${port}`;
-    const open = `redis://127.0.0.1:${port}`;
-    let up = false;
-    for (let i = 0; i < 100 && !up; i++) {
-      up = await checkQueueReachable(open).then(
-        () => true,
-        () => false,
-      );
-      if (!up) await new Promise((r) => setTimeout(r, 100));
-    }
+    const server = await startRedisServer(ws.dir);
+    stopRedis = server.stop;
+    const open = server.url;
+    url = open.replace('redis://', `redis://:${PASSWORD}@`);
     // The password is set through the connection, so that it is in no process's arguments.
     const { Redis } = await import('ioredis');
     const admin = new Redis(redisOptions(open));
@@ -185,7 +162,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
 
   afterAll(async () => {
     for (const w of workers) w.child.kill('SIGKILL');
-    redis?.kill('SIGKILL');
+    stopRedis();
   });
 
   const model = () => ['--model-dir', ws.model, '--device', 'cpu'];
@@ -297,6 +274,10 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     expect(r.stderr).not.toContain(PASSWORD);
     expect(await stop(w)).toBe(0);
     expect(w.log()).toContain('1 refused');
+    // With the right worker, a rerun tries the failed job again and succeeds.
+    const [right] = await startWorkers(1, 'refuse');
+    runCliOk(['encode', '--in', sentences, '--out', join(ws.dir, 'refused.npy'), ...model(), ...queue('refuse')]);
+    expect(await stop(right!)).toBe(0);
   }, 120_000);
 
   it('a malformed job fails with the field that is wrong, and the worker keeps serving', async () => {

@@ -4,7 +4,7 @@
 // input order. Because a job is exactly a sequence of the local run's model calls, the vectors are
 // the local run's, byte for byte (on the same model, dtype, provider and kind of CPU).
 // The local model is opened for its tokenizer and identity only: it runs no inference here.
-import { Queue, QueueEvents } from 'bullmq';
+import { Job, Queue, QueueEvents } from 'bullmq';
 import { planBatches } from '../../embeddings/length-batching.js';
 import { OnnxSentenceEncoder, type OnnxEncodeOptions, type OnnxEncoderOptions } from '../../embeddings/onnx-encoder.js';
 import type { DescribedEncoder, QueuedEncoderDescription } from '../../embeddings/encoder-description.js';
@@ -133,6 +133,12 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
   /** Adds the job (a no-op when one with its id exists) and waits for its rows. */
   private async run(job: EncodeJob): Promise<Float32Array> {
     const jobId = encodeJobId(job);
+    // What an earlier run left under this id is looked at before adding: a finished job is reused,
+    // and one that failed for good is tried again (the rerun may have fixed the cause). Looking after
+    // adding would count this run's own fast jobs as reused, and retry its own refusals.
+    const earlier = await Job.fromId<EncodeJob, EncodeJobResult>(this.queue, jobId);
+    if (earlier && (await earlier.isCompleted())) this.reusedJobs += 1;
+    else if (earlier && (await earlier.isFailed())) await earlier.retry('failed');
     const added = await this.queue.add(ENCODE_JOB_NAME, job, {
       jobId,
       attempts: this.options.attempts,
@@ -142,9 +148,6 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
       removeOnFail: { age: 7 * 24 * 3600 },
     });
     this.jobs += 1;
-    if (await added.isCompleted()) this.reusedJobs += 1;
-    // A job that failed for good in an earlier run is tried again: the rerun may have fixed the cause.
-    else if (await added.isFailed()) await added.retry('failed');
     let result: EncodeJobResult;
     try {
       result = await added.waitUntilFinished(this.events);
