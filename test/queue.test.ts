@@ -381,4 +381,82 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     // Each job ran once: the rerun recomputed nothing the first run's workers had finished.
     expect(w!.log().match(/job enc-/g)?.length).toBe(jobs);
   }, 240_000);
+
+  it('queue status shows the jobs per state and the workers; queue clean removes the run', async () => {
+    const [w] = await startWorkers(1, 'same');
+    const status = JSON.parse(
+      runCliOk(['queue', 'status', '--queue', url, '--queue-name', 'same', '--json']).stdout,
+    ) as {
+      queue: string;
+      jobs: Record<string, number>;
+      workers: string[];
+    };
+    expect(status.queue).toBe('same-encode');
+    expect(status.jobs.completed).toBeGreaterThan(0); // the first test's jobs, kept for reruns
+    expect(status.jobs.waiting).toBe(0);
+    expect(status.workers).toHaveLength(1);
+    expect(runCliOk(['queue', 'clean', '--queue', url, '--queue-name', 'same']).stdout).toBe('removed same-encode\n');
+    const after = runCliOk(['queue', 'status', '--queue', url, '--queue-name', 'same']).stdout;
+    expect(after).toMatch(/^same-encode: waiting 0, active 0, completed 0, failed 0, delayed 0, prioritized 0\n/);
+    expect(await stop(w!)).toBe(0);
+  }, 120_000);
+
+  it('Redis lost in the middle of a run: a clear error naming the URL; a rerun after Redis is back gives the same bytes', async () => {
+    const many = manySentences();
+    const local = join(ws.dir, 'many-local.npy');
+    const server = await startRedisServer(ws.dir);
+    const lostUrl = server.url;
+    const port = new URL(lostUrl).port;
+    const args = [
+      ...['encode', '--in', many, '--out', join(ws.dir, 'lost.npy'), '--batch-size', '16'],
+      ...['--queue-job-sentences', '128', '--queue-in-flight', '2', '--queue-lost-after', '2000', ...model()],
+      ...['--queue', lostUrl, '--queue-name', 'lost'],
+    ];
+    // No worker yet: the jobs wait in Redis when it goes away, so the coordinator is surely mid-run.
+    const coordinator = startCli(args);
+    const q = new Queue(encodeQueueName('lost'), { connection: redisOptions(lostUrl) });
+    q.on('error', () => {});
+    let waiting = 0;
+    for (let i = 0; i < 1200 && waiting < 2; i++) {
+      waiting = (await q.getJobCounts('waiting')).waiting!;
+      if (waiting < 2) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(waiting).toBe(2); // --queue-in-flight 2
+    await q.close();
+    server.stop();
+    const run = await coordinator.ended;
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    expect(run.stderr).toContain(`cannot reach the queue's Redis at ${lostUrl}: lost in the middle of the run`);
+    // Redis back on the same port (it kept nothing: --save ''), a worker: the rerun writes the same bytes.
+    const again = spawn(
+      'redis-server',
+      ['--port', port, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', ws.dir],
+      { stdio: 'ignore' },
+    );
+    const lostWorker = spawn(
+      process.execPath,
+      [CLI, 'worker', '--queue', lostUrl, '--queue-name', 'lost', ...model()],
+      {
+        cwd: ROOT,
+        stdio: 'ignore',
+      },
+    );
+    try {
+      for (
+        let i = 0;
+        i < 100 &&
+        !(await checkQueueReachable(lostUrl).then(
+          () => true,
+          () => false,
+        ));
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 100));
+      runCliOk(args);
+      expect(readFileSync(join(ws.dir, 'lost.npy')).equals(readFileSync(local))).toBe(true);
+    } finally {
+      lostWorker.kill('SIGKILL');
+      again.kill('SIGKILL');
+    }
+  }, 240_000);
 });

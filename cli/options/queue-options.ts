@@ -30,7 +30,13 @@ export function addQueueOptions<Args extends unknown[], Opts extends OptionValue
     cmd.option('--queue [url]', `send the model's batches to \`intentsim worker\` processes. ${QUEUE_URL_HELP}`),
   )
     .option('--queue-job-sentences <n>', 'sentences per queue job, in whole batches', positiveInt, 512)
-    .option('--queue-in-flight <n>', 'queue jobs waiting or running at once (bounds Redis memory)', positiveInt, 16);
+    .option('--queue-in-flight <n>', 'queue jobs waiting or running at once (bounds Redis memory)', positiveInt, 16)
+    .option(
+      '--queue-lost-after <ms>',
+      'fail the run when Redis stays unreachable this long mid-run',
+      positiveInt,
+      30_000,
+    );
 }
 
 export interface QueueCliOptions {
@@ -38,6 +44,7 @@ export interface QueueCliOptions {
   queueName: string;
   queueJobSentences: number;
   queueInFlight: number;
+  queueLostAfter: number;
 }
 
 /** The URL the flags or the environment give, or a ConfigError saying where to give one. */
@@ -56,5 +63,6 @@ export function queueOptions(o: QueueCliOptions): QueueOptions | undefined {
     name: o.queueName,
     jobSentences: o.queueJobSentences,
     maxInFlight: o.queueInFlight,
+    lostAfterMs: o.queueLostAfter,
   };
 }

@@ -10,7 +10,7 @@ import { OnnxSentenceEncoder, type OnnxEncodeOptions, type OnnxEncoderOptions } 
 import type { DescribedEncoder, QueuedEncoderDescription } from '../../embeddings/encoder-description.js';
 import { ConfigError, UserError } from '../../core/errors.js';
 import { decodeVectors, encodeJobId, ENCODE_JOB_NAME, type EncodeJob, type EncodeJobResult } from './encode-job.js';
-import { checkQueueReachable, displayQueueUrl, redisOptions } from './redis-connection.js';
+import { checkQueueReachable, displayQueueUrl, QueueUnreachableError, redisOptions } from './redis-connection.js';
 import { encodeQueueName } from './queue-names.js';
 
 export interface QueueOptions {
@@ -24,6 +24,8 @@ export interface QueueOptions {
   maxInFlight?: number;
   /** Tries per job before the run fails with the worker's error (default 3). */
   attempts?: number;
+  /** How long Redis may stay unreachable in the middle of a run before the run fails (default 30 s). */
+  lostAfterMs?: number;
 }
 
 export class QueuedSentenceEncoder implements DescribedEncoder {
@@ -31,13 +33,19 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
   private jobs = 0;
   private reusedJobs = 0;
   private readonly providers: Record<string, number> = {};
+  /** Rejected when Redis has been unreachable too long: every encode() in progress races it. */
+  private readonly lost: Promise<never>;
+  private failLost: (err: Error) => void = () => {};
 
   private constructor(
     private readonly local: OnnxSentenceEncoder,
     private readonly queue: Queue<EncodeJob, EncodeJobResult>,
     private readonly events: QueueEvents,
     private readonly options: Required<Omit<QueueOptions, 'name'>> & { name: string },
-  ) {}
+  ) {
+    this.lost = new Promise<never>((_, reject) => (this.failLost = reject));
+    this.lost.catch(() => {}); // observed by the encode() calls in progress, if any
+  }
 
   static async open(model: OnnxEncoderOptions, queue: QueueOptions): Promise<QueuedSentenceEncoder> {
     const settings = {
@@ -46,8 +54,9 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
       jobSentences: queue.jobSentences ?? 512,
       maxInFlight: queue.maxInFlight ?? 16,
       attempts: queue.attempts ?? 3,
+      lostAfterMs: queue.lostAfterMs ?? 30_000,
     };
-    for (const field of ['jobSentences', 'maxInFlight', 'attempts'] as const) {
+    for (const field of ['jobSentences', 'maxInFlight', 'attempts', 'lostAfterMs'] as const) {
       if (!Number.isInteger(settings[field]) || settings[field] < 1)
         throw new ConfigError(field, `must be a positive integer, got ${settings[field]}`);
     }
@@ -60,7 +69,36 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
     q.setMaxListeners(settings.maxInFlight + 10);
     events.setMaxListeners(settings.maxInFlight + 10);
     await events.waitUntilReady();
+    q.on('error', () => {}); // Redis going away is reported by watchConnection, with the URL
+    events.on('error', () => {});
     return new QueuedSentenceEncoder(local, q, events, settings);
+  }
+
+  /**
+   * Redis lost in the middle of a run: BullMQ's clients may reconnect without end, or close and leave
+   * nothing for the process to wait on (it would then exit 0 with the work undone). So while an
+   * encode() is in progress, Redis is probed once a second with a fresh connection; when it has not
+   * answered for lostAfterMs, the encode() fails naming the URL (without its password), and a rerun
+   * collects what had finished. The timer also keeps the process alive while jobs are out.
+   */
+  private watchConnection(): () => void {
+    let failingSince: number | undefined;
+    let probing = false;
+    const timer = setInterval(() => {
+      if (probing) return;
+      probing = true;
+      void checkQueueReachable(this.options.url, 2_000)
+        .then(
+          () => (failingSince = undefined),
+          () => {
+            failingSince ??= Date.now();
+            if (Date.now() - failingSince >= this.options.lostAfterMs)
+              this.failLost(new QueueUnreachableError(this.options.url, 'lost in the middle of the run'));
+          },
+        )
+        .finally(() => (probing = false));
+    }, 1_000);
+    return () => clearInterval(timer);
   }
 
   get name(): string {
@@ -126,7 +164,15 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
         rows.forEach((row, r) => out.set(vectors.subarray(r * dim, (r + 1) * dim), row * dim));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.options.maxInFlight, jobs.length) }, runOne));
+    const unwatch = this.watchConnection();
+    try {
+      await Promise.race([
+        Promise.all(Array.from({ length: Math.min(this.options.maxInFlight, jobs.length) }, runOne)),
+        this.lost,
+      ]);
+    } finally {
+      unwatch();
+    }
     return out;
   }
 
@@ -161,6 +207,18 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.events.close(), this.queue.close(), this.local.close()]);
+    await this.local.close();
+    // A polite close waits for Redis; when Redis is gone it would wait for ever (and with nothing else
+    // pending, Node would exit 0 as if the run had succeeded). After 2 s the connections are dropped.
+    const polite = Promise.all([this.events.close(), this.queue.close()]);
+    polite.catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = await Promise.race([
+      polite.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 2_000))),
+    ]);
+    clearTimeout(timer);
+    // disconnect() may wait on Redis too: started, not awaited.
+    if (gaveUp) for (const client of [this.events, this.queue]) client.disconnect().catch(() => {});
   }
 }
