@@ -2,12 +2,13 @@
 // with the provider, threads and batching under our control; tokenization by transformers.js.
 // encode() = tokenize → length-sorted batches padded to their longest sentence → last_hidden_state →
 // mean pooling over non-padding tokens → L2 normalisation; rows come back in input order.
-import { createReadStream, readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { EncodeOptions } from './sentence-encoder.js';
 import { resolveModel, type ModelResolutionOptions } from './model-resolution.js';
+import { defaultCacheRoot } from './cache-paths.js';
+import { modelFingerprint } from './model-fingerprint.js';
 import type { DescribedEncoder, EncoderInfo, EncoderStats, OnnxEncoderDescription } from './encoder-description.js';
 import { openSessionWithFallback, type DeviceRequest, type SessionFactory } from './execution-providers.js';
 import { SentenceTokenizer, type TokenizedSentence } from './tokenizer.js';
@@ -114,11 +115,9 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       probe,
       options.sessionFactory,
     );
-    const fingerprint = await modelFingerprint(
-      model.onnxPath,
-      join(model.dir, 'tokenizer.json'),
-      model.dtype,
-      maxTokens,
+    const { fingerprint } = await modelFingerprint(
+      { onnxPath: model.onnxPath, tokenizerPath: join(model.dir, 'tokenizer.json'), dtype: model.dtype, maxTokens },
+      resolve(options.cacheDir ?? defaultCacheRoot()),
     );
     return new OnnxSentenceEncoder(
       opened.session,
@@ -274,18 +273,4 @@ export function paddedInputs(
     attention_mask: new ort.Tensor('int64', mask, dims),
     token_type_ids: new ort.Tensor('int64', types, dims),
   };
-}
-
-async function modelFingerprint(
-  onnxPath: string,
-  tokenizerPath: string,
-  dtype: ModelDtype,
-  maxTokens: number,
-): Promise<string> {
-  const hash = createHash('sha256');
-  for (const path of [onnxPath, tokenizerPath]) {
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  }
-  hash.update(`\u0000${dtype}\u0000${maxTokens}`);
-  return hash.digest('hex').slice(0, 16);
 }
