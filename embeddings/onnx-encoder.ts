@@ -13,7 +13,7 @@ import type { DescribedEncoder, EncoderInfo, EncoderStats, OnnxEncoderDescriptio
 import { openSessionWithFallback, type DeviceRequest, type SessionFactory } from './execution-providers.js';
 import { SentenceTokenizer, type TokenizedSentence } from './tokenizer.js';
 import { planBatches, paddingWasted } from './length-batching.js';
-import { l2NormalizeRow, meanPoolRow } from './pooling.js';
+import { l2NormalizeRow, meanPoolBatch } from './pooling.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS, type ModelDtype } from './model-files.js';
 import { InputError, UserError } from '../core/errors.js';
 
@@ -52,6 +52,8 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     inferenceMs: 0,
     poolingMs: 0,
   };
+  /** Float64 sums of the row being pooled, reused by every batch. */
+  private readonly poolingSums: Float64Array;
 
   private constructor(
     private readonly session: ort.InferenceSession,
@@ -59,7 +61,9 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     readonly info: EncoderInfo,
     private readonly sortByLength: boolean,
     private readonly defaultBatchSize: number,
-  ) {}
+  ) {
+    this.poolingSums = new Float64Array(info.dim);
+  }
 
   get name(): string {
     return this.info.model;
@@ -178,17 +182,16 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       );
       this.stats.inferenceMs += performance.now() - started;
       started = performance.now();
-      const data = hidden.data as Float32Array;
-      const [rows, seq] = [hidden.dims[0]!, hidden.dims[1]!];
-      const mask = paddingMask(
+      meanPoolBatch(
+        hidden.data as Float32Array,
+        batch.paddedLength,
+        dim,
         batch.indices.map((i) => lengths[i]!),
-        seq,
+        out,
+        batch.indices,
+        this.poolingSums,
       );
-      for (let r = 0; r < rows; r++) {
-        const offset = batch.indices[r]! * dim;
-        meanPoolRow(data, mask, r, seq, dim, out, offset);
-        if (normalize) l2NormalizeRow(out, offset, dim);
-      }
+      if (normalize) for (const i of batch.indices) l2NormalizeRow(out, i * dim, dim);
       hidden.dispose();
       this.stats.poolingMs += performance.now() - started;
       this.stats.batches += 1;
@@ -208,13 +211,6 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
   async close(): Promise<void> {
     await this.session.release();
   }
-}
-
-/** 1 on the first `length` positions of each row, 0 after (batches are right-padded). */
-function paddingMask(lengths: readonly number[], seq: number): Uint8Array {
-  const mask = new Uint8Array(lengths.length * seq);
-  lengths.forEach((len, r) => mask.fill(1, r * seq, r * seq + len));
-  return mask;
 }
 
 /**

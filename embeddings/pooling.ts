@@ -1,30 +1,37 @@
 // Sentence-BERT pooling: mean of the token vectors where attention_mask is 1, then (optionally)
 // L2 normalisation — sentence-transformers' Pooling(mean) + Normalize modules. Sums run in float64.
+// The encoder right-pads its batches, so the mask of row r is 1 on its first tokenCounts[r] positions
+// and 0 after: pooling reads the counts, never the mask, and sums into one float64 row reused for the
+// whole batch. The earlier per-row version (a new Float64Array a row, Number() on every mask element)
+// took 19 µs a sentence against numpy's 4.5 µs (issue 19); bench/startup.ts measures both.
 
 /**
- * Mean-pools row `b` of `hidden` ([batch, seq, dim] row-major) over the positions where `mask` is
- * non-zero, writing `dim` values at `out[outOffset…]`. Returns the number of positions pooled; a row
- * with none pooled is written as zeros (sentence-transformers divides by max(count, 1e-9)).
+ * Mean-pools every row of a right-padded batch `hidden` ([rows, seq, dim] row-major): row r averages
+ * its first `tokenCounts[r]` token vectors and is written at `out[outRows[r] * dim …]`. A row with no
+ * tokens is written as zeros (sentence-transformers divides by max(count, 1e-9)). `sums` is scratch
+ * space of at least `dim` float64 values, reused across calls to spare the allocation.
  */
-export function meanPoolRow(
+export function meanPoolBatch(
   hidden: Float32Array,
-  mask: ArrayLike<number | bigint>,
-  b: number,
   seq: number,
   dim: number,
+  tokenCounts: ArrayLike<number>,
   out: Float32Array,
-  outOffset: number,
-): number {
-  const sums = new Float64Array(dim);
-  let count = 0;
-  for (let t = 0; t < seq; t++) {
-    if (Number(mask[b * seq + t]) === 0) continue;
-    count += 1;
-    const base = (b * seq + t) * dim;
-    for (let d = 0; d < dim; d++) sums[d] += hidden[base + d]!;
+  outRows: ArrayLike<number>,
+  sums: Float64Array = new Float64Array(dim),
+): void {
+  if (sums.length < dim) throw new RangeError(`pooling scratch holds ${sums.length} values, needs ${dim}`);
+  for (let r = 0; r < tokenCounts.length; r++) {
+    const count = tokenCounts[r]!;
+    if (count > seq) throw new RangeError(`row ${r} has ${count} tokens, more than the batch's ${seq} positions`);
+    sums.fill(0, 0, dim);
+    for (let t = 0; t < count; t++) {
+      const base = (r * seq + t) * dim;
+      for (let d = 0; d < dim; d++) sums[d] += hidden[base + d]!;
+    }
+    const offset = outRows[r]! * dim;
+    for (let d = 0; d < dim; d++) out[offset + d] = count === 0 ? 0 : sums[d]! / count;
   }
-  for (let d = 0; d < dim; d++) out[outOffset + d] = count === 0 ? 0 : sums[d]! / count;
-  return count;
 }
 
 /** Divides `dim` values at `offset` by their L2 norm (torch.nn.functional.normalize: eps 1e-12). */
