@@ -9,17 +9,19 @@
 // What is timed: normalising the vectors; the default window search (--exactness auto: exact ranges
 // around every anchor by matrix products; the HNSW index at 1M); assembling both tasks' items
 // (windows, draws, options, prompts) in a pool and in one thread (same output, checked); then the
-// HNSW alternative: its build, its items, its range queries and their recall. The baseline is the
-// obvious exact method: per assertion, score every product against both of its products (2n dot
-// products) and every other assertion by Sim_i from those scores. It is O(n²) overall, so it is run
-// on a sample of assertions and extrapolated linearly (per-query cost does not depend on which query).
+// HNSW alternative: its build, its items, its range queries and their recall. The window ranges are
+// also recomputed by the serial path (pipelined: false) and the pipelined one, interleaved in rounds.
+// The baseline of the items is the obvious exact method: per assertion, score every product against
+// both of its products (2n dot products) and every other assertion by Sim_i from those scores. It is
+// O(n²) overall, so it is run on a sample of assertions and extrapolated linearly (per-query cost
+// does not depend on which query).
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IntentionQaRun } from '../engine/items/intentionqa/build-items.js';
 import { TASK1_WINDOW_UNIFORM, TASK2_WINDOW } from '../engine/items/intentionqa/run-context.js';
-import { MatrixRanges } from '../engine/search/matrix-ranges.js';
+import { MatrixRanges, PIPELINE_LANES, PIPELINE_MIN_PAIRS } from '../engine/search/matrix-ranges.js';
 import { ExactScanRange } from '../engine/search/range-search.js';
 import { Rng } from '../core/rng.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
@@ -117,6 +119,38 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
         ...common,
         seconds: round(searchS),
       });
+    }
+
+    // The serial and the pipelined window-range paths, interleaved, on the same anchors and floor.
+    if (viaMatrix && viaMatrix.stats!.stored === viaMatrix.stats!.anchors) {
+      const paths = await compareRangePaths(vectors, viaMatrix, n >= 100_000 ? 3 : 5);
+      const utilisation = (p: PathTimes) => round(p.cpu / p.wall, 2);
+      rows.push({
+        measure: 'window ranges, serial path (pipelined: false): products and re-scoring in turn on the main thread',
+        ...common,
+        seconds: round(paths.serial.median),
+        cpu_seconds: round(paths.serial.cpu / paths.rounds),
+        cpu_utilisation: utilisation(paths.serial),
+      });
+      rows.push({
+        measure: `window ranges, pipelined (pipelined: true; the default from ${PIPELINE_MIN_PAIRS.toExponential()} anchor × row pairs): products in ${PIPELINE_LANES} worker threads, re-scoring on the main thread`,
+        ...common,
+        seconds: round(paths.pipelined.median),
+        cpu_seconds: round(paths.pipelined.cpu / paths.rounds),
+        cpu_utilisation: utilisation(paths.pipelined),
+        baseline: 'serial path',
+        baseline_seconds: round(paths.serial.median),
+        speedup: round(paths.serial.median / paths.pipelined.median),
+        identical_output: paths.identical ? 'yes' : 'NO',
+        ...(n === 100_000
+          ? { target: '≥ 1.25×', meets: paths.serial.median / paths.pipelined.median >= 1.25 ? 'yes' : 'NO' }
+          : {}),
+      });
+      notes.push(
+        `Window ranges at ${n} products (${viaMatrix.stats!.anchors} anchors, floor ${viaMatrix.data.floor}), ${paths.rounds} interleaved rounds, wall seconds: ` +
+          `serial ${paths.serial.walls.map((x) => round(x, 2)).join(', ')}; pipelined ${paths.pipelined.walls.map((x) => round(x, 2)).join(', ')} ` +
+          `(medians in the table; cpu_utilisation = CPU seconds of the process, worker threads included, ÷ wall seconds, over all rounds).`,
+      );
     }
 
     // Brute force on a sample of assertions, extrapolated to all of them (O(n²) overall).
@@ -304,6 +338,61 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
         .join(' ')}.`,
   );
   return { name: 'items', rows, notes, scaling };
+}
+
+interface PathTimes {
+  walls: number[];
+  median: number;
+  /** CPU seconds over all rounds (process.cpuUsage: every thread of the process). */
+  cpu: number;
+  wall: number;
+}
+
+/**
+ * The window ranges of `computed` (its anchors and floor) recomputed by the serial and the pipelined
+ * path, `rounds` times each, alternating which goes first; whether every result equals `computed`
+ * byte for byte (SHA-256 of its four arrays).
+ */
+async function compareRangePaths(
+  vectors: UnitVectors,
+  computed: MatrixRanges,
+  rounds: number,
+): Promise<{ serial: PathTimes; pipelined: PathTimes; rounds: number; identical: boolean }> {
+  const anchors = Array.from(vectors.validRows).filter((r) => computed.data.slotOfRow[r]! >= 0);
+  const digest = (ranges: MatrixRanges) => {
+    const hash = createHash('sha256');
+    for (const a of [ranges.data.slotOfRow, ranges.data.offsets, ranges.data.rows, ranges.data.scores])
+      hash.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+    return hash.digest('hex');
+  };
+  const want = digest(computed);
+  let identical = true;
+  const times = {
+    serial: [] as Array<{ wall: number; cpu: number }>,
+    pipelined: [] as Array<{ wall: number; cpu: number }>,
+  };
+  for (let k = 0; k < rounds; k++) {
+    for (const pipelined of k % 2 === 0 ? [false, true] : [true, false]) {
+      const cpu0 = process.cpuUsage();
+      const t = process.hrtime.bigint();
+      const ranges = await MatrixRanges.compute(vectors, anchors, computed.data.floor, { pipelined, progress: false });
+      const wall = seconds(t);
+      const cpu = process.cpuUsage(cpu0);
+      times[pipelined ? 'pipelined' : 'serial'].push({ wall, cpu: (cpu.user + cpu.system) / 1e6 });
+      if (digest(ranges) !== want) identical = false;
+    }
+  }
+  const summary = (ts: Array<{ wall: number; cpu: number }>): PathTimes => {
+    const walls = ts.map((x) => x.wall);
+    const sorted = [...walls].sort((a, b) => a - b);
+    return {
+      walls,
+      median: sorted[Math.floor(sorted.length / 2)]!,
+      cpu: ts.reduce((sum, x) => sum + x.cpu, 0),
+      wall: ts.reduce((sum, x) => sum + x.wall, 0),
+    };
+  };
+  return { serial: summary(times.serial), pipelined: summary(times.pipelined), rounds, identical };
 }
 
 /** Every record of `run` drafted by a pool of `workers`, hashed (SHA-256 of the JSONL) and counted. */

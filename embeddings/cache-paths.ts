@@ -15,11 +15,6 @@ export function cachedModelDir(cacheRoot: string, modelId: string): string {
   return join(cacheRoot, 'models', ...modelId.split('/'));
 }
 
-/** The folder of the model fingerprint records (embeddings/model-fingerprint.ts). */
-export function fingerprintCacheDir(cacheRoot: string): string {
-  return join(cacheRoot, 'fingerprints');
-}
-
 export function isOfflineByEnvironment(environment: NodeJS.ProcessEnv = process.env): boolean {
   const on = (v: string | undefined) => v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
   return on(environment.HF_HUB_OFFLINE) || on(environment.TRANSFORMERS_OFFLINE);

@@ -1,23 +1,16 @@
-// The ONNX encoder's fingerprint: SHA-256 over the model file, tokenizer.json, the dtype and the token
-// limit (first 16 hex digits). Caches of embeddings are keyed by it, so it must change whenever the
-// vectors could. Hashing the model on every open cost 0.24 s for the 90 MB fp32 MiniLM (issue 19), on
-// every CLI start and in every worker, so the result is kept in CACHE/fingerprints/, one small JSON
-// record per (model file, tokenizer file, dtype, token limit), together with each file's identity:
-// path, size, modification time (nanoseconds) and inode. The record is used only while both files
-// still have that identity; an edit, a touch, a copy or a replacement by rename changes at least one
-// of them and the fingerprint is recomputed. A record that cannot be read, does not parse or fails
-// its own checksum (a damaged file) is recomputed too, never trusted.
-import { createHash } from 'node:crypto';
+// The model fingerprint: what node caches, manifests and queue jobs use to say "the same model". It
+// hashes the whole ONNX file, which costs a full read on every open (0.24 s for the 90 MB fp32
+// MiniLM), so the result is kept in the cache folder under fingerprints/, keyed by each file's
+// (path, size, mtime, inode), and recomputed when any of these changes. A record that cannot be read,
+// does not parse or fails its own checksum is recomputed too: a cache never yields a wrong value.
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.js';
-import { fingerprintCacheDir } from './cache-paths.js';
 import type { ModelDtype } from './model-files.js';
 
-/** Bumped when the record's layout or the fingerprint's definition changes (old records are then ignored). */
-const RECORD_FORMAT = 1;
-
+/** What identifies a model for the fingerprint: its two files and the settings that change vectors. */
 export interface ModelFingerprintInput {
   onnxPath: string;
   tokenizerPath: string;
@@ -26,136 +19,101 @@ export interface ModelFingerprintInput {
 }
 
 export interface ModelFingerprint {
-  /** 16 hex digits. */
+  /** 16 hex digits of SHA-256 over the ONNX file, tokenizer.json, the dtype and the token limit. */
   fingerprint: string;
-  /** Whether it came from a valid cache record (`cached`) or was computed by hashing the files. */
-  source: 'cached' | 'computed';
+  /** 'cache' when the record was reused; otherwise why the files were hashed. */
+  source: 'cache' | 'computed';
+  reason?: string;
 }
 
-/** What identifies one version of a file without reading it. */
+/** One file as the record saw it: any change of these means the content may have changed. */
 interface FileIdentity {
   path: string;
   size: string;
   mtimeNs: string;
   inode: string;
+  device: string;
 }
 
 interface FingerprintRecord {
-  format: number;
+  format: 1;
   files: FileIdentity[];
   dtype: ModelDtype;
   maxTokens: number;
   fingerprint: string;
-  /** SHA-256 of the record's other fields (see recordChecksum): a damaged record fails it. */
+  /** SHA-256 of the fields above, so a damaged record is noticed. */
   checksum: string;
 }
 
-/** The fingerprint computed from the files themselves (what a cache record must agree with). */
-export async function hashModelFingerprint(input: ModelFingerprintInput): Promise<string> {
+/** Hashes the files themselves (the uncached computation). */
+export async function hashModelFiles(input: ModelFingerprintInput): Promise<string> {
   const hash = createHash('sha256');
   for (const path of [input.onnxPath, input.tokenizerPath]) {
-    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   }
   hash.update(`\u0000${input.dtype}\u0000${input.maxTokens}`);
   return hash.digest('hex').slice(0, 16);
 }
 
 /**
- * The fingerprint, from the record in `cacheRoot`/fingerprints when both files still have the identity
- * it recorded, else hashed and recorded (atomically). Without a `cacheRoot` nothing is cached. A cache
- * folder that cannot be written only costs the hashing next time: the fingerprint is returned anyway.
+ * The fingerprint, from the record under `cacheRoot`/fingerprints/ when every file is unchanged,
+ * otherwise hashed and recorded. A cache folder that cannot be written costs speed, never the result.
  */
-export async function modelFingerprint(
-  input: ModelFingerprintInput,
-  cacheRoot: string | undefined,
-): Promise<ModelFingerprint> {
-  if (cacheRoot === undefined) return { fingerprint: await hashModelFingerprint(input), source: 'computed' };
-  const recordPath = fingerprintRecordPath(cacheRoot, input);
-  const before = await fileIdentities(input);
-  const cached = await readRecord(recordPath);
-  if (cached && recordMatches(cached, input, before)) return { fingerprint: cached.fingerprint, source: 'cached' };
+export async function modelFingerprint(input: ModelFingerprintInput, cacheRoot: string): Promise<ModelFingerprint> {
+  const paths = [resolve(input.onnxPath), resolve(input.tokenizerPath)];
+  const recordPath = join(
+    cacheRoot,
+    'fingerprints',
+    `${createHash('sha256')
+      .update(JSON.stringify([paths, input.dtype, input.maxTokens]))
+      .digest('hex')
+      .slice(0, 32)}.json`,
+  );
+  const files = await Promise.all(paths.map(fileIdentity));
+  const reason = await reusableRecord(recordPath, files, input);
+  if (typeof reason !== 'string') return { fingerprint: reason.fingerprint, source: 'cache' };
 
-  const fingerprint = await hashModelFingerprint(input);
-  // A file replaced while it was being hashed: the fingerprint may mix two versions, so it is not
-  // recorded (the next open hashes again).
-  const after = await fileIdentities(input);
-  if (sameIdentities(before, after)) {
-    const fields = { format: RECORD_FORMAT, files: after, dtype: input.dtype, maxTokens: input.maxTokens, fingerprint };
+  const fingerprint = await hashModelFiles(input);
+  // The files may have changed while they were hashed: record only what was seen before and after.
+  const after = await Promise.all(paths.map(fileIdentity));
+  if (JSON.stringify(after) === JSON.stringify(files)) {
+    const fields = { format: 1 as const, files, dtype: input.dtype, maxTokens: input.maxTokens, fingerprint };
     const record: FingerprintRecord = { ...fields, checksum: recordChecksum(fields) };
-    await writeFileAtomic(recordPath, JSON.stringify(record, null, 2) + '\n').catch(() => {
-      // Read-only or full cache folder: the cache is an optimisation, the fingerprint above is right.
-    });
+    try {
+      await mkdir(join(cacheRoot, 'fingerprints'), { recursive: true });
+      await writeFileAtomic(recordPath, JSON.stringify(record) + '\n');
+    } catch {
+      // A read-only cache folder: the next open hashes again.
+    }
   }
-  return { fingerprint, source: 'computed' };
+  return { fingerprint, source: 'computed', reason };
 }
 
-/** CACHE/fingerprints/<hash of the two paths, dtype and token limit>.json */
-export function fingerprintRecordPath(cacheRoot: string, input: ModelFingerprintInput): string {
-  const key = createHash('sha256')
-    .update(JSON.stringify([input.onnxPath, input.tokenizerPath, input.dtype, input.maxTokens]))
-    .digest('hex')
-    .slice(0, 32);
-  return join(fingerprintCacheDir(cacheRoot), `${key}.json`);
+async function fileIdentity(path: string): Promise<FileIdentity> {
+  const s = await stat(path, { bigint: true });
+  return { path, size: String(s.size), mtimeNs: String(s.mtimeNs), inode: String(s.ino), device: String(s.dev) };
 }
 
-async function fileIdentities(input: ModelFingerprintInput): Promise<FileIdentity[]> {
-  return Promise.all(
-    [input.onnxPath, input.tokenizerPath].map(async (path) => {
-      const s = await stat(path, { bigint: true });
-      return { path, size: String(s.size), mtimeNs: String(s.mtimeNs), inode: String(s.ino) };
-    }),
-  );
-}
-
-function sameIdentities(a: readonly FileIdentity[], b: readonly FileIdentity[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every(
-      (f, i) =>
-        f.path === b[i]!.path && f.size === b[i]!.size && f.mtimeNs === b[i]!.mtimeNs && f.inode === b[i]!.inode,
-    )
-  );
-}
-
-/** The record's content, damaged or not, or undefined when there is none or it is not JSON. */
-async function readRecord(path: string): Promise<Partial<FingerprintRecord> | undefined> {
-  try {
-    const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Partial<FingerprintRecord>) : undefined;
-  } catch {
-    return undefined; // absent, unreadable or not JSON: hash the files
-  }
-}
-
-function recordMatches(
-  record: Partial<FingerprintRecord>,
+/** The record when it is intact and describes exactly these files; otherwise why not. */
+async function reusableRecord(
+  recordPath: string,
+  files: FileIdentity[],
   input: ModelFingerprintInput,
-  current: readonly FileIdentity[],
-): record is FingerprintRecord {
+): Promise<FingerprintRecord | string> {
+  let record: FingerprintRecord;
+  try {
+    record = JSON.parse(await readFile(recordPath, 'utf8')) as FingerprintRecord;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no record yet' : 'the record is damaged';
+  }
+  if (typeof record !== 'object' || record === null) return 'the record is damaged';
   const { checksum, ...fields } = record;
-  return (
-    record.format === RECORD_FORMAT &&
-    typeof record.fingerprint === 'string' &&
-    /^[0-9a-f]{16}$/.test(record.fingerprint) &&
-    record.dtype === input.dtype &&
-    record.maxTokens === input.maxTokens &&
-    Array.isArray(record.files) &&
-    record.files.every(isFileIdentity) &&
-    sameIdentities(record.files, current) &&
-    checksum === recordChecksum(fields)
-  );
+  if (checksum !== recordChecksum(fields)) return 'the record is damaged';
+  if (record.dtype !== input.dtype || record.maxTokens !== input.maxTokens) return 'the settings differ';
+  if (JSON.stringify(record.files) !== JSON.stringify(files)) return 'a model file changed (size, mtime or inode)';
+  return record;
 }
 
-function isFileIdentity(value: unknown): value is FileIdentity {
-  if (typeof value !== 'object' || value === null) return false;
-  const f = value as Record<string, unknown>;
-  return ['path', 'size', 'mtimeNs', 'inode'].every((k) => typeof f[k] === 'string');
-}
-
-/** SHA-256 of the record without its checksum, its fields in a fixed order. */
-function recordChecksum(fields: Partial<Omit<FingerprintRecord, 'checksum'>>): string {
-  const files = (fields.files ?? []).map((f) => [f.path, f.size, f.mtimeNs, f.inode]);
-  return createHash('sha256')
-    .update(JSON.stringify([fields.format, files, fields.dtype, fields.maxTokens, fields.fingerprint]))
-    .digest('hex');
+function recordChecksum(fields: Omit<FingerprintRecord, 'checksum'>): string {
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }

@@ -7,7 +7,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { env as transformersEnv } from '@huggingface/transformers';
 import { openAtomicWriter } from '../core/atomic.js';
 import { cachedModelDir, defaultCacheRoot, isOfflineByEnvironment } from './cache-paths.js';
 import {
@@ -113,8 +112,11 @@ export async function resolveModel(options: ModelResolutionOptions = {}): Promis
   }
   attempts.push({ source: 'cache', location: cached, ok: false, reason: `missing ${missing.join(', ')}` });
 
-  const remoteHost = options.remoteHost ?? transformersEnv.remoteHost;
-  const repoUrl = hubFileUrl(remoteHost, modelId, '');
+  // transformers.js (0.4 s to import) is loaded only here, when the Hub is needed: a model found on
+  // disk never pays for it.
+  const hub = await hubSettings();
+  const remoteHost = options.remoteHost ?? hub.remoteHost;
+  const repoUrl = hubFileUrl(hub, remoteHost, modelId, '');
   if (options.offline || isOfflineByEnvironment()) {
     attempts.push({
       source: 'hub',
@@ -125,7 +127,7 @@ export async function resolveModel(options: ModelResolutionOptions = {}): Promis
     throw new ModelNotFoundError(modelId, dtype, attempts);
   }
   try {
-    await downloadModel(modelId, cached, dtype, { ...options, remoteHost });
+    await downloadModel(modelId, cached, dtype, hub, { ...options, remoteHost });
   } catch (err) {
     attempts.push({ source: 'hub', location: repoUrl, ok: false, reason: (err as Error).message });
     throw new ModelNotFoundError(modelId, dtype, attempts);
@@ -144,9 +146,21 @@ export async function resolveModel(options: ModelResolutionOptions = {}): Promis
   return { source: 'hub', dir: cached, name: modelId, dtype, onnxPath: join(cached, onnx), attempts };
 }
 
+/** The Hub's address, URL template and the client version, as transformers.js configures them. */
+interface HubSettings {
+  remoteHost: string;
+  remotePathTemplate: string;
+  version: string;
+}
+
+async function hubSettings(): Promise<HubSettings> {
+  const { env } = await import('@huggingface/transformers');
+  return { remoteHost: env.remoteHost, remotePathTemplate: env.remotePathTemplate, version: env.version };
+}
+
 /** `https://huggingface.co/<id>/resolve/main/<file>`, built from transformers.js's URL template. */
-export function hubFileUrl(remoteHost: string, modelId: string, file: string): string {
-  const path = transformersEnv.remotePathTemplate.replaceAll('{model}', modelId).replaceAll('{revision}', 'main');
+function hubFileUrl(hub: HubSettings, remoteHost: string, modelId: string, file: string): string {
+  const path = hub.remotePathTemplate.replaceAll('{model}', modelId).replaceAll('{revision}', 'main');
   return joinUrl(joinUrl(remoteHost, path), file);
 }
 
@@ -163,10 +177,11 @@ async function downloadModel(
   modelId: string,
   dir: string,
   dtype: ModelDtype,
+  hub: HubSettings,
   options: ModelResolutionOptions & { remoteHost: string },
 ): Promise<void> {
   const doFetch = options.fetch ?? fetch;
-  const headers: Record<string, string> = { 'User-Agent': `intentsim (transformers.js/${transformersEnv.version})` };
+  const headers: Record<string, string> = { 'User-Agent': `intentsim (transformers.js/${hub.version})` };
   // The token goes in a header only; it is never logged or written anywhere.
   const token = process.env.HF_TOKEN ?? process.env.HF_ACCESS_TOKEN;
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -177,7 +192,7 @@ async function downloadModel(
   for (const [file, required] of files) {
     const target = join(dir, file);
     if (existsSync(target)) continue;
-    const url = hubFileUrl(options.remoteHost, modelId, file);
+    const url = hubFileUrl(hub, options.remoteHost, modelId, file);
     let response: Response;
     try {
       response = await doFetch(url, { headers });

@@ -52,8 +52,6 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     inferenceMs: 0,
     poolingMs: 0,
   };
-  /** Float64 sums of the row being pooled, reused by every batch. */
-  private readonly poolingSums: Float64Array;
 
   private constructor(
     private readonly session: ort.InferenceSession,
@@ -61,9 +59,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     readonly info: EncoderInfo,
     private readonly sortByLength: boolean,
     private readonly defaultBatchSize: number,
-  ) {
-    this.poolingSums = new Float64Array(info.dim);
-  }
+  ) {}
 
   get name(): string {
     return this.info.model;
@@ -182,14 +178,14 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       );
       this.stats.inferenceMs += performance.now() - started;
       started = performance.now();
+      const seq = hidden.dims[1]!;
       meanPoolBatch(
         hidden.data as Float32Array,
-        batch.paddedLength,
-        dim,
         batch.indices.map((i) => lengths[i]!),
+        seq,
+        dim,
         out,
         batch.indices,
-        this.poolingSums,
       );
       if (normalize) for (const i of batch.indices) l2NormalizeRow(out, i * dim, dim);
       hidden.dispose();

@@ -9,19 +9,32 @@ import { buildProgram } from '../cli/main.js';
 import { cliSurface } from './support/cli-surface.js';
 
 describe('intentsim command line surface', () => {
-  it('has the same commands and options (names, kinds, requiredness, defaults) as before', () => {
+  it('has the same commands and options (names, kinds, requiredness, defaults) as before', async () => {
     const expected = readFileSync(new URL('./cli-surface.expected.txt', import.meta.url), 'utf8')
       .trimEnd()
       .split('\n');
-    expect(cliSurface(buildProgram())).toEqual(expected);
+    expect(cliSurface(await buildProgram())).toEqual(expected);
   });
 
-  it('lists what a command declares (the listing is not empty or blind)', () => {
-    const lines = cliSurface(buildProgram());
+  it('lists what a command declares (the listing is not empty or blind)', async () => {
+    const lines = cliSurface(await buildProgram());
     expect(lines).toContain('intentsim graph neighbours (alias neighbors)');
     expect(lines).toContain('intentsim embed --no-node-cache | negate');
     expect(lines).toContain('intentsim graph import --jsonl | variadic');
     expect(lines).toContain('intentsim pipeline --graph | value | mandatory');
     expect(lines).toContain('intentsim score shoppingbench --batch-size | value | default 256');
+  });
+
+  it('a run that names a command loads only that command, with the same options as in the full program', async () => {
+    const full = cliSurface(await buildProgram());
+    const names = (await buildProgram()).commands.map((c) => c.name());
+    expect(names).toContain('encode');
+    for (const name of names) {
+      const alone = await buildProgram(name);
+      expect(alone.commands.map((c) => c.name())).toEqual([name]);
+      const own = full.filter((line) => line === `intentsim ${name}` || line.startsWith(`intentsim ${name} `));
+      expect(cliSurface(alone).filter((line) => line.startsWith(`intentsim ${name}`))).toEqual(own);
+    }
+    expect((await buildProgram('no-such-command')).commands.map((c) => c.name())).toEqual(names);
   });
 });

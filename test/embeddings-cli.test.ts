@@ -22,9 +22,7 @@ async function cli(...args: string[]): Promise<string> {
     return true;
   });
   try {
-    await buildProgram()
-      .exitOverride()
-      .parseAsync(['node', 'intentsim', ...args]);
+    await (await buildProgram()).exitOverride().parseAsync(['node', 'intentsim', ...args]);
   } finally {
     spy.mockRestore();
   }

@@ -5,7 +5,9 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AutoTokenizer } from '@huggingface/transformers';
 import { SentenceTokenizer } from '../embeddings/tokenizer.js';
+import { Rng } from '../core/rng.js';
 import { makeTestModel } from '../embeddings/model-generator.js';
 import { tinyVocabulary } from '../embeddings/wordpiece-files.js';
 
@@ -94,5 +96,81 @@ describe("the tiny test model's generated tokenizer", () => {
 
   it('the empty sentence is [CLS] [SEP]', () => {
     expect(tokenizer.tokenize([''])[0]!.ids).toEqual([id('[CLS]'), id('[SEP]')]);
+  });
+});
+
+/**
+ * Random sentences over the characters that exercise BertNormalizer and BertPreTokenizer: accents,
+ * CJK (split per character), punctuation, digits, control and zero-width characters, emoji, words
+ * longer than the WordPiece limit.
+ */
+function randomSentences(count: number, seed: number): string[] {
+  const rng = new Rng(seed);
+  const random = () => rng.next();
+  const pieces = [
+    'PersonX',
+    'buy',
+    'a',
+    'phone',
+    'Café',
+    'naïve',
+    'ÉCOLE',
+    '東京',
+    '购买',
+    'ß',
+    'ﬁ',
+    '½',
+    '３',
+    '.',
+    ',',
+    '!',
+    "'s",
+    '-',
+    '(',
+    ')',
+    '$',
+    '12',
+    '3.5',
+    '\t',
+    '\u0000',
+    '\u200b',
+    '\u00a0',
+    '😀',
+    'x'.repeat(120),
+    '##',
+    '[CLS]',
+    'un-believable',
+    'co-purchase',
+    'e-mail',
+    'PeopleY',
+    'İstanbul',
+    'Ωmega',
+    'ﾃｽﾄ',
+  ];
+  return Array.from({ length: count }, () => {
+    const words = Array.from(
+      { length: 1 + Math.floor(random() * 12) },
+      () => pieces[Math.floor(random() * pieces.length)]!,
+    );
+    return words.join(random() < 0.7 ? ' ' : '');
+  });
+}
+
+describe.skipIf(!haveReal)('same ids as transformers.js on the real tokenizer', () => {
+  it('matches AutoTokenizer (input_ids and token_type_ids) on 2,000 random sentences', async () => {
+    const ours = await SentenceTokenizer.load(REAL, 100_000);
+    const reference = await AutoTokenizer.from_pretrained(REAL, { local_files_only: true });
+    const sentences = ['', ' ', ...randomSentences(2_000, 7)];
+    const expected = reference._call(sentences, {
+      padding: false,
+      truncation: false,
+      return_tensor: false,
+    }) as unknown as {
+      input_ids: number[][];
+      token_type_ids: number[][];
+    };
+    const got = ours.tokenize(sentences);
+    expect(got.map((t) => t.ids)).toEqual(expected.input_ids);
+    expect(got.map((t) => t.typeIds)).toEqual(expected.token_type_ids);
   });
 });

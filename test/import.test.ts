@@ -423,9 +423,7 @@ describe('intentsim graph import / stats', () => {
       return true;
     });
     try {
-      await buildProgram()
-        .exitOverride()
-        .parseAsync(['node', 'intentsim', ...args]);
+      await (await buildProgram()).exitOverride().parseAsync(['node', 'intentsim', ...args]);
     } finally {
       spy.mockRestore();
     }
@@ -500,9 +498,9 @@ describe('intentsim graph import / stats', () => {
     );
   });
 
-  it('teaches in --help: formats and examples', () => {
-    const importCmd = buildProgram()
-      .commands.find((c) => c.name() === 'graph')!
+  it('teaches in --help: formats and examples', async () => {
+    const importCmd = (await buildProgram()).commands
+      .find((c) => c.name() === 'graph')!
       .commands.find((c) => c.name() === 'import')!;
     const help = importCmd.helpInformation();
     expect(help).toContain('--aser-sqlite');

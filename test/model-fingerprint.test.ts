@@ -1,196 +1,119 @@
-// The model fingerprint's cache: a record is used only while both files keep the (path, size, mtime,
-// inode) it recorded, and its fingerprint always equals the one hashed from the files. The "cached"
-// source is the observable sign that nothing was hashed; the in-place edit that keeps size, mtime and
-// inode proves it (the cached, now stale, value comes back: hashing would have noticed).
-import { describe, expect, it, beforeEach, afterAll } from 'vitest';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+// The model fingerprint cache: reused only while every file keeps its (path, size, mtime, inode),
+// recomputed on any change or damage, and always equal to hashing the files.
+import { describe, expect, it, beforeEach } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  fingerprintRecordPath,
-  hashModelFingerprint,
-  modelFingerprint,
-  type ModelFingerprintInput,
-} from '../embeddings/model-fingerprint.js';
-import { makeTestModel } from '../embeddings/model-generator.js';
+import { createHash } from 'node:crypto';
+import { hashModelFiles, modelFingerprint, type ModelFingerprintInput } from '../embeddings/model-fingerprint.js';
 import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
+import { makeTestModel } from '../embeddings/model-generator.js';
 
-const root = mkdtempSync(join(tmpdir(), 'intentsim-fingerprint-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
+let dir: string;
 let cache: string;
 let input: ModelFingerprintInput;
-let run = 0;
 
 beforeEach(() => {
-  run += 1;
-  const dir = join(root, `model-${run}`);
-  cache = join(root, `cache-${run}`);
-  mkdirSync(dir, { recursive: true });
+  dir = mkdtempSync(join(tmpdir(), 'intentsim-fp-'));
+  cache = join(dir, 'cache');
+  writeFileSync(join(dir, 'model.onnx'), 'weights-1');
+  writeFileSync(join(dir, 'tokenizer.json'), '{"t":1}');
   input = {
     onnxPath: join(dir, 'model.onnx'),
     tokenizerPath: join(dir, 'tokenizer.json'),
-    dtype: 'q8',
+    dtype: 'fp32',
     maxTokens: 256,
   };
-  writeFileSync(input.onnxPath, randomBytes(300_000));
-  writeFileSync(input.tokenizerPath, '{"model":"wordpiece"}');
-  for (const path of [input.onnxPath, input.tokenizerPath]) setMtime(path, T0);
 });
 
-/** Whole seconds: utimes keeps them exactly (a Date from stat would lose the sub-millisecond part). */
-const T0 = 1_700_000_000;
-function setMtime(path: string, seconds: number): void {
-  utimesSync(path, seconds, seconds);
-}
+const recordFile = () => join(cache, 'fingerprints', readdirSync(join(cache, 'fingerprints'))[0]!);
 
-/** The definition, written out independently: SHA-256 of model bytes, tokenizer bytes, NUL dtype NUL limit. */
-function expectedFingerprint(i: ModelFingerprintInput): string {
-  return createHash('sha256')
-    .update(readFileSync(i.onnxPath))
-    .update(readFileSync(i.tokenizerPath))
-    .update(`\u0000${i.dtype}\u0000${i.maxTokens}`)
-    .digest('hex')
-    .slice(0, 16);
-}
-
-/** Rewrites the file's bytes in place and puts its modification time back: size, mtime and inode kept. */
-function editKeepingIdentity(path: string): void {
-  const before = statSync(path);
-  const bytes = readFileSync(path);
-  bytes[0] = bytes[0]! ^ 0xff;
-  writeFileSync(path, bytes);
-  setMtime(path, T0);
-  const after = statSync(path);
-  expect([after.size, after.mtimeMs, after.ino]).toEqual([before.size, before.mtimeMs, before.ino]);
-}
-
-describe('model fingerprint cache', () => {
-  it('hashes once, then answers from the record with the same fingerprint as the uncached hash', async () => {
-    const first = await modelFingerprint(input, cache);
-    expect(first).toEqual({ fingerprint: expectedFingerprint(input), source: 'computed' });
-    expect(await hashModelFingerprint(input)).toBe(first.fingerprint);
-    expect(await modelFingerprint(input, cache)).toEqual({ fingerprint: first.fingerprint, source: 'cached' });
-    // Without a cache folder nothing is recorded or read.
-    expect(await modelFingerprint(input, undefined)).toEqual({ fingerprint: first.fingerprint, source: 'computed' });
+describe('modelFingerprint', () => {
+  it('is the first 16 hex digits of SHA-256 over both files, the dtype and the token limit', async () => {
+    const expected = createHash('sha256').update('weights-1{"t":1}\u0000fp32\u0000256').digest('hex').slice(0, 16);
+    expect(await hashModelFiles(input)).toBe(expected);
+    expect(await modelFingerprint(input, cache)).toEqual({
+      fingerprint: expected,
+      source: 'computed',
+      reason: 'no record yet',
+    });
+    expect(await modelFingerprint(input, cache)).toEqual({ fingerprint: expected, source: 'cache' });
   });
 
-  it('a hit does not read the files: an edit that keeps size, mtime and inode goes unnoticed', async () => {
-    const first = await modelFingerprint(input, cache);
-    editKeepingIdentity(input.onnxPath);
-    expect(await modelFingerprint(input, cache)).toEqual({ fingerprint: first.fingerprint, source: 'cached' });
-    expect(expectedFingerprint(input)).not.toBe(first.fingerprint);
-  });
-
-  it('recomputes when the model file is touched (mtime), grows (size) or is replaced by a rename (inode)', async () => {
+  it('recomputes when the content changes (size or mtime), and gives the new value', async () => {
     await modelFingerprint(input, cache);
-
-    setMtime(input.onnxPath, T0 + 5);
-    expect(await modelFingerprint(input, cache)).toEqual({
-      fingerprint: expectedFingerprint(input),
-      source: 'computed',
-    });
-    expect((await modelFingerprint(input, cache)).source).toBe('cached');
-
-    writeFileSync(input.onnxPath, Buffer.concat([readFileSync(input.onnxPath), Buffer.from([7])]));
-    const grown = await modelFingerprint(input, cache);
-    expect(grown).toEqual({ fingerprint: expectedFingerprint(input), source: 'computed' });
-
-    // Same size and same mtime, other content, new inode: only the inode tells them apart.
-    setMtime(input.onnxPath, T0 + 10);
-    expect(await modelFingerprint(input, cache)).toEqual({
-      fingerprint: expectedFingerprint(input),
-      source: 'computed',
-    });
-    expect((await modelFingerprint(input, cache)).source).toBe('cached');
-    const current = statSync(input.onnxPath);
-    const replacement = `${input.onnxPath}.new`;
-    writeFileSync(replacement, randomBytes(current.size));
-    setMtime(replacement, T0 + 10);
-    renameSync(replacement, input.onnxPath);
-    const after = statSync(input.onnxPath);
-    expect([after.size, after.mtimeMs]).toEqual([current.size, current.mtimeMs]);
-    expect(after.ino).not.toBe(current.ino);
-    const replaced = await modelFingerprint(input, cache);
-    expect(replaced).toEqual({ fingerprint: expectedFingerprint(input), source: 'computed' });
-    expect(replaced.fingerprint).not.toBe(grown.fingerprint);
-    expect((await modelFingerprint(input, cache)).source).toBe('cached');
-  });
-
-  it('recomputes when tokenizer.json changes, and keeps dtype and token limit apart', async () => {
-    const first = await modelFingerprint(input, cache);
-    writeFileSync(input.tokenizerPath, '{"model":"wordpiece","lowercase":true}');
+    writeFileSync(input.onnxPath, 'weights-22');
     const changed = await modelFingerprint(input, cache);
-    expect(changed).toEqual({ fingerprint: expectedFingerprint(input), source: 'computed' });
-    expect(changed.fingerprint).not.toBe(first.fingerprint);
-
-    const shorter = { ...input, maxTokens: 128 };
-    expect(await modelFingerprint(shorter, cache)).toEqual({
-      fingerprint: expectedFingerprint(shorter),
-      source: 'computed',
-    });
-    const fp32 = { ...input, dtype: 'fp32' as const };
-    expect(await modelFingerprint(fp32, cache)).toEqual({ fingerprint: expectedFingerprint(fp32), source: 'computed' });
-    expect((await modelFingerprint(input, cache)).source).toBe('cached');
+    expect(changed.source).toBe('computed');
+    expect(changed.reason).toBe('a model file changed (size, mtime or inode)');
+    expect(changed.fingerprint).toBe(await hashModelFiles(input));
+    // Same size, only the mtime moves.
+    writeFileSync(input.tokenizerPath, '{"t":2}');
+    utimesSync(input.tokenizerPath, new Date(2001, 1, 1), new Date(2001, 1, 1));
+    const touched = await modelFingerprint(input, cache);
+    expect(touched.source).toBe('computed');
+    expect(touched.fingerprint).toBe(await hashModelFiles(input));
   });
 
-  it('a damaged record is recomputed, never trusted', async () => {
-    const right = (await modelFingerprint(input, cache)).fingerprint;
-    const recordPath = fingerprintRecordPath(cache, input);
-    const good = readFileSync(recordPath, 'utf8');
-    const record = JSON.parse(good) as { fingerprint: string; files: unknown[] };
-    const wrong = right.replace(/^./, (c) => (c === '0' ? '1' : '0'));
-    const damaged = [
-      'not json {',
-      good.slice(0, good.length >> 1), // truncated
-      '\u0000'.repeat(good.length), // zeroed
-      'null',
-      JSON.stringify({ ...record, fingerprint: wrong }), // a plausible fingerprint, checksum no longer agrees
-      JSON.stringify({ ...record, files: [null, 3] }),
-      JSON.stringify({ ...record, format: 999 }),
-    ];
-    for (const content of damaged) {
-      writeFileSync(recordPath, content);
-      expect(await modelFingerprint(input, cache), content.slice(0, 40)).toEqual({
-        fingerprint: right,
-        source: 'computed',
-      });
-      // …and the recomputation wrote a good record again.
-      expect(await modelFingerprint(input, cache)).toEqual({ fingerprint: right, source: 'cached' });
-    }
+  it('recomputes when the file is replaced by another inode with the same size and mtime', async () => {
+    await modelFingerprint(input, cache);
+    const other = join(dir, 'other.onnx');
+    writeFileSync(other, 'weights-2');
+    const when = new Date(2020, 0, 1);
+    utimesSync(other, when, when);
+    utimesSync(input.onnxPath, when, when);
+    await modelFingerprint(input, cache); // records the old file with the new mtime
+    renameSync(other, input.onnxPath);
+    const replaced = await modelFingerprint(input, cache);
+    expect(replaced.source).toBe('computed');
+    expect(replaced.fingerprint).toBe(await hashModelFiles(input));
   });
 
-  it('a cache folder that cannot be written still yields the right fingerprint', async () => {
-    const blocked = join(root, `blocked-${run}`);
-    writeFileSync(blocked, 'a file where the cache folder should be');
-    for (let i = 0; i < 2; i++)
-      expect(await modelFingerprint(input, blocked)).toEqual({
-        fingerprint: expectedFingerprint(input),
-        source: 'computed',
-      });
+  it('a damaged record (bad JSON, edited value, null) is recomputed, never trusted', async () => {
+    const first = await modelFingerprint(input, cache);
+    const path = recordFile();
+    const record = JSON.parse(readFileSync(path, 'utf8')) as { fingerprint: string };
+    writeFileSync(path, JSON.stringify({ ...record, fingerprint: '0000000000000000' }));
+    expect(await modelFingerprint(input, cache)).toEqual({ ...first, reason: 'the record is damaged' });
+    writeFileSync(path, '{"format":1,');
+    expect(await modelFingerprint(input, cache)).toEqual({ ...first, reason: 'the record is damaged' });
+    writeFileSync(path, 'null');
+    expect(await modelFingerprint(input, cache)).toEqual({ ...first, reason: 'the record is damaged' });
+    expect((await modelFingerprint(input, cache)).source).toBe('cache');
+  });
+
+  it('keys the record by dtype and token limit too', async () => {
+    const a = await modelFingerprint(input, cache);
+    const b = await modelFingerprint({ ...input, maxTokens: 128 }, cache);
+    expect(b.source).toBe('computed');
+    expect(b.fingerprint).not.toBe(a.fingerprint);
+    expect((await modelFingerprint(input, cache)).source).toBe('cache');
+  });
+
+  it('an unwritable cache folder costs only speed', async () => {
+    writeFileSync(join(dir, 'not-a-folder'), '');
+    const result = await modelFingerprint(input, join(dir, 'not-a-folder'));
+    expect(result.fingerprint).toBe(await hashModelFiles(input));
   });
 });
 
-describe('the encoder uses the cache', () => {
-  it('opening twice gives the uncached fingerprint, the second time from the record', async () => {
-    const modelDir = join(root, `tiny-${run}`);
+describe('the encoder uses the cached fingerprint', () => {
+  it('a second open reuses the record and reports the same fingerprint as a cold open', async () => {
+    const modelDir = join(dir, 'model');
     await makeTestModel(modelDir);
-    const files: ModelFingerprintInput = {
-      onnxPath: join(modelDir, 'onnx', 'model.onnx'),
+    const cold = await OnnxSentenceEncoder.open({ modelDir, device: 'cpu', cacheDir: cache });
+    expect(readdirSync(join(cache, 'fingerprints'))).toHaveLength(1);
+    const warm = await OnnxSentenceEncoder.open({ modelDir, device: 'cpu', cacheDir: cache });
+    const onnxPath = join(modelDir, 'onnx', 'model.onnx');
+    const direct = await hashModelFiles({
+      onnxPath,
       tokenizerPath: join(modelDir, 'tokenizer.json'),
       dtype: 'fp32',
-      maxTokens: 256,
-    };
-    const uncached = await hashModelFingerprint(files);
-    for (let i = 0; i < 2; i++) {
-      const encoder = await OnnxSentenceEncoder.open({ modelDir, cacheDir: cache, device: 'cpu', maxTokens: 256 });
-      try {
-        expect(encoder.fingerprint).toBe(uncached);
-      } finally {
-        await encoder.close();
-      }
-    }
-    expect((await modelFingerprint(files, cache)).source).toBe('cached');
+      maxTokens: cold.info.maxTokens,
+    });
+    expect(cold.fingerprint).toBe(direct);
+    expect(warm.fingerprint).toBe(direct);
+    await cold.close();
+    await warm.close();
   });
 });

@@ -308,7 +308,9 @@ describe('intentsim assemble sib (CLI)', () => {
       return true;
     }) as typeof process.stdout.write;
     try {
-      await buildProgram().parseAsync(
+      await (
+        await buildProgram()
+      ).parseAsync(
         [
           'assemble',
           'sib',
@@ -347,9 +349,7 @@ describe('intentsim assemble sib (CLI)', () => {
   });
 
   it('rejects bad option values with a clear message', async () => {
-    const program = buildProgram()
-      .exitOverride()
-      .configureOutput({ writeErr: () => {} });
+    const program = (await buildProgram()).exitOverride().configureOutput({ writeErr: () => {} });
     for (const sub of program.commands) sub.exitOverride().configureOutput({ writeErr: () => {} });
     for (const sub of program.commands.find((c) => c.name() === 'assemble')!.commands)
       sub.exitOverride().configureOutput({ writeErr: () => {} });

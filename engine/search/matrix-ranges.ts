@@ -15,6 +15,17 @@
 // 3. Symmetry. cos(a, b) === cos(b, a) bit for bit (see `dot`), so each pair is computed once: rows are
 //    reordered anchors first, and the anchor at position p is multiplied only by positions ≥ p; a pair
 //    of two anchors is added to both lists.
+// 4. Pipelining. onnxruntime-node runs `session.run` synchronously on the calling thread, so on one
+//    thread the products and the re-scoring take turns. The pipelined path (the default for large
+//    inputs, see PIPELINE_MIN_PAIRS) runs the products in PIPELINE_LANES worker threads
+//    (threshold-products-worker.ts), each with its own session and its own copy of the rows, and
+//    asks for the next blocks before re-scoring the current one: the products of blocks k+1 and k+2
+//    run while this thread re-scores block k, orders its entries and, at the end, builds the CSR.
+//    Two lanes of one ONNX thread each rather than one of two: under a shared core's load a
+//    two-thread GEMM waits for its slower thread, and the one-thread NonZero of one lane overlaps
+//    the other lane's GEMM. Its model finds the same pairs group by group (threshold-products.ts),
+//    with a 16× smaller NonZero. Blocks are re-scored in order, so the lists are the serial path's,
+//    byte for byte (`pipelined: false` keeps that path, for comparison and tests).
 //
 // Stored as one CSR (compressed rows: offsets, rows ascending, exact scores) in shared memory, so
 // worker threads drafting items read it without a copy. `openOrComputeRanges` saves it next to the
@@ -25,9 +36,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism, endianness } from 'node:os';
-import * as ort from 'onnxruntime-node';
-import { OnnxDataType } from '../../embeddings/onnx-proto.js';
-import { OnnxGraphBuilder } from '../../embeddings/onnx-graph-builder.js';
+import { Piscina } from 'piscina';
 import { openAtomicWriter } from '../../core/atomic.js';
 import { notice } from '../../core/notice.js';
 import { nothingSaved, readMatchingSidecar, removeSidecar, writeSidecar } from '../../core/sidecar.js';
@@ -42,6 +51,9 @@ import {
 } from './range-search.js';
 import { dot, type UnitVectors } from './unit-vectors.js';
 import { vectorsChecksum } from './vector-index.js';
+import { ThresholdProducts, type CandidatePairs, type ThresholdProductsInput } from './threshold-products.js';
+import type { ProductTask } from './threshold-products-worker.js';
+import { compiledWorkerFile } from '../../workers/worker-file.js';
 
 /** Default bound on stored (row, score) entries: 16M ≈ 200 MB (12 bytes each), like the range cache. */
 export const DEFAULT_MAX_ENTRIES = 1 << 24;
@@ -53,9 +65,14 @@ const PRODUCT_BLOCK_BYTES = 256 * 1024 * 1024;
 /** Anchor rows per call: at most this many, and the first call's size (grown or shrunk by density). */
 const MAX_BLOCK_ROWS = 512;
 const FIRST_BLOCK_ROWS = 64;
-
-/** Index of the low 32-bit word of an int64 in this machine's byte order. */
-const LOW_WORD = endianness() === 'LE' ? 0 : 1;
+/** Worker threads of the pipelined path, each with its own session and blocks in flight. */
+export const PIPELINE_LANES = 2;
+/**
+ * Anchor × row pairs from which the default is the pipelined path. Starting its workers costs about
+ * 0.2 s (each copies the rows and warms its session); at 10k products (5.2e7 pairs) the serial path
+ * takes 0.5 s and is still faster, at 100k (5.1e9 pairs) the pipelined one is (bench/items.ts).
+ */
+export const PIPELINE_MIN_PAIRS = 1e9;
 
 export interface MatrixRangesOptions {
   /** ONNX Runtime threads for the products (default: every core). */
@@ -63,6 +80,16 @@ export interface MatrixRangesOptions {
   /** Bound on stored entries over all anchors (default DEFAULT_MAX_ENTRIES). */
   maxEntries?: number;
   progress?: boolean;
+  /** Most anchor rows per ONNX Runtime call (default 512; fewer rows, smaller product blocks). */
+  maxBlockRows?: number;
+  /**
+   * Run the products in worker threads, the next blocks' while this thread re-scores the current one
+   * (true), or both on this thread in turn with the original candidate model (false: the serial
+   * path, kept for comparison). Default: pipelined from PIPELINE_MIN_PAIRS anchor × row pairs, where
+   * it is measured faster; below, starting the workers costs more than the overlap saves (bench/items.ts).
+   * The ranges are the same either way.
+   */
+  pipelined?: boolean;
 }
 
 /** What a computation did, for reports. */
@@ -273,56 +300,89 @@ export async function openOrComputeRanges(
   return { ranges, recomputed: loaded.stale };
 }
 
-/** floor − ε as a float32 no larger than floor − ε (see the file comment for ε). */
-export function candidateThreshold(floor: number, dim: number): number {
-  const u = 2 ** -24;
-  const gamma = (dim * u) / (1 - dim * u);
-  const t = floor - 2 * gamma;
-  const t32 = Math.fround(t);
-  // Rounded to nearest, t32 may lie above t: step a float32 ulp down then.
-  return t32 <= t ? t32 : Math.fround(t - Math.abs(t) * 2 ** -23);
-}
+/** Entries per chunk of an EntryBuffer (16 MB): the buffer grows by chunks and never copies. */
+const ENTRY_CHUNK = 1 << 20;
 
-/** The ONNX model: inputs q [b, d], v [m, d], t (scalar); output idx [2, c], the (i, j) with (q·vᵀ)[i, j] ≥ t. */
-export function thresholdProductModel(dim: number): Uint8Array {
-  const g = new OnnxGraphBuilder();
-  const q = g.input('q', OnnxDataType.FLOAT, ['b', dim]);
-  const v = g.input('v', OnnxDataType.FLOAT, ['m', dim]);
-  const t = g.input('t', OnnxDataType.FLOAT, []);
-  const s = g.op('Gemm', [q, v], { transB: 1 });
-  g.op('NonZero', [g.op('GreaterOrEqual', [s, t])], {}, 'idx');
-  g.output('idx', OnnxDataType.INT64, [2, 'c']);
-  return g.toModel({
-    graphName: 'intentsim_threshold_product',
-    opset: 17,
-    producer: 'intentsim',
-    docString: 'Index pairs (i, j) with q_i · v_j ≥ t: candidates for exact cosine ranges.',
-  });
-}
-
-/** Growable parallel arrays of (slot, row, score) entries. */
+/** Appendable parallel arrays of (slot, row, score) entries, in chunks of ENTRY_CHUNK. */
 class EntryBuffer {
-  slots = new Int32Array(1 << 16);
-  rows = new Int32Array(1 << 16);
-  scores = new Float64Array(1 << 16);
+  readonly chunks: Array<{ slots: Int32Array; rows: Int32Array; scores: Float64Array }> = [];
   length = 0;
+  private slots = new Int32Array(0);
+  private rows = new Int32Array(0);
+  private scores = new Float64Array(0);
+  private used = 0;
 
   push(slot: number, row: number, score: number): void {
-    if (this.length === this.slots.length) {
-      const grow = <T extends Int32Array | Float64Array>(a: T): T => {
-        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.slots = grow(this.slots);
-      this.rows = grow(this.rows);
-      this.scores = grow(this.scores);
+    if (this.used === this.slots.length) {
+      this.slots = new Int32Array(ENTRY_CHUNK);
+      this.rows = new Int32Array(ENTRY_CHUNK);
+      this.scores = new Float64Array(ENTRY_CHUNK);
+      this.chunks.push({ slots: this.slots, rows: this.rows, scores: this.scores });
+      this.used = 0;
     }
-    this.slots[this.length] = slot;
-    this.rows[this.length] = row;
-    this.scores[this.length] = score;
+    this.slots[this.used] = slot;
+    this.rows[this.used] = row;
+    this.scores[this.used] = score;
+    this.used += 1;
     this.length += 1;
   }
+
+  /** Entries held by chunk k (every chunk but the last is full). */
+  chunkLength(k: number): number {
+    return k < this.chunks.length - 1 ? ENTRY_CHUNK : this.length - ENTRY_CHUNK * (this.chunks.length - 1);
+  }
+}
+
+/**
+ * Where a block's candidate pairs come from: a session on this thread (serial: the products and the
+ * re-scoring take turns, one block at a time), or `lanes` worker threads with a session each (the
+ * next blocks' products are asked for before this block is re-scored, so the two overlap).
+ */
+interface CandidateSource {
+  /** Blocks asked for ahead of the one being re-scored (0: serial). */
+  readonly lanes: number;
+  pairs(p0: number, p1: number): Promise<CandidatePairs>;
+  close(): Promise<void>;
+}
+
+async function openCandidateSource(input: ThresholdProductsInput, pipelined: boolean): Promise<CandidateSource> {
+  if (!pipelined) {
+    const products = await ThresholdProducts.open(input);
+    return { lanes: 0, pairs: (p0, p1) => products.pairs(p0, p1), close: () => products.release() };
+  }
+  const threads = input.threads && input.threads > 0 ? input.threads : availableParallelism();
+  const lanes = PIPELINE_LANES;
+  const pool = new Piscina<ProductTask, CandidatePairs>({
+    filename: compiledWorkerFile(new URL('./threshold-products-worker.js', import.meta.url)),
+    minThreads: lanes,
+    maxThreads: lanes,
+    workerData: {
+      ...input,
+      threads: Math.max(1, Math.floor(threads / lanes)),
+      spinning: false,
+      grouped: true,
+    } satisfies ThresholdProductsInput,
+  });
+  // Blocks still in flight when the entry budget stops the scan are dropped, but the pool is destroyed
+  // only once they have settled: Piscina throws an uncaught "Unexpected message from Worker" when a
+  // result arrives for a task of a pool being destroyed.
+  const inFlight = new Set<Promise<unknown>>();
+  return {
+    lanes,
+    pairs: (p0, p1) => {
+      const task = pool.run({ p0, p1 });
+      const settled: Promise<unknown> = task.then(
+        () => inFlight.delete(settled),
+        () => inFlight.delete(settled), // observed when awaited
+      );
+      inFlight.add(settled);
+      return task;
+    },
+    close: async () => {
+      await Promise.all(inFlight);
+      await pool.destroy();
+    },
+  };
 }
 
 async function computeRanges(
@@ -331,7 +391,7 @@ async function computeRanges(
   floor: number,
   opts: MatrixRangesOptions,
 ): Promise<{ data: MatrixRangesData; stats: Omit<MatrixRangesStats, 'seconds'> }> {
-  const { dim, size } = vectors;
+  const { dim, size, data } = vectors;
   const maxEntries = opts.maxEntries ?? DEFAULT_MAX_ENTRIES;
   // Positions: anchors first (ascending), then the other valid rows.
   const isAnchor = new Uint8Array(size);
@@ -340,57 +400,64 @@ async function computeRanges(
     if (!vectors.isValid(r)) throw new Error(`matrix ranges: anchor row ${r} ("${vectors.ids[r]}") has no vector`);
     isAnchor[r] = 1;
   }
-  const order: number[] = [];
-  for (const r of vectors.validRows) if (isAnchor[r]) order.push(r);
-  const anchors = order.length;
-  for (const r of vectors.validRows) if (!isAnchor[r]) order.push(r);
+  const valid = vectors.validRows;
+  const order = new Int32Array(valid.length);
+  let anchors = 0;
+  for (const r of valid) if (isAnchor[r]) order[anchors++] = r;
+  for (let m = anchors, k = 0; k < valid.length; k++) if (!isAnchor[valid[k]!]) order[m++] = valid[k]!;
   const m = order.length;
-  const permuted = new Float32Array(m * dim);
-  order.forEach((r, p) => permuted.set(vectors.data.subarray(r * dim, (r + 1) * dim), p * dim));
 
   const entries = new EntryBuffer();
   let candidates = 0;
   let calls = 0;
   let stored = 0; // anchors [0, stored) are complete
   const progress = createProgress({ label: 'window ranges', total: anchors, unit: 'anchors', enabled: opts.progress });
-  const session =
+  const source =
     anchors > 0
-      ? await ort.InferenceSession.create(thresholdProductModel(dim), sessionOptions(opts.threads))
+      ? await openCandidateSource(
+          { dim, data, order, floor, threads: opts.threads },
+          opts.pipelined ?? anchors * m >= PIPELINE_MIN_PAIRS,
+        )
       : undefined;
   try {
-    const threshold = new ort.Tensor('float32', Float32Array.of(candidateThreshold(floor, dim)), []);
-    const maxRowsByMemory = Math.max(1, Math.min(MAX_BLOCK_ROWS, Math.floor(PRODUCT_BLOCK_BYTES / (4 * m))));
-    let blockRows = Math.min(FIRST_BLOCK_ROWS, maxRowsByMemory);
-    let budgetExhausted = false;
-    for (let p0 = 0; p0 < anchors && !budgetExhausted;) {
-      const p1 = Math.min(anchors, p0 + blockRows);
-      const q = new ort.Tensor('float32', permuted.subarray(p0 * dim, p1 * dim), [p1 - p0, dim]);
-      const v = new ort.Tensor('float32', permuted.subarray(p0 * dim), [m - p0, dim]);
-      const out = await session!.run({ q, v, t: threshold });
+    const maxRows = Math.max(
+      1,
+      Math.min(opts.maxBlockRows ?? MAX_BLOCK_ROWS, Math.floor(PRODUCT_BLOCK_BYTES / (4 * m))),
+    );
+    let blockRows = Math.min(FIRST_BLOCK_ROWS, maxRows);
+    // Blocks asked for, in position order; each is re-scored when its turn comes.
+    const asked: Array<{ p0: number; p1: number; pairs: Promise<CandidatePairs> }> = [];
+    let askedUpTo = 0;
+    const ask = () => {
+      if (askedUpTo >= anchors) return;
+      const p1 = Math.min(anchors, askedUpTo + blockRows);
+      asked.push({ p0: askedUpTo, p1, pairs: source!.pairs(askedUpTo, p1) });
+      askedUpTo = p1;
+    };
+    ask();
+    for (let k = 0; k < (source?.lanes ?? 0) - 1; k++) ask();
+    for (let block = asked.shift(); block; block = asked.shift()) {
+      const { p0, p1 } = block;
+      const pairs = await block.pairs;
       calls += 1;
-      const idx = out.idx!;
-      const count = idx.dims[1]!;
-      // int64 indices below 2³¹, read as their low 32-bit words: reading a BigInt64Array element
-      // allocates a BigInt, which would cost more than the exact dot product of the pair.
-      const int64 = idx.data as BigInt64Array;
-      const words = new Int32Array(int64.buffer, int64.byteOffset, 2 * int64.length);
-      const low = LOW_WORD;
+      const count = pairs.length / 2;
       candidates += count;
-      // Pairs come sorted by query row: handle each anchor's run as a whole (the budget is per anchor).
+      // Next block: as many rows as keep the candidate pairs near the target, within the memory bound.
+      const perRow = Math.max(1, count / (p1 - p0));
+      blockRows = Math.max(1, Math.min(maxRows, Math.floor(TARGET_CANDIDATES_PER_CALL / perRow)));
+      if (source!.lanes > 0) ask();
+      // Pairs come sorted by query position: each anchor's run is handled as a whole (the budget is per anchor).
       let k = 0;
       for (let p = p0; p < p1; p++) {
         const runStart = k;
-        while (k < count && words[2 * k + low]! + p0 === p) k += 1;
-        if (entries.length + 2 * (k - runStart) > maxEntries) {
-          budgetExhausted = true;
-          break;
-        }
+        while (k < count && pairs[k]! + p0 === p) k += 1;
+        if (entries.length + 2 * (k - runStart) > maxEntries) break;
         const row = order[p]!;
         for (let c = runStart; c < k; c++) {
-          const pc = words[2 * (count + c) + low]! + p0;
+          const pc = pairs[count + c]! + p0;
           if (pc < p) continue; // the pair (pc, p) is this block's too: counted once, below the diagonal
           const col = order[pc]!;
-          const s = dot(vectors.data, row * dim, vectors.data, col * dim, dim);
+          const s = dot(data, row * dim, data, col * dim, dim);
           if (s < floor) continue;
           entries.push(p, col, s);
           if (pc < anchors && pc !== p) entries.push(pc, row, s);
@@ -398,23 +465,28 @@ async function computeRanges(
         stored = p + 1;
       }
       progress.increment(stored - p0);
-      // Next block: as many rows as keep the candidate pairs near the target, within the memory bound.
-      const perRow = Math.max(1, count / (p1 - p0));
-      blockRows = Math.max(1, Math.min(maxRowsByMemory, Math.floor(TARGET_CANDIDATES_PER_CALL / perRow)));
-      p0 = p1;
+      if (stored < p1) break; // the entry budget is spent
+      if (source!.lanes === 0) ask();
     }
   } finally {
     progress.stop();
-    await session?.release();
+    await source?.close();
   }
-  const data = toCsr(vectors, order, stored, entries, floor);
-  return { data, stats: { anchors, stored, entries: data.rows.length, candidates, calls } };
+  const csr = toCsr(vectors, order, stored, entries, floor);
+  return { data: csr, stats: { anchors, stored, entries: csr.rows.length, candidates, calls } };
 }
 
-/** Entries grouped by slot (counting sort), rows ascending within a slot, in shared memory. */
+/**
+ * Entries grouped by slot (counting sort), rows ascending within a slot, in shared memory.
+ *
+ * Within a slot the entries arrive as two ascending runs of rows: the anchors (first those found
+ * from earlier anchors, whose rows are smaller, then its own from its row up) and then the other
+ * rows (see `computeRanges`: positions are anchors ascending, then the other rows ascending). So a
+ * merge of the two runs orders a slot; a slot that is not two runs (never seen) is sorted instead.
+ */
 function toCsr(
   vectors: UnitVectors,
-  order: readonly number[],
+  order: Int32Array,
   stored: number,
   entries: EntryBuffer,
   floor: number,
@@ -423,50 +495,78 @@ function toCsr(
   const slotOfRow = int32s(vectors.size).fill(-1);
   for (let p = 0; p < stored; p++) slotOfRow[order[p]!] = p;
   const offsets = int32s(stored + 1);
-  for (let e = 0; e < entries.length; e++) {
-    const s = entries.slots[e]!;
-    if (s < stored) offsets[s + 1]! += 1;
+  entries.chunks.forEach((chunk, c) => {
+    for (let e = 0, n = entries.chunkLength(c); e < n; e++) {
+      const s = chunk.slots[e]!;
+      if (s < stored) offsets[s + 1]! += 1;
+    }
+  });
+  let longest = 0;
+  for (let s = 0; s < stored; s++) {
+    longest = Math.max(longest, offsets[s + 1]!);
+    offsets[s + 1]! += offsets[s]!;
   }
-  for (let s = 0; s < stored; s++) offsets[s + 1]! += offsets[s]!;
   const total = offsets[stored]!;
   const rows = int32s(total);
   const scores = new Float64Array(new SharedArrayBuffer(total * 8));
   const fill = offsets.slice(0, stored);
-  for (let e = 0; e < entries.length; e++) {
-    const s = entries.slots[e]!;
-    if (s >= stored) continue;
-    const at = fill[s]!++;
-    rows[at] = entries.rows[e]!;
-    scores[at] = entries.scores[e]!;
-  }
-  // Rows ascending within each slot, as an exact scan returns them. Each entry is keyed
-  // row · length + k, exact in a float64 while rows · length < 2⁵³ (checked), so a native numeric
-  // sort of the keys orders the rows and still says where each score was.
+  entries.chunks.forEach((chunk, c) => {
+    for (let e = 0, n = entries.chunkLength(c); e < n; e++) {
+      const s = chunk.slots[e]!;
+      if (s >= stored) continue;
+      const at = fill[s]!++;
+      rows[at] = chunk.rows[e]!;
+      scores[at] = chunk.scores[e]!;
+    }
+  });
+  const runRows = new Int32Array(longest);
+  const runScores = new Float64Array(longest);
   for (let s = 0; s < stored; s++) {
     const from = offsets[s]!;
-    const len = offsets[s + 1]! - from;
-    if (len < 2) continue;
-    if (vectors.size * len > Number.MAX_SAFE_INTEGER)
-      throw new Error(`matrix ranges: ${len} members in one range is beyond the sort's exact keys`);
-    const keys = new Float64Array(len);
-    for (let k = 0; k < len; k++) keys[k] = rows[from + k]! * len + k;
-    keys.sort();
-    const sortedScores = new Float64Array(len);
-    for (let k = 0; k < len; k++) {
-      const at = keys[k]! % len;
-      rows[from + k] = (keys[k]! - at) / len;
-      sortedScores[k] = scores[from + at]!;
+    const to = offsets[s + 1]!;
+    let split = from + 1;
+    while (split < to && rows[split - 1]! < rows[split]!) split += 1;
+    if (split >= to) continue; // one ascending run
+    let end = split + 1;
+    while (end < to && rows[end - 1]! < rows[end]!) end += 1;
+    if (end < to) {
+      sortByRow(vectors, rows, scores, from, to);
+      continue;
     }
-    scores.set(sortedScores, from);
+    // Merge [from, split) and [split, to) through the scratch arrays.
+    runRows.set(rows.subarray(from, to));
+    runScores.set(scores.subarray(from, to));
+    let a = 0;
+    let b = split - from;
+    const aEnd = b;
+    const bEnd = to - from;
+    for (let at = from; at < to; at++) {
+      const takeA = b === bEnd || (a < aEnd && runRows[a]! < runRows[b]!);
+      const k = takeA ? a++ : b++;
+      rows[at] = runRows[k]!;
+      scores[at] = runScores[k]!;
+    }
   }
   return { floor, slotOfRow, offsets, rows, scores };
 }
 
-function sessionOptions(threads: number | undefined): ort.InferenceSession.SessionOptions {
-  return {
-    executionProviders: ['cpu'],
-    intraOpNumThreads: threads && threads > 0 ? threads : availableParallelism(),
-    interOpNumThreads: 1,
-    graphOptimizationLevel: 'all',
-  };
+/**
+ * Sorts entries [from, to) by row, keeping each score with its row. Each entry is keyed
+ * row · length + k, exact in a float64 while rows · length < 2⁵³ (checked), so a native numeric sort
+ * of the keys orders the rows and still says where each score was.
+ */
+function sortByRow(vectors: UnitVectors, rows: Int32Array, scores: Float64Array, from: number, to: number): void {
+  const len = to - from;
+  if (vectors.size * len > Number.MAX_SAFE_INTEGER)
+    throw new Error(`matrix ranges: ${len} members in one range is beyond the sort's exact keys`);
+  const keys = new Float64Array(len);
+  for (let k = 0; k < len; k++) keys[k] = rows[from + k]! * len + k;
+  keys.sort();
+  const sortedScores = new Float64Array(len);
+  for (let k = 0; k < len; k++) {
+    const at = keys[k]! % len;
+    rows[from + k] = (keys[k]! - at) / len;
+    sortedScores[k] = scores[from + at]!;
+  }
+  scores.set(sortedScores, from);
 }

@@ -9,9 +9,7 @@ export async function cli(args: string[]): Promise<string> {
     return true;
   }) as typeof process.stdout.write;
   try {
-    await buildProgram()
-      .exitOverride()
-      .parseAsync(['node', 'intentsim', ...args]);
+    await (await buildProgram()).exitOverride().parseAsync(['node', 'intentsim', ...args]);
   } finally {
     process.stdout.write = write;
   }

@@ -1,0 +1,188 @@
+// Start-up and pooling against what a Python user runs instead (issue 19).
+// 1. Whole-process `encode` of 16 sentences (q8, MiniLM-L6-shaped model) as `node bin/intentsim.js
+//    encode` — with the model fingerprint cached (every run after the first) and cold (a fresh cache
+//    folder: the model file is hashed) — against bench/support/python_encode.py (HF tokenizers +
+//    onnxruntime + numpy, the same tokenizer, model, pooling and .npy output). The three processes
+//    are alternated in one run and each timed from spawn to exit; medians are compared.
+// 2. Mean pooling, µs per sentence: the batch pooling the encoder uses against the per-row version it
+//    replaced (a Float64Array per row, a 0/1 mask read with Number() per element), same batches.
+//
+// Run: npx tsc -p . && node dist/bench/startup.js [--quick]
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeBenchModel } from '../embeddings/model-generator.js';
+import { meanPoolBatch } from '../embeddings/pooling.js';
+import { sharedMiniLmTokenizerDir } from '../core/shared-files.js';
+import { readNpyFloat32 } from '../core/npy.js';
+import { Rng } from '../core/rng.js';
+import { aserLikeSentences } from './embeddings.js';
+import type { BenchOptions, BenchResult, BenchRow } from './bench-types.js';
+import { runAlone } from './support/run-alone.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const PYTHON_PEER = join(ROOT, 'bench', 'support', 'python_encode.py');
+
+/** Wall seconds of one process, from spawn to exit; throws with its stderr when it fails. */
+function timeProcess(command: string, args: string[]): number {
+  const started = performance.now();
+  const result = spawnSync(command, args, { encoding: 'utf8', cwd: ROOT });
+  const seconds = (performance.now() - started) / 1000;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr || result.error}`);
+  return seconds;
+}
+
+/** Why the Python peer cannot run here, or undefined when python3 has onnxruntime, tokenizers and numpy. */
+function pythonPeerMissing(): string | undefined {
+  const probe = spawnSync('python3', ['-c', 'import onnxruntime, tokenizers, numpy'], { encoding: 'utf8' });
+  if (probe.error) return `python3 not found (${probe.error.message})`;
+  if (probe.status !== 0) return `python3 lacks a package: ${probe.stderr.trim().split('\n').pop()}`;
+  return undefined;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The pooling the encoder used before: one Float64Array per row and Number() per mask element. */
+function meanPoolRowWithMask(
+  hidden: Float32Array,
+  mask: ArrayLike<number>,
+  b: number,
+  seq: number,
+  dim: number,
+  out: Float32Array,
+  outOffset: number,
+): void {
+  const sums = new Float64Array(dim);
+  let count = 0;
+  for (let t = 0; t < seq; t++) {
+    if (Number(mask[b * seq + t]) === 0) continue;
+    count += 1;
+    const base = (b * seq + t) * dim;
+    for (let d = 0; d < dim; d++) sums[d] += hidden[base + d]!;
+  }
+  for (let d = 0; d < dim; d++) out[outOffset + d] = count === 0 ? 0 : sums[d]! / count;
+}
+
+/** µs per sentence of both poolings on the same random batches; checks they agree bit for bit. */
+function poolingRows(quick: boolean, seed: number): BenchRow[] {
+  const [rows, seq, dim] = [64, 32, 384];
+  const batches = quick ? 20 : 200;
+  const rng = new Rng(seed);
+  const hidden = Float32Array.from({ length: rows * seq * dim }, () => rng.next() - 0.5);
+  const lengths = Array.from({ length: rows }, () => 1 + rng.int(seq));
+  const mask = new Uint8Array(rows * seq);
+  lengths.forEach((len, r) => mask.fill(1, r * seq, r * seq + len));
+  const outRows = lengths.map((_, r) => r);
+  const before = new Float32Array(rows * dim);
+  const after = new Float32Array(rows * dim);
+  const timeIt = (pool: () => void) => {
+    for (let i = 0; i < 3; i++) pool(); // warm-up: let the JIT compile both loops
+    const started = performance.now();
+    for (let i = 0; i < batches; i++) pool();
+    return ((performance.now() - started) * 1000) / (batches * rows);
+  };
+  const perRow = () => {
+    for (let r = 0; r < rows; r++) meanPoolRowWithMask(hidden, mask, r, seq, dim, before, r * dim);
+  };
+  const batch = () => meanPoolBatch(hidden, lengths, seq, dim, after, outRows);
+  const times = { perRow: [] as number[], batch: [] as number[] };
+  for (let round = 0; round < 5; round++) {
+    times.perRow.push(timeIt(perRow));
+    times.batch.push(timeIt(batch));
+  }
+  if (!Buffer.from(before.buffer).equals(Buffer.from(after.buffer)))
+    throw new Error('pooling: the batch pooling differs from the per-row pooling');
+  const [old, now] = [median(times.perRow), median(times.batch)];
+  return [
+    {
+      case: `mean pooling, batch ${rows} × ${seq} tokens × ${dim}`,
+      measured: `${now.toFixed(2)} µs/sentence`,
+      baseline: `per-row Float64Array + Number(mask): ${old.toFixed(2)} µs/sentence`,
+      ratio: Math.round((old / now) * 100) / 100,
+    },
+  ];
+}
+
+export async function run(opts: BenchOptions): Promise<BenchResult> {
+  const seed = opts.seed ?? 1;
+  const rounds = opts.quick ? 3 : 11;
+  const threads = String(Math.max(1, availableParallelism()));
+  const dir = mkdtempSync(join(tmpdir(), 'intentsim-bench-startup-'));
+  const notes: string[] = [];
+  const rows: BenchRow[] = [];
+  try {
+    const modelDir = join(dir, 'model');
+    await makeBenchModel(modelDir, { seed, precisions: ['q8'], tokenizerFrom: sharedMiniLmTokenizerDir() });
+    const { sentences, source } = aserLikeSentences(16, seed);
+    const input = join(dir, 'sentences.txt');
+    writeFileSync(input, sentences.join('\n') + '\n');
+    const warmCache = join(dir, 'cache-warm');
+    const encodeArgs = (out: string, cache: string) => [
+      join(ROOT, 'bin', 'intentsim.js'),
+      'encode',
+      ...['--in', input, '--out', out, '--model-dir', modelDir, '--dtype', 'q8'],
+      ...['--device', 'cpu', '--threads', threads, '--cache-dir', cache],
+    ];
+    const nodeOut = join(dir, 'node.npy');
+    timeProcess(process.execPath, encodeArgs(nodeOut, warmCache)); // records the fingerprint
+
+    const missing = pythonPeerMissing();
+    const pythonOut = join(dir, 'python.npy');
+    const pythonArgs = [PYTHON_PEER, modelDir, 'q8', input, pythonOut, threads, '64'];
+    const times = { warm: [] as number[], cold: [] as number[], python: [] as number[] };
+    for (let round = 0; round < rounds; round++) {
+      // Rotate the order so that no contestant always runs first (or after the same neighbour).
+      const contestants: Array<() => void> = [
+        () => times.warm.push(timeProcess(process.execPath, encodeArgs(nodeOut, warmCache))),
+        () => {
+          const cold = join(dir, `cache-cold-${round}`);
+          mkdirSync(cold);
+          times.cold.push(timeProcess(process.execPath, encodeArgs(join(dir, 'cold.npy'), cold)));
+        },
+        ...(missing ? [] : [() => times.python.push(timeProcess('python3', pythonArgs))]),
+      ];
+      for (let i = 0; i < contestants.length; i++) contestants[(i + round) % contestants.length]!();
+    }
+
+    const baseline = missing ? undefined : median(times.python);
+    const row = (label: string, values: number[]): BenchRow => ({
+      case: label,
+      measured: `${median(values).toFixed(3)} s`,
+      baseline: baseline === undefined ? 'Python peer not run' : `Python pipeline: ${baseline.toFixed(3)} s`,
+      ratio: baseline === undefined ? '–' : Math.round((median(values) / baseline) * 100) / 100,
+      ...(baseline === undefined
+        ? {}
+        : { target: '≤ 1.3× Python', meets: median(values) <= 1.3 * baseline ? 'yes' : 'NO' }),
+    });
+    rows.push(row('start-up: encode 16 sentences, whole process (fingerprint cached)', times.warm));
+    rows.push(row('start-up: the same with a cold cache (model file hashed)', times.cold));
+    if (missing) notes.push(`Python peer skipped: ${missing} (pip install onnxruntime tokenizers numpy)`);
+    else {
+      const [ours, theirs] = [await readNpyFloat32(nodeOut), await readNpyFloat32(pythonOut)];
+      let worst = 1;
+      for (let r = 0; r < 16; r++) {
+        let dot = 0;
+        for (let d = 0; d < 384; d++) dot += ours.data[r * 384 + d]! * theirs.data[r * 384 + d]!;
+        worst = Math.min(worst, dot);
+      }
+      notes.push(`the two processes' vectors agree: lowest cosine per row ${worst.toFixed(7)}`);
+    }
+    notes.push(
+      `16 ASER-like sentences (seed ${seed}; ${source}); q8 MiniLM-L6-shaped model (random weights), CPU, ` +
+        `${threads} threads, batch 64; median of ${rounds} alternated runs of each process, timed from spawn to exit ` +
+        `(node ${process.version}; the Python peer is bench/support/python_encode.py)`,
+    );
+    rows.push(...poolingRows(opts.quick, seed));
+    notes.push('pooling: median of 5 alternated rounds; both poolings give bit-identical vectors (checked)');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { name: 'Start-up against the Python pipeline, and pooling', rows, notes };
+}
+
+await runAlone(import.meta.url, 'startup', run);
