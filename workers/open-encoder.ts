@@ -11,12 +11,16 @@ import { OnnxSentenceEncoder, type OnnxEncoderOptions } from '../embeddings/onnx
 import { parseEncoderChoice, type EncoderChoice } from '../embeddings/encoder-choice.js';
 import type { EncoderDescription } from '../embeddings/encoder-description.js';
 import type { EncodeOptions } from '../embeddings/sentence-encoder.js';
+import { ConfigError } from '../core/errors.js';
 
 export { parseEncoderChoice, type EncoderChoice };
 
 type PooledSentenceEncoder = import('./pooled-encoder.js').PooledSentenceEncoder;
+type QueuedSentenceEncoder = import('./queue/queued-encoder.js').QueuedSentenceEncoder;
+type QueueOptions = import('./queue/queued-encoder.js').QueueOptions;
 
-export type AnyEncoder = OnnxSentenceEncoder | GloveSentenceEncoder | HashingSentenceEncoder | PooledSentenceEncoder;
+export type AnyEncoder =
+  OnnxSentenceEncoder | GloveSentenceEncoder | HashingSentenceEncoder | PooledSentenceEncoder | QueuedSentenceEncoder;
 
 export interface OpenEncoderOptions extends OnnxEncoderOptions {
   encoder?: EncoderChoice;
@@ -32,9 +36,20 @@ export interface OpenEncoderOptions extends OnnxEncoderOptions {
   sif?: boolean;
   /** Where the stand-in's notice and the word vectors' one-time conversion are announced (default stderr). */
   warn?: (message: string) => void;
+  /**
+   * Send the model's batches as jobs to `intentsim worker` processes through Redis instead of running
+   * them here (Sentence-BERT only); the vectors are the same bytes as a local run's.
+   */
+  queue?: QueueOptions;
 }
 
 export async function openEncoder(options: OpenEncoderOptions = {}): Promise<AnyEncoder> {
+  if (options.queue !== undefined) {
+    if (options.encoder !== undefined && options.encoder !== 'sentence-bert')
+      throw new ConfigError('queue', `runs the Sentence-BERT model only, not the ${options.encoder} encoder`);
+    const { QueuedSentenceEncoder } = await import('./queue/queued-encoder.js');
+    return QueuedSentenceEncoder.open(options, options.queue);
+  }
   if (options.encoder === HASHING_ENCODER_NAME) {
     (options.warn ?? defaultWarn)(HASHING_ENCODER_NOTICE);
     return new HashingSentenceEncoder();

@@ -8,6 +8,7 @@ import { CatalogIndex } from '../../engine/catalog/catalog-query.js';
 import { buildProductItems, productItemsPaths } from '../../engine/items/catalog/product-items.js';
 import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
+import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
@@ -57,10 +58,14 @@ Example
     )
     .option('--workers <n>', 'encoder worker threads (Piscina pool; 1 = in this thread)', positiveInt, 1)
     .option('--chunk-size <n>', 'products per chunk (the unit of resumption)', positiveInt, DEFAULT_CHUNK_SIZE);
-  addModelOptions(addBadInputOptions(index, 'OUT/rejects.jsonl')).action(async (o) => {
+  addQueueOptions(addModelOptions(addBadInputOptions(index, 'OUT/rejects.jsonl'))).action(async (o) => {
     checkPaths(catalogIndexPaths(o));
     // --workers N > 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1).
-    const encoder = await openEncoder({ ...encoderOptions(o), workers: o.workers > 1 ? o.workers : 0 });
+    const encoder = await openEncoder({
+      ...encoderOptions(o),
+      workers: o.workers > 1 ? o.workers : 0,
+      queue: queueOptions(o),
+    });
     try {
       const why = notMeaningfulBecause(encoder);
       if (why) process.stderr.write(`warning: similarities in this index are NOT meaningful: ${why}\n`);

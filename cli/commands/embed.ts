@@ -8,6 +8,7 @@ import {
   encoderOptions,
   formatProviderLine,
 } from '../options/model-options.js';
+import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addChunkProductsOption, addProductsOptions } from '../options/product-options.js';
@@ -59,7 +60,7 @@ export function registerEmbedCommand(program: Command): void {
     )
     .option('--hub-neighbours <n>', 'stream nodes with more neighbours than this', positiveInt, 1000);
   const all = addEncodeWorkersOption(addChunkProductsOption(addBadInputOptions(withEmbedding, 'OUT/rejects.jsonl')));
-  addModelOptions(all).action(async (o) => {
+  addQueueOptions(addModelOptions(all)).action(async (o) => {
     // The model code (transformers.js, ONNX Runtime) loads when the command runs.
     const { runEmbed } = await import('../../engine/pipeline/run-embed.js');
     const manifest = await runEmbed({
@@ -68,7 +69,7 @@ export function registerEmbedCommand(program: Command): void {
       concepts: o.concepts,
       out: o.out,
       mode: o.mode,
-      encoder: encoderOptions(o),
+      encoder: { ...encoderOptions(o), queue: queueOptions(o) },
       cacheDir: o.cacheDir,
       nodeCache: o.nodeCache,
       onError: o.onError,

@@ -2,6 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { checkPaths } from '../../core/check-paths.js';
 import { MODEL_HELP, addModelOptions, encoderOptions, formatProviderLine } from '../options/model-options.js';
+import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 
 const ENCODE_HELP = `Embeds every line of a text file (one sentence a line; a blank line is an
 empty sentence, so row i is always line i + 1) and writes a float32 [lines ×
@@ -22,12 +23,12 @@ export function registerEncodeCommand(program: Command): void {
     .requiredOption('--in <file>', 'sentences, one a line (UTF-8)')
     .requiredOption('--out <file>', 'output .npy file')
     .option('--no-normalize', 'keep the mean-pooled vectors unnormalised');
-  addModelOptions(command).action(async (o) => {
+  addQueueOptions(addModelOptions(command)).action(async (o) => {
     // The model code (transformers.js, ONNX Runtime) loads when the command runs.
     const { openEncoder } = await import('../../workers/open-encoder.js');
     const { encodeFilePaths, encodeSentenceFile } = await import('../../engine/pipeline/encode-file.js');
     checkPaths(encodeFilePaths(o.in, o.out));
-    const encoder = await openEncoder(encoderOptions(o));
+    const encoder = await openEncoder({ ...encoderOptions(o), queue: queueOptions(o) });
     try {
       const manifest = await encodeSentenceFile(o.in, o.out, encoder, {
         batchSize: o.batchSize,

@@ -7,6 +7,7 @@ import { formatWindow, parseSampling } from '../../engine/search/windows.js';
 import { addGraphStoreOption } from '../options/graph-options.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
 import { MODEL_HELP, addModelOptions, formatProviderLine } from '../options/model-options.js';
+import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addChunkProductsOption, addProductsOptions } from '../options/product-options.js';
 
@@ -75,12 +76,13 @@ export function registerPipelineCommand(program: Command): void {
     '--assertions <file>',
     'assertions JSONL',
   );
-  addItemOptions(addModelOptions(addOutDirOption(withInputs))).action(async (o) => {
+  addQueueOptions(addItemOptions(addModelOptions(addOutDirOption(withInputs)))).action(async (o) => {
     const stage = pipelineStageOptions(o);
     const manifest = await runPipeline({
       ...stage,
       embed: {
         ...stage.embed,
+        encoder: { ...stage.embed.encoder, queue: queueOptions(o) },
         graph: o.graph,
         products: o.products,
         concepts: o.concepts,

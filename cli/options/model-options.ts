@@ -21,7 +21,7 @@ export const DEVICES: readonly DeviceRequest[] = ['auto', 'cpu', 'cuda', 'webgpu
 export const MODEL_HELP = `
 Model: Sentence-BERT all-MiniLM-L6-v2 as ONNX (${DEFAULT_MODEL_ID}:
 onnx/model.onnx for fp32, onnx/model_quantized.onnx for q8), tokenized by
-transformers.js, run by ONNX Runtime; mean pooling over tokens and L2
+Tokenizers.js, run by ONNX Runtime; mean pooling over tokens and L2
 normalisation. Looked for in: --model-dir (alone, when given), else the cache
 (--cache-dir, default ${defaultCacheRoot()}, under models/), else the Hugging
 Face Hub (not with --offline or HF_HUB_OFFLINE=1), which downloads into the

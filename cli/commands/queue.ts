@@ -1,0 +1,38 @@
+// `intentsim queue status|clean`: watch a run's job queue, and remove it when the run is over.
+import type { Command } from '@commander-js/extra-typings';
+import { addQueueNameOption, QUEUE_URL_HELP, requireQueueUrl } from '../options/queue-options.js';
+
+export function registerQueueCommands(program: Command): void {
+  const queue = program.command('queue').description('the Redis job queue of runs with --queue: status and clean-up');
+  addQueueNameOption(
+    queue
+      .command('status')
+      .description('jobs per state, the workers connected and the jobs completed per minute (newest first)')
+      .option('--queue [url]', QUEUE_URL_HELP)
+      .option('--json', 'print JSON'),
+  ).action(async (o) => {
+    const { queueStatus } = await import('../../workers/queue/queue-admin.js');
+    const status = await queueStatus(requireQueueUrl(o.queue), o.queueName);
+    if (o.json) {
+      process.stdout.write(JSON.stringify(status, null, 2) + '\n');
+      return;
+    }
+    const jobs = Object.entries(status.jobs).map(([state, n]) => `${state} ${n}`);
+    process.stdout.write(
+      `${status.queue}: ${jobs.join(', ')}\n` +
+        `workers (${status.workers.length}): ${status.workers.join(', ') || 'none'}\n` +
+        `completed per minute, newest first: ${status.completedPerMinute.join(' ') || 'no data yet'}\n`,
+    );
+  });
+  addQueueNameOption(
+    queue
+      .command('clean')
+      .description("remove a finished or abandoned run's jobs and results from Redis (running jobs too)")
+      .option('--queue [url]', QUEUE_URL_HELP),
+  ).action(async (o) => {
+    const { cleanQueue } = await import('../../workers/queue/queue-admin.js');
+    const { encodeQueueName } = await import('../../workers/queue/queue-names.js');
+    await cleanQueue(requireQueueUrl(o.queue), o.queueName);
+    process.stdout.write(`removed ${encodeQueueName(o.queueName)}\n`);
+  });
+}

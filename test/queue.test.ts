@@ -1,0 +1,384 @@
+// The distributed queue (BullMQ on Redis): settings and job payloads without a server, then real
+// runs against a redis-server this file starts on a free loopback port, with worker processes
+// started as `intentsim worker`: the queue's outputs must be the local run's bytes.
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { displayQueueUrl, queueUrlFrom, redisOptions, checkQueueReachable } from '../workers/queue/redis-connection.js';
+import { encodeJobId, identityMismatch, parseEncodeJob, type EncodeJob } from '../workers/queue/encode-job.js';
+import { encodeQueueName } from '../workers/queue/queue-names.js';
+import { freePort, haveRedisServer, startRedisServer } from '../bench/support/redis-server.js';
+import {
+  expectSameOutputs,
+  faultsWorkspace,
+  fileHashes,
+  runCli,
+  runCliOk,
+  isRunRecord,
+  startCli,
+} from './support/faults.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'bin', 'intentsim.js');
+const PASSWORD = 'queue-Pa55word-never-shown';
+
+const haveRedis = haveRedisServer();
+if (!haveRedis)
+  console.warn(
+    'SKIPPED: "queue through a real redis-server" — redis-server is not on PATH. ' +
+      'Install it (apt-get install -y redis-server; .ci/run does so as root) and run: npx vitest run test/queue.test.ts',
+  );
+
+const job = (over: Partial<EncodeJob> = {}): EncodeJob => ({
+  format: 1,
+  model: { fingerprint: 'abc', dtype: 'q8', maxTokens: 256 },
+  sentences: ['a', 'b'],
+  batchSize: 64,
+  normalize: true,
+  ...over,
+});
+
+describe('queue settings and payloads', () => {
+  it('maps redis:// and rediss:// URLs to connection options, password included only there', () => {
+    expect(redisOptions('redis://:p%40ss@10.0.0.5:6380/2')).toMatchObject({
+      host: '10.0.0.5',
+      port: 6380,
+      db: 2,
+      password: 'p@ss',
+      maxRetriesPerRequest: null,
+    });
+    const tls = redisOptions('rediss://user:pw@cache.example.com');
+    expect(tls).toMatchObject({ host: 'cache.example.com', port: 6379, db: 0, username: 'user', password: 'pw' });
+    expect(tls.tls).toEqual({ servername: 'cache.example.com' });
+    expect(redisOptions('redis://127.0.0.1:7000').tls).toBeUndefined();
+    expect(() => redisOptions('http://h:1')).toThrow('queue must be a redis:// or rediss:// URL');
+    expect(() => redisOptions('redis://h:1/x')).toThrow('database number');
+    expect(displayQueueUrl('redis://:secret-pw@h:1/0')).toBe('redis://***@h:1/0');
+  });
+
+  it('takes the URL from the option, else INTENTSIM_REDIS_URL, else REDIS_URL', () => {
+    const env = { INTENTSIM_REDIS_URL: 'redis://a:1', REDIS_URL: 'redis://b:2' };
+    expect(queueUrlFrom('redis://c:3', env)).toBe('redis://c:3');
+    expect(queueUrlFrom(undefined, env)).toBe('redis://a:1');
+    expect(queueUrlFrom(undefined, { REDIS_URL: 'redis://b:2' })).toBe('redis://b:2');
+    expect(queueUrlFrom(undefined, {})).toBeUndefined();
+  });
+
+  it('job ids depend on content and settings only', () => {
+    expect(encodeJobId(job())).toBe(encodeJobId(job()));
+    expect(encodeJobId(job())).not.toBe(encodeJobId(job({ sentences: ['a', 'c'] })));
+    expect(encodeJobId(job())).not.toBe(encodeJobId(job({ batchSize: 32 })));
+    expect(encodeJobId(job())).toMatch(/^enc-[0-9a-f]{40}$/);
+  });
+
+  it('names the first malformed field of a payload', () => {
+    expect(parseEncodeJob(job())).toEqual(job());
+    expect(() => parseEncodeJob('x')).toThrow('malformed encode-sentences job: the payload is not an object');
+    expect(() => parseEncodeJob({ ...job(), format: 2 })).toThrow('format must be 1, got 2');
+    expect(() => parseEncodeJob({ ...job(), model: undefined })).toThrow('model is missing');
+    expect(() => parseEncodeJob({ ...job(), sentences: ['a', 3] })).toThrow('sentences must be an array of strings');
+    expect(() => parseEncodeJob({ ...job(), batchSize: 0 })).toThrow('batchSize must be a positive integer');
+    expect(() => parseEncodeJob({ ...job(), model: { ...job().model, dtype: 'fp16' } })).toThrow('dtype');
+  });
+
+  it('refuses another model, dtype or token limit', () => {
+    const own = job().model;
+    expect(identityMismatch(own, own)).toBeUndefined();
+    expect(identityMismatch({ ...own, fingerprint: 'zzz' }, own)).toBe(
+      'refused: the job wants model fingerprint zzz, this worker has abc',
+    );
+    expect(identityMismatch({ ...own, dtype: 'fp32' }, own)).toContain('dtype fp32');
+    expect(identityMismatch({ ...own, maxTokens: 128 }, own)).toContain('maxTokens 128');
+  });
+
+  it('names queues per run', () => {
+    expect(encodeQueueName()).toBe('intentsim-encode');
+    expect(encodeQueueName('run-7')).toBe('run-7-encode');
+    expect(() => encodeQueueName('a b')).toThrow('queueName');
+  });
+});
+
+interface WorkerProcess {
+  child: ChildProcess;
+  log: () => string;
+  ended: Promise<number | null>;
+}
+
+describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
+  const ws = faultsWorkspace('intentsim-queue-');
+  let stopRedis = () => {};
+  let url = '';
+  const workers: WorkerProcess[] = [];
+
+  const startWorker = (queueName: string, extra: string[] = []): WorkerProcess => {
+    const child = spawn(
+      process.execPath,
+      [CLI, 'worker', '--queue', url, '--queue-name', queueName, '--model-dir', ws.model, '--device', 'cpu', ...extra],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let log = '';
+    child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const w = { child, log: () => log, ended };
+    workers.push(w);
+    return w;
+  };
+  const waitFor = async (what: () => boolean, label: string, ms = 30_000) => {
+    const until = Date.now() + ms;
+    while (!what()) {
+      if (Date.now() > until) throw new Error(`timed out waiting for ${label}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const startWorkers = async (n: number, queueName: string, extra: string[] = []) => {
+    const started = Array.from({ length: n }, () => startWorker(queueName, extra));
+    for (const w of started) await waitFor(() => w.log().includes('worker: serving'), 'a worker to start');
+    return started;
+  };
+  const stop = async (w: WorkerProcess) => {
+    w.child.kill('SIGTERM');
+    return w.ended;
+  };
+
+  let sentences = '';
+  beforeAll(async () => {
+    const server = await startRedisServer(ws.dir);
+    stopRedis = server.stop;
+    const open = server.url;
+    url = open.replace('redis://', `redis://:${PASSWORD}@`);
+    // The password is set through the connection, so that it is in no process's arguments.
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redisOptions(open));
+    await admin.config('SET', 'requirepass', PASSWORD);
+    admin.disconnect();
+    await checkQueueReachable(url);
+    sentences = join(ws.dir, 'sentences.txt');
+    const edges = readFileSync(join(ws.world, 'edges.jsonl'), 'utf8').split('\n').slice(0, 300);
+    writeFileSync(sentences, edges.map((l) => l.slice(0, 80)).join('\n') + '\n');
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const w of workers) w.child.kill('SIGKILL');
+    stopRedis();
+  });
+
+  const model = () => ['--model-dir', ws.model, '--device', 'cpu'];
+  const queue = (name: string) => ['--queue', url, '--queue-name', name];
+
+  it('encode, catalog index, embed and pipeline through 2 worker processes give the local bytes', async () => {
+    const pair = await startWorkers(2, 'same');
+    const out = (name: string) => join(ws.dir, name);
+    const small = ['--batch-size', '8', '--queue-job-sentences', '24'];
+
+    runCliOk(['encode', '--in', sentences, '--out', out('local.npy'), '--batch-size', '8', ...model()]);
+    const viaQueue = runCliOk([
+      'encode',
+      '--in',
+      sentences,
+      '--out',
+      out('queue.npy'),
+      ...small,
+      ...model(),
+      ...queue('same'),
+    ]);
+    expect(readFileSync(out('queue.npy')).equals(readFileSync(out('local.npy')))).toBe(true);
+    expect(viaQueue.stdout).toContain('queue: cpu');
+    const manifest = JSON.parse(readFileSync(out('queue.npy.manifest.json'), 'utf8')) as {
+      encoder: { queue: { jobs: number; providers: Record<string, number> } };
+    };
+    expect(manifest.encoder.queue.jobs).toBe(Math.ceil(300 / 24));
+    expect(manifest.encoder.queue.providers).toEqual({ cpu: Math.ceil(300 / 24) });
+
+    const products = join(ws.world, 'products.jsonl');
+    runCliOk(['catalog', 'index', '--products', products, '--out', out('cat-local'), '--chunk-size', '16', ...model()]);
+    runCliOk([
+      'catalog',
+      'index',
+      '--products',
+      products,
+      '--out',
+      out('cat-queue'),
+      '--chunk-size',
+      '16',
+      ...model(),
+      ...queue('same'),
+    ]);
+    expectSameOutputs(out('cat-queue'), out('cat-local'));
+
+    const world = [
+      '--graph',
+      join(ws.world, 'graph.sqlite'),
+      '--products',
+      products,
+      '--concepts',
+      join(ws.world, 'concepts.jsonl'),
+    ];
+    runCliOk(['embed', ...world, '--out', out('emb-local'), '--cache-dir', out('c1'), ...model()]);
+    runCliOk(['embed', ...world, '--out', out('emb-queue'), '--cache-dir', out('c2'), ...model(), ...queue('same')]);
+    expectSameOutputs(out('emb-queue'), out('emb-local'));
+
+    const pipeline = [...world, '--assertions', join(ws.world, 'assertions.jsonl'), '--seed', '1'];
+    runCliOk(['pipeline', ...pipeline, '--out', out('pipe-local'), '--cache-dir', out('c3'), ...model()]);
+    runCliOk([
+      'pipeline',
+      ...pipeline,
+      '--out',
+      out('pipe-queue'),
+      '--cache-dir',
+      out('c4'),
+      ...model(),
+      ...queue('same'),
+    ]);
+    const results = (dir: string) =>
+      [...fileHashes(dir, (n) => isRunRecord(n) || /report|summary/.test(n))].sort((a, b) => a[0].localeCompare(b[0]));
+    expect(results(out('pipe-queue'))).toEqual(results(out('pipe-local')));
+    expect(results(out('pipe-local')).map(([f]) => f)).toContain('items/intentionqa_task1.jsonl');
+
+    // Both workers took jobs, stop cleanly on SIGTERM, and never printed the password.
+    // (Their logs are read once they have stopped: runCli blocks this process while a command runs.)
+    expect(await Promise.all(pair.map(stop))).toEqual([0, 0]);
+    // BullMQ gives each job to whichever worker asks first; together they ran every job.
+    const ran = pair.map((w) => w.log().match(/job enc-/g)?.length ?? 0);
+    expect(ran[0]! + ran[1]!).toBeGreaterThanOrEqual(Math.ceil(300 / 24));
+    const everything = [viaQueue.stdout, viaQueue.stderr, ...pair.map((w) => w.log())];
+    for (const dir of [
+      'queue.npy.manifest.json',
+      'cat-queue/manifest.json',
+      'emb-queue/manifest.json',
+      'pipe-queue/manifest.json',
+    ])
+      everything.push(readFileSync(out(dir), 'utf8'));
+    for (const text of everything) expect(text).not.toContain(PASSWORD);
+    expect(pair[0]!.log()).toContain('redis://***@127.0.0.1');
+  }, 240_000);
+
+  it('a job for another model is refused with the reason; the run fails without hanging', async () => {
+    const w = (await startWorkers(1, 'refuse', ['--max-tokens', '128']))[0]!;
+    const r = runCli([
+      'encode',
+      '--in',
+      sentences,
+      '--out',
+      join(ws.dir, 'refused.npy'),
+      ...model(),
+      ...queue('refuse'),
+    ]);
+    expect(r.status).toBe(1);
+    // The fingerprint covers the token limit, so it is the first field found to differ.
+    expect(r.stderr).toMatch(
+      /failed after up to 3 attempts: refused: the job wants model fingerprint [0-9a-f]{16}, this worker has [0-9a-f]{16}/,
+    );
+    expect(r.stderr).not.toContain(PASSWORD);
+    expect(await stop(w)).toBe(0);
+    expect(w.log()).toContain('1 refused');
+    // With the right worker, a rerun tries the failed job again and succeeds.
+    const [right] = await startWorkers(1, 'refuse');
+    runCliOk(['encode', '--in', sentences, '--out', join(ws.dir, 'refused.npy'), ...model(), ...queue('refuse')]);
+    expect(await stop(right!)).toBe(0);
+  }, 120_000);
+
+  it('a malformed job fails with the field that is wrong, and the worker keeps serving', async () => {
+    const w = (await startWorkers(1, 'malformed'))[0]!;
+    const q = new Queue(encodeQueueName('malformed'), { connection: redisOptions(url) });
+    try {
+      await q.add('encode-sentences', {
+        format: 1,
+        model: { fingerprint: 'x', dtype: 'q8', maxTokens: 1 },
+        sentences: 'no',
+      });
+      let failed: Awaited<ReturnType<typeof q.getFailed>> = [];
+      for (let i = 0; i < 200 && failed.length === 0; i++) {
+        failed = await q.getFailed();
+        if (failed.length === 0) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(w.log()).toContain('malformed');
+      expect(failed[0]!.failedReason).toBe('malformed encode-sentences job: sentences must be an array of strings');
+      expect(failed[0]!.attemptsMade).toBe(1);
+    } finally {
+      await q.close();
+    }
+    runCliOk(['encode', '--in', sentences, '--out', join(ws.dir, 'after.npy'), ...model(), ...queue('malformed')]);
+    expect(await stop(w)).toBe(0);
+  }, 120_000);
+
+  it('Redis unreachable: a clear error naming the URL without its password', async () => {
+    const dead = `redis://:${PASSWORD}@127.0.0.1:${await freePort()}`;
+    const r = runCli(['encode', '--in', sentences, '--out', join(ws.dir, 'x.npy'), ...model(), '--queue', dead]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/cannot reach the queue's Redis at redis:\/\/\*\*\*@127\.0\.0\.1:\d+/);
+    expect(r.stderr + r.stdout).not.toContain(PASSWORD);
+  });
+
+  /** 6,000 sentences: enough work that a job is still running when a process is killed. */
+  const manySentences = () => {
+    const file = join(ws.dir, 'many.txt');
+    const base = readFileSync(sentences, 'utf8').trimEnd().split('\n');
+    writeFileSync(file, Array.from({ length: 6000 }, (_, i) => `${base[i % base.length]} ${i}`).join('\n') + '\n');
+    return file;
+  };
+  const counts = async (name: string) => {
+    const q = new Queue(encodeQueueName(name), { connection: redisOptions(url) });
+    try {
+      return await q.getJobCounts('active', 'completed');
+    } finally {
+      await q.close();
+    }
+  };
+
+  it('kill -9 of a worker in the middle of a job: another worker gets it, same bytes', async () => {
+    const many = manySentences();
+    runCliOk(['encode', '--in', many, '--out', join(ws.dir, 'many-local.npy'), '--batch-size', '16', ...model()]);
+    const [a] = await startWorkers(1, 'crash', ['--lock-duration', '1000']);
+    const coordinator = startCli([
+      ...['encode', '--in', many, '--out', join(ws.dir, 'many-queue.npy'), '--batch-size', '16'],
+      ...['--queue-job-sentences', '3000', ...model(), ...queue('crash')],
+    ]);
+    let active = 0;
+    for (let i = 0; i < 400 && active === 0; i++) {
+      active = (await counts('crash')).active!;
+      if (active === 0) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(active).toBeGreaterThan(0);
+    a!.child.kill('SIGKILL');
+    const [b] = await startWorkers(1, 'crash', ['--lock-duration', '1000']);
+    const run = await coordinator.ended;
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(ws.dir, 'many-queue.npy')).equals(readFileSync(join(ws.dir, 'many-local.npy')))).toBe(
+      true,
+    );
+    expect(await stop(b!)).toBe(0);
+  }, 240_000);
+
+  it('kill -9 of the coordinator, then a rerun: finished jobs are reused, not recomputed, same bytes', async () => {
+    const many = manySentences();
+    const args = [
+      ...['encode', '--in', many, '--out', join(ws.dir, 'resume.npy'), '--batch-size', '16'],
+      ...['--queue-job-sentences', '256', '--queue-in-flight', '4', ...model(), ...queue('resume')],
+    ];
+    const [w] = await startWorkers(1, 'resume');
+    const first = startCli(args);
+    let completed = 0;
+    for (let i = 0; i < 1200 && completed < 5; i++) {
+      completed = (await counts('resume')).completed!;
+      if (completed < 5) await new Promise((r) => setTimeout(r, 25));
+    }
+    first.child.kill('SIGKILL');
+    expect((await first.ended).signal).toBe('SIGKILL');
+    const finishedBefore = (await counts('resume')).completed!;
+    expect(finishedBefore).toBeGreaterThanOrEqual(5);
+    runCliOk(args);
+    const manifest = JSON.parse(readFileSync(join(ws.dir, 'resume.npy.manifest.json'), 'utf8')) as {
+      encoder: { queue: { jobs: number; reusedJobs: number } };
+    };
+    const jobs = Math.ceil(6000 / 256);
+    expect(manifest.encoder.queue.jobs).toBe(jobs);
+    expect(manifest.encoder.queue.reusedJobs).toBeGreaterThanOrEqual(finishedBefore);
+    expect(readFileSync(join(ws.dir, 'resume.npy')).equals(readFileSync(join(ws.dir, 'many-local.npy')))).toBe(true);
+    expect(await stop(w!)).toBe(0);
+    // Each job ran once: the rerun recomputed nothing the first run's workers had finished.
+    expect(w!.log().match(/job enc-/g)?.length).toBe(jobs);
+  }, 240_000);
+});
