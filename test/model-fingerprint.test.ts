@@ -1,7 +1,7 @@
 // The model fingerprint cache: reused only while every file keeps its (path, size, mtime, inode),
 // recomputed on any change or damage, and always equal to hashing the files.
 import { describe, expect, it, beforeEach } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -38,6 +38,20 @@ describe('modelFingerprint', () => {
       reason: 'no record yet',
     });
     expect(await modelFingerprint(input, cache)).toEqual({ fingerprint: expected, source: 'cache' });
+  });
+
+  it('a hit reads neither file: an edit that keeps size, mtime and inode still gets the recorded value', async () => {
+    const when = new Date(2020, 0, 1); // whole seconds: utimes sets them exactly
+    utimesSync(input.onnxPath, when, when);
+    const recorded = await modelFingerprint(input, cache);
+    const before = statSync(input.onnxPath, { bigint: true });
+    writeFileSync(input.onnxPath, 'weights-9'); // same length, same inode (written in place)
+    utimesSync(input.onnxPath, when, when);
+    const after = statSync(input.onnxPath, { bigint: true });
+    expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
+    // Hashing would have seen the new bytes; the record answered without reading them.
+    expect(await hashModelFiles(input)).not.toBe(recorded.fingerprint);
+    expect(await modelFingerprint(input, cache)).toEqual({ fingerprint: recorded.fingerprint, source: 'cache' });
   });
 
   it('recomputes when the content changes (size or mtime), and gives the new value', async () => {
