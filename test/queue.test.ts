@@ -255,6 +255,25 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     expect(pair[0]!.log()).toContain('redis://***@127.0.0.1');
   }, 240_000);
 
+  it("a call without batch settings is cut with the encoder's own defaults, as a local call is", async () => {
+    const [w] = await startWorkers(1, 'defaults');
+    const texts = readFileSync(sentences, 'utf8').trimEnd().split('\n').slice(0, 100);
+    const { OnnxSentenceEncoder } = await import('../embeddings/onnx-encoder.js');
+    const { QueuedSentenceEncoder } = await import('../workers/queue/queued-encoder.js');
+    const options = { modelDir: ws.model, device: 'cpu' as const, batchSize: 8, sortByLength: false };
+    const local = await OnnxSentenceEncoder.open(options);
+    const queued = await QueuedSentenceEncoder.open(options, { url, name: 'defaults', jobSentences: 16 });
+    try {
+      const [a, b] = [await local.encode(texts), await queued.encode(texts)];
+      expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(true);
+      expect(queued.describe().queue.jobs).toBe(Math.ceil(100 / 16));
+    } finally {
+      await local.close();
+      await queued.close();
+    }
+    expect(await stop(w!)).toBe(0);
+  }, 120_000);
+
   it('a job for another model is refused with the reason; the run fails without hanging', async () => {
     const w = (await startWorkers(1, 'refuse', ['--max-tokens', '128']))[0]!;
     const r = runCli([

@@ -6,7 +6,12 @@
 // The local model is opened for its tokenizer and identity only: it runs no inference here.
 import { Job, Queue, QueueEvents } from 'bullmq';
 import { planBatches } from '../../embeddings/length-batching.js';
-import { OnnxSentenceEncoder, type OnnxEncodeOptions, type OnnxEncoderOptions } from '../../embeddings/onnx-encoder.js';
+import {
+  DEFAULT_BATCH_SIZE,
+  OnnxSentenceEncoder,
+  type OnnxEncodeOptions,
+  type OnnxEncoderOptions,
+} from '../../embeddings/onnx-encoder.js';
 import type { DescribedEncoder, QueuedEncoderDescription } from '../../embeddings/encoder-description.js';
 import { ConfigError, UserError } from '../../core/errors.js';
 import { decodeVectors, encodeJobId, ENCODE_JOB_NAME, type EncodeJob, type EncodeJobResult } from './encode-job.js';
@@ -41,7 +46,11 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
     private readonly local: OnnxSentenceEncoder,
     private readonly queue: Queue<EncodeJob, EncodeJobResult>,
     private readonly events: QueueEvents,
-    private readonly options: Required<Omit<QueueOptions, 'name'>> & { name: string },
+    private readonly options: Required<Omit<QueueOptions, 'name'>> & {
+      name: string;
+      defaultBatchSize: number;
+      sortByLength: boolean;
+    },
   ) {
     this.lost = new Promise<never>((_, reject) => (this.failLost = reject));
     this.lost.catch(() => {}); // observed by the encode() calls in progress, if any
@@ -55,6 +64,8 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
       maxInFlight: queue.maxInFlight ?? 16,
       attempts: queue.attempts ?? 3,
       lostAfterMs: queue.lostAfterMs ?? 30_000,
+      defaultBatchSize: model.batchSize ?? DEFAULT_BATCH_SIZE,
+      sortByLength: model.sortByLength ?? true,
     };
     for (const field of ['jobSentences', 'maxInFlight', 'attempts', 'lostAfterMs'] as const) {
       if (!Number.isInteger(settings[field]) || settings[field] < 1)
@@ -135,11 +146,12 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
   }
 
   async encode(sentences: readonly string[], options: OnnxEncodeOptions = {}): Promise<Float32Array> {
-    const batchSize = options.batchSize ?? 64;
+    // The local encoder's defaults, so that a call without them is cut as a local call would be.
+    const batchSize = options.batchSize ?? this.options.defaultBatchSize;
     const dim = this.dim;
     const out = new Float32Array(sentences.length * dim);
     const lengths = this.local.tokenize(sentences).map((t) => t.ids.length);
-    const plan = planBatches(lengths, batchSize, options.sortByLength ?? true);
+    const plan = planBatches(lengths, batchSize, options.sortByLength ?? this.options.sortByLength);
     // Whole batches per job, in plan order: the worker runs them in arrival order, batch for batch.
     const perJob = Math.max(1, Math.floor(this.options.jobSentences / batchSize));
     const jobs: Array<{ rows: number[]; job: EncodeJob }> = [];
