@@ -28,7 +28,8 @@ export { edgeSentences, senseSentence } from './graph/relation-sentences.js';
 // nothing to embed gets an all-zero row (isZeroRow), never NaN.
 export { encode, openEncoder, type AnyEncoder, type OpenEncoderOptions } from './workers/open-encoder.js';
 export { QueuedSentenceEncoder, type QueueOptions } from './workers/queue/queued-encoder.js';
-export { serveEncodeJobs, type QueueWorkerHandle, type QueueWorkerOptions } from './workers/queue/queue-worker.js';
+export { serveQueueJobs, type QueueWorkerHandle, type QueueWorkerOptions } from './workers/queue/queue-worker.js';
+export { QueuedContextRunner } from './workers/queue/queued-context.js';
 export { cleanQueue, queueStatus, type QueueStatus } from './workers/queue/queue-admin.js';
 export { isZeroRow } from './embeddings/sentence-encoder.js';
 export type { EncodeOptions, SentenceEncoder, FingerprintedEncoder, VectorSet } from './embeddings/sentence-encoder.js';
@@ -45,7 +46,15 @@ export { DeviceUnavailableError, type DeviceRequest } from './embeddings/executi
 export { makeTestModel, makeBenchModel } from './embeddings/model-generator.js';
 
 // Context embeddings: node context from its neighbourhood's sentences, products from their nodes.
-export { ContextEmbedder, neighbourhoodSentences, type ContextEmbedderOptions } from './embeddings/context-embedder.js';
+export {
+  ContextEmbedder,
+  neighbourhoodSentences,
+  type ContextEmbedderOptions,
+  type ContextUnit,
+  type ContextUnitResult,
+  type ContextUnitRunner,
+  type ContextUnitSettings,
+} from './embeddings/context-embedder.js';
 export { productContextEmbedding, type ProductPhraseNodes } from './embeddings/product-embedding.js';
 
 // Products → category phrases → purchase-event nodes.

@@ -6,6 +6,8 @@
 //    ms per job end to end and the jobs/s one coordinator with Redis sustains.
 // 3. the bound: how many workers one coordinator and Redis keep busy at the realistic job size, as
 //    (jobs/s the queue sustains) ÷ (jobs/s one worker finishes at that size), with its inputs.
+// 4. embed's node-context units on a generated graph: local vs 1 vs 2 workers that read their own
+//    copy of the graph, and the same bound for them (the coordinator no longer tokenizes).
 //
 // Needs redis-server on PATH (the module says so and measures nothing otherwise).
 // Run: npx tsc -p . && node dist/bench/queue.js [--quick]
@@ -20,6 +22,10 @@ import { QueuedSentenceEncoder } from '../workers/queue/queued-encoder.js';
 import { cleanQueue } from '../workers/queue/queue-admin.js';
 import type { SentenceEncoder } from '../embeddings/sentence-encoder.js';
 import { aserLikeSentences } from './embeddings.js';
+import { writeScaleGraph } from '../graph/generate/generate-scale.js';
+import { SqliteGraphStore } from '../graph/sqlite/sqlite-store.js';
+import { graphIdentity } from '../graph/graph-identity.js';
+import { ContextEmbedder, type ContextNode } from '../embeddings/context-embedder.js';
 import type { BenchOptions, BenchResult, BenchRow } from './bench-types.js';
 import { runAlone } from './support/run-alone.js';
 import { haveRedisServer, startRedisServer } from './support/redis-server.js';
@@ -111,7 +117,12 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
         '--threads',
         String(s.threads),
       ]);
-      const encoder = await QueuedSentenceEncoder.open(model, { url, name: `bench-${s.key}`, jobSentences });
+      const encoder = await QueuedSentenceEncoder.open(model, {
+        url,
+        name: `bench-${s.key}`,
+        jobSentences,
+        progress: false,
+      });
       pools.set(s.key, { workers, encoder });
     }
     try {
@@ -155,7 +166,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const [tinyWorker] = await startWorkers(1, url, 'bench-trivial', tinyArgs);
     const coordinator = await QueuedSentenceEncoder.open(
       { modelDir: tinyDir, device: 'cpu' },
-      { url, name: 'bench-trivial', jobSentences: 1, maxInFlight: 16 },
+      { url, name: 'bench-trivial', jobSentences: 1, maxInFlight: 16, progress: false },
     );
     let trivialSeconds: number;
     try {
@@ -191,6 +202,22 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
         `(${Math.round(workerRate)} sentences/s ÷ ${jobSentences}) = ${byJobs}, coordinator tokenization ${Math.round(tokenizeRate)} sentences/s ÷ ` +
         `${Math.round(workerRate)} = ${byTokenizer}); a faster worker (a GPU) lowers both in proportion`,
     );
+    // 4. Node-context units (embed's context work) on a generated graph: local vs 1 vs 2 workers
+    //    that read their own copy of the graph. The coordinator only plans units (one degrees query)
+    //    and sends them, so its tokenizer is no longer a bound; its jobs/s (section 2) is.
+    const nodeRates = await timeNodeUnits({ dir, url, model, modelArgs, cores, rounds, seed, quick: opts.quick });
+    for (const r of nodeRates.rows) rows.push(r);
+    const nodeBound = Math.floor(jobsPerSecond / nodeRates.oneWorkerUnitsPerSecond);
+    rows.push({
+      case: `workers one coordinator + Redis keep busy with node-context jobs of ${nodeRates.unitNodes} nodes (computed)`,
+      sentences_per_s: Math.round(nodeBound * nodeRates.oneWorkerSentencesPerSecond),
+      ratio_to_local: '–',
+      bound_workers: nodeBound,
+    });
+    notes.push(
+      `node-context bound = queue jobs/s ${jobsPerSecond.toFixed(0)} ÷ one worker's units/s ${nodeRates.oneWorkerUnitsPerSecond.toFixed(2)} = ${nodeBound} ` +
+        `(no coordinator tokenization: workers read the graph and build the sentences); ${nodeRates.note}`,
+    );
     notes.push(
       `${count} ASER-like sentences (seed ${seed}; ${source}), batch ${batchSize}, ${jobSentences} sentences a job, best of ${rounds} alternated rounds; ` +
         `${opts.quick ? 'tiny generated model (fp32)' : 'MiniLM-L6-shaped model (q8, random weights: speed only)'}; ` +
@@ -201,6 +228,114 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     rmSync(dir, { recursive: true, force: true });
   }
   return { name: 'Distributed queue (BullMQ on Redis) vs local', rows, notes };
+}
+
+interface NodeUnitTiming {
+  dir: string;
+  url: string;
+  model: { modelDir: string; dtype: 'fp32' | 'q8'; device: 'cpu'; offline: true };
+  modelArgs: string[];
+  cores: number;
+  rounds: number;
+  seed: number;
+  quick?: boolean;
+}
+
+/** Section 4: embed's context units on a generated graph, here and through 1 and 2 workers with --graph. */
+async function timeNodeUnits(o: NodeUnitTiming): Promise<{
+  rows: BenchRow[];
+  unitNodes: number;
+  oneWorkerUnitsPerSecond: number;
+  oneWorkerSentencesPerSecond: number;
+  note: string;
+}> {
+  const edges = o.quick ? 10_000 : 100_000;
+  const graphPath = join(o.dir, 'graph.sqlite');
+  await writeScaleGraph(graphPath, { nodes: Math.round(edges / 3), edges, seed: o.seed, progress: false });
+  const store = SqliteGraphStore.open(graphPath, { mode: 'read' });
+  const unitNodes = 64;
+  const nodeCount = o.quick ? 128 : 1024;
+  const nodes: ContextNode[] = [];
+  for await (const batch of store.purchaseEvents(1000)) {
+    for (const n of batch) if (nodes.length < nodeCount) nodes.push({ id: n.id, text: n.text });
+    if (nodes.length >= nodeCount) break;
+  }
+  const settings = { mode: 'induced' as const, batchSize: 64, nodesPerQuery: unitNodes };
+  const graph = await graphIdentity(store);
+  const local = await OnnxSentenceEncoder.open({ ...o.model, intraOpThreads: o.cores });
+  const setups = [
+    { key: 'one' as const, workers: 1, threads: o.cores },
+    { key: 'two' as const, workers: 2, threads: Math.max(1, Math.floor(o.cores / 2)) },
+  ];
+  const best = { local: Infinity, one: Infinity, two: Infinity };
+  let sentences = 0;
+  let units = 0;
+  const pools: Array<{ key: 'one' | 'two'; workers: ChildProcess[]; encoder: QueuedSentenceEncoder }> = [];
+  try {
+    for (const s of setups) {
+      const name = `bench-nodes-${s.key}`;
+      const workers = await startWorkers(s.workers, o.url, name, [
+        ...o.modelArgs,
+        '--threads',
+        String(s.threads),
+        '--graph',
+        graphPath,
+      ]);
+      pools.push({
+        key: s.key,
+        workers,
+        encoder: await QueuedSentenceEncoder.open(o.model, { url: o.url, name, progress: false }),
+      });
+    }
+    await local.encode(['warm up the session']);
+    for (let round = 0; round < o.rounds; round++) {
+      let t = performance.now();
+      const here = new ContextEmbedder(store, local, settings);
+      await here.embedNodes(nodes);
+      best.local = Math.min(best.local, (performance.now() - t) / 1000);
+      sentences = here.stats.sentencesEncoded;
+      units = here.stats.workChunks;
+      for (const p of pools) {
+        const runner = await p.encoder.openContextRunner(graph);
+        t = performance.now();
+        await new ContextEmbedder(store, p.encoder, { ...settings, runner }).embedNodes(nodes);
+        best[p.key] = Math.min(best[p.key], (performance.now() - t) / 1000);
+        // The next round must compute again, not collect this round's finished jobs.
+        await cleanQueue(o.url, `bench-nodes-${p.key}`);
+      }
+    }
+  } finally {
+    await local.close();
+    for (const p of pools) {
+      await p.encoder.close();
+      await stopWorkers(p.workers);
+      await cleanQueue(o.url, `bench-nodes-${p.key}`);
+    }
+    await store.close();
+  }
+  const unitCount = Math.ceil(nodes.length / unitNodes);
+  const rows: BenchRow[] = [
+    {
+      case: `node-context units: local, ${nodes.length} nodes in units of ${unitNodes}`,
+      sentences_per_s: Math.round(sentences / best.local),
+      ratio_to_local: 1,
+    },
+    ...setups.map((s) => ({
+      case: `node-context units: queue, ${s.workers} worker process${s.workers > 1 ? 'es' : ''} × ${s.threads} ONNX thread${s.threads > 1 ? 's' : ''}, each with its copy of the graph`,
+      sentences_per_s: Math.round(sentences / best[s.key]),
+      ratio_to_local: Math.round((best.local / best[s.key]) * 100) / 100,
+      ...(s.workers === 1 ? { target: '≥ 0.9× local', meets: best.local / best.one >= 0.9 ? 'yes' : 'NO' } : {}),
+    })),
+  ];
+  return {
+    rows,
+    unitNodes,
+    oneWorkerUnitsPerSecond: unitCount / best.one,
+    oneWorkerSentencesPerSecond: sentences / best.one,
+    note:
+      `node-context rows: ${nodes.length} purchase nodes of a generated graph (intentsim graph generate --nodes ${Math.round(edges / 3)} --edges ${edges} --seed ${o.seed}), ` +
+      `induced neighbourhoods, ${unitCount} units, ${units} work chunks, ${sentences} distinct sentences encoded per run; sentences/s counts those`,
+  };
 }
 
 await runAlone(import.meta.url, 'queue', run);

@@ -16,7 +16,12 @@ export interface ProgressOptions {
   enabled?: boolean;
   /** Show a free-text field after the rate, set through `increment(n, { detail: '…' })` (e.g. a second rate). */
   detail?: boolean;
+  /** Remove the bar from the terminal when stopped (a sub-task's bar, e.g. one call's queue jobs). */
+  transient?: boolean;
 }
+
+let terminalBars: cliProgress.MultiBar | undefined;
+let openBars = 0;
 
 export function createProgress({
   label,
@@ -24,6 +29,7 @@ export function createProgress({
   unit = 'items',
   enabled,
   detail = false,
+  transient = false,
 }: ProgressOptions): Progress {
   const on = enabled ?? process.env.INTENTSIM_QUIET !== '1';
   if (!on) return { increment() {}, setTotal() {}, stop() {} };
@@ -31,16 +37,20 @@ export function createProgress({
   let done = 0;
   let knownTotal = total;
   if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar(
+    // One MultiBar for the process: a stage's bar and the queue's bar under it share the terminal.
+    const bars = (terminalBars ??= new cliProgress.MultiBar(
+      { stream: process.stderr, hideCursor: true, etaBuffer: 50, clearOnComplete: false },
+      cliProgress.Presets.shades_classic,
+    ));
+    const bar = bars.create(
+      total,
+      0,
+      { speed: '0', detail: '' },
       {
         format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {speed} ${unit}/s${detail ? ' | {detail}' : ''} | ETA {eta_formatted}`,
-        stream: process.stderr,
-        hideCursor: true,
-        etaBuffer: 50,
       },
-      cliProgress.Presets.shades_classic,
     );
-    bar.start(total, 0, { speed: '0', detail: '' });
+    openBars += 1;
     return {
       increment(n = 1, extra = {}) {
         done += n;
@@ -53,6 +63,12 @@ export function createProgress({
       },
       stop() {
         bar.stop();
+        if (transient) bars.remove(bar);
+        openBars -= 1;
+        if (openBars === 0) {
+          bars.stop();
+          terminalBars = undefined;
+        }
       },
     };
   }
@@ -80,7 +96,7 @@ export function createProgress({
       knownTotal = t;
     },
     stop() {
-      line();
+      if (!transient) line();
     },
   };
 }

@@ -9,7 +9,9 @@
 // The work is deduplicated: each distinct node is embedded once per run (and never again when the
 // node cache has it); within a chunk of work, each distinct sentence is encoded once however many
 // nodes' neighbourhoods contain it. Hub nodes (more neighbours than `hubNeighbours`) are streamed
-// edge batch by edge batch with running sums, never materialised.
+// edge batch by edge batch with running sums, never materialised. The nodes are cut into units (a
+// group of regular nodes, or one hub) that are computed whole, here or on a queue worker
+// (`runner`), with the same bytes either way; the cache records each unit as it finishes.
 import { edgeSentences, SENSE_TEMPLATES } from '../graph/relation-sentences.js';
 import { hashString } from '../core/rng.js';
 import type { GraphEdge, GraphStore, NeighbourhoodMode, NodeId } from '../graph/graph-store.js';
@@ -33,9 +35,9 @@ export interface ContextEmbedderOptions {
   mode: NeighbourhoodMode;
   /** Sentences per model call (default 64). */
   batchSize?: number;
-  /** Distinct sentences per chunk of work, i.e. per dedup scope and per cache commit (default 8,192). */
+  /** Distinct sentences per chunk of work (within a unit), i.e. per dedup scope and encode() call (default 8,192). */
   workSentences?: number;
-  /** Nodes per neighbourhoods() call (default 256). */
+  /** Nodes per unit of work: one neighbourhoods() call, one cache commit, one queue job (default 256). */
   nodesPerQuery?: number;
   /** Nodes with more distinct neighbours than this are streamed (default 1,000). */
   hubNeighbours?: number;
@@ -43,6 +45,8 @@ export interface ContextEmbedderOptions {
   streamEdges?: number;
   cache?: NodeEmbeddingCache;
   onProgress?: (progress: ContextProgress) => void;
+  /** Computes the units elsewhere (queue workers); default: here, one after the other. */
+  runner?: ContextUnitRunner;
 }
 
 export interface ContextStats {
@@ -117,10 +121,10 @@ class RunningSum {
 class WorkChunk {
   readonly distinct = new Map<string, number>();
   readonly sentences: string[] = [];
-  readonly nodes: Array<{ node: ContextNode; refs: number[] }> = [];
-  occurrences = 0;
+  /** Per node (its index in the unit), the indices of its sentences. */
+  readonly nodes: Array<{ index: number; refs: number[] }> = [];
 
-  add(node: ContextNode, sentences: readonly string[]): void {
+  add(index: number, sentences: readonly string[]): void {
     const refs = sentences.map((s) => {
       let i = this.distinct.get(s);
       if (i === undefined) {
@@ -130,17 +134,66 @@ class WorkChunk {
       }
       return i;
     });
-    this.nodes.push({ node, refs });
-    this.occurrences += sentences.length;
+    this.nodes.push({ index, refs });
   }
 }
 
-export class ContextEmbedder {
-  readonly stats: ContextStats = {
-    nodes: 0,
-    fromCache: 0,
-    computed: 0,
-    withoutSentences: 0,
+/**
+ * A unit of context work: a group of regular nodes (at most `nodesPerQuery`, read with one
+ * neighbourhoods() call) or one hub node (streamed). A unit is always computed whole, by this process
+ * or by a queue worker, and a work chunk never spans two units: so a node's vector is the same bytes
+ * wherever its unit ran. (With q8 it would not be otherwise: dynamic quantization scales by the
+ * whole batch, so a sentence's vector depends on the sentences encoded with it. fp32 on CPU does not.)
+ */
+export type ContextUnit = { kind: 'group'; nodes: ContextNode[] } | { kind: 'hub'; node: ContextNode };
+
+/** What computing a unit counted: the per-unit part of ContextStats. */
+export type ContextUnitCounts = Pick<
+  ContextStats,
+  | 'missingFromGraph'
+  | 'streamedHubs'
+  | 'edges'
+  | 'sentenceOccurrences'
+  | 'sentencesEncoded'
+  | 'sentencesWithoutVector'
+  | 'workChunks'
+  | 'encodeMs'
+>;
+
+/** A unit's embeddings, one per node in unit order, and what computing it counted. */
+export interface ContextUnitResult {
+  embeddings: NodeEmbedding[];
+  counts: ContextUnitCounts;
+}
+
+/** What a unit's result depends on besides the graph and the model: a worker computes with the caller's values. */
+export interface ContextUnitSettings {
+  mode: NeighbourhoodMode;
+  batchSize: number;
+  workSentences: number;
+  streamEdges: number;
+}
+
+/**
+ * Runs units somewhere other than this process (a job queue: workers/queue/queued-context.ts), each
+ * as `new ContextEmbedder(store, encoder, settings).computeUnit(unit)` would. `done` is called once
+ * per unit, in any order, as each finishes.
+ */
+export interface ContextUnitRunner {
+  run(
+    units: readonly ContextUnit[],
+    settings: ContextUnitSettings,
+    done: (index: number, result: ContextUnitResult) => void,
+  ): Promise<void>;
+}
+
+/** The nodes of a unit, in order. */
+export function unitNodes(unit: ContextUnit): ContextNode[] {
+  return unit.kind === 'hub' ? [unit.node] : unit.nodes;
+}
+
+function zeroCounts(): ContextUnitCounts {
+  return {
     missingFromGraph: 0,
     streamedHubs: 0,
     edges: 0,
@@ -149,6 +202,16 @@ export class ContextEmbedder {
     sentencesWithoutVector: 0,
     workChunks: 0,
     encodeMs: 0,
+  };
+}
+
+export class ContextEmbedder {
+  readonly stats: ContextStats = {
+    nodes: 0,
+    fromCache: 0,
+    computed: 0,
+    withoutSentences: 0,
+    ...zeroCounts(),
   };
   private readonly batchSize: number;
   private readonly workSentences: number;
@@ -168,6 +231,15 @@ export class ContextEmbedder {
     this.streamEdges = positive(options.streamEdges ?? 5000, 'streamEdges');
   }
 
+  get unitSettings(): ContextUnitSettings {
+    return {
+      mode: this.options.mode,
+      batchSize: this.batchSize,
+      workSentences: this.workSentences,
+      streamEdges: this.streamEdges,
+    };
+  }
+
   /** Context embeddings of distinct nodes (duplicates in `nodes` are embedded once). */
   async embedNodes(nodes: readonly ContextNode[]): Promise<Map<NodeId, NodeEmbedding>> {
     const distinct = new Map<NodeId, ContextNode>();
@@ -181,109 +253,129 @@ export class ContextEmbedder {
         const hit = hits.get(n.text);
         if (!hit) continue;
         result.set(n.id, hit);
-        this.stats.fromCache += 1;
         if (!hit.vector) this.stats.withoutSentences += 1;
       }
-      if (this.stats.fromCache > 0) this.options.onProgress?.({ nodes: this.stats.fromCache, sentences: 0 });
+      this.stats.fromCache += result.size;
+      if (result.size > 0) this.options.onProgress?.({ nodes: result.size, sentences: 0 });
     }
+    if (result.size === distinct.size) return result;
 
-    const pending = [...distinct.values()].filter((n) => !result.has(n.id)).sort((a, b) => a.id - b.id);
-    const degrees = await this.store.degrees(pending.map((n) => n.id));
-    const hubs = pending.filter((n) => (degrees.get(n.id)?.neighbours ?? 0) > this.hubNeighbours);
-    const regular = pending.filter((n) => (degrees.get(n.id)?.neighbours ?? 0) <= this.hubNeighbours);
+    // Units are cut from all the nodes asked for, cached or not, so that a rerun after a crash (whose
+    // finished units are in the cache) cuts the unfinished ones exactly as the first run did; only
+    // the nodes not cached are computed. A unit is a job on a queue: the same unit, the same job id.
+    const units = await this.planUnits([...distinct.values()].sort((a, b) => a.id - b.id));
+    const pending = units
+      .map((unit): ContextUnit | undefined => {
+        if (unit.kind === 'hub') return result.has(unit.node.id) ? undefined : unit;
+        const left = unit.nodes.filter((n) => !result.has(n.id));
+        return left.length > 0 ? { kind: 'group', nodes: left } : undefined;
+      })
+      .filter((unit): unit is ContextUnit => unit !== undefined);
 
-    let finished: Array<[ContextNode, NodeEmbedding]> = [];
-    let encodedSinceReport = 0;
-    const finish = (node: ContextNode, embedding: NodeEmbedding) => {
-      result.set(node.id, embedding);
-      finished.push([node, embedding]);
-      this.stats.computed += 1;
-      if (!embedding.vector) this.stats.withoutSentences += 1;
+    const done = (index: number, { embeddings, counts }: ContextUnitResult) => {
+      const nodesOfUnit = unitNodes(pending[index]!);
+      nodesOfUnit.forEach((node, i) => {
+        const embedding = embeddings[i]!;
+        result.set(node.id, embedding);
+        this.stats.computed += 1;
+        if (!embedding.vector) this.stats.withoutSentences += 1;
+      });
+      for (const key of Object.keys(counts) as Array<keyof ContextUnitCounts>) this.stats[key] += counts[key];
+      this.options.cache?.putMany(nodesOfUnit.map((n, i) => [n.text, embeddings[i]!] as const));
+      this.options.onProgress?.({ nodes: nodesOfUnit.length, sentences: counts.sentencesEncoded });
     };
-    const commit = () => {
-      this.options.cache?.putMany(finished.map(([n, e]) => [n.text, e] as const));
-      this.options.onProgress?.({ nodes: finished.length, sentences: encodedSinceReport });
-      finished = [];
-      encodedSinceReport = 0;
-    };
+    if (this.options.runner) await this.options.runner.run(pending, this.unitSettings, done);
+    else for (let i = 0; i < pending.length; i++) done(i, await this.computeUnit(pending[i]!));
+    return result;
+  }
+
+  /** Regular nodes in groups of nodesPerQuery (in id order), then the hubs one by one. */
+  private async planUnits(ordered: readonly ContextNode[]): Promise<ContextUnit[]> {
+    const degrees = await this.store.degrees(ordered.map((n) => n.id));
+    const isHub = (n: ContextNode) => (degrees.get(n.id)?.neighbours ?? 0) > this.hubNeighbours;
+    const regular = ordered.filter((n) => !isHub(n));
+    const units: ContextUnit[] = [];
+    for (let start = 0; start < regular.length; start += this.nodesPerQuery)
+      units.push({ kind: 'group', nodes: regular.slice(start, start + this.nodesPerQuery) });
+    for (const node of ordered.filter(isHub)) units.push({ kind: 'hub', node });
+    return units;
+  }
+
+  /**
+   * Computes one unit here: what embedNodes does with each unit, and what a queue worker does with a
+   * node-context job. No cache, no progress: the caller records the result.
+   */
+  async computeUnit(unit: ContextUnit): Promise<ContextUnitResult> {
+    const counts = zeroCounts();
     const encode = async (sentences: readonly string[]): Promise<EncodedSentences> => {
       const started = performance.now();
       const vectors = await this.encoder.encode(sentences, { batchSize: this.batchSize, normalize: true });
-      this.stats.encodeMs += performance.now() - started;
-      this.stats.sentencesEncoded += sentences.length;
-      encodedSinceReport += sentences.length;
+      counts.encodeMs += performance.now() - started;
+      counts.sentencesEncoded += sentences.length;
       const empty = new Uint8Array(sentences.length);
       for (let r = 0; r < sentences.length; r++) empty[r] = isZeroRow(vectors, r, this.encoder.dim) ? 1 : 0;
-      this.stats.sentencesWithoutVector += empty.reduce((a, b) => a + b, 0);
+      counts.sentencesWithoutVector += empty.reduce((a, b) => a + b, 0);
       return { vectors, empty };
     };
 
+    if (unit.kind === 'hub') {
+      const sum = new RunningSum(this.encoder.dim);
+      for await (const edges of this.store.streamNeighbourhood(unit.node.id, this.options.mode, this.streamEdges)) {
+        counts.edges += edges.length;
+        const sentences = neighbourhoodSentences(edges);
+        counts.sentenceOccurrences += sentences.length;
+        await this.addDistinct(sum, sentences, encode);
+        counts.workChunks += 1;
+      }
+      counts.streamedHubs += 1;
+      return { embeddings: [sum.mean()], counts };
+    }
+
+    const embeddings: NodeEmbedding[] = new Array<NodeEmbedding>(unit.nodes.length);
     let chunk = new WorkChunk();
     const flush = async () => {
-      if (chunk.nodes.length > 0) {
-        const encoded =
-          chunk.sentences.length > 0
-            ? await encode(chunk.sentences)
-            : { vectors: new Float32Array(0), empty: new Uint8Array(0) };
-        for (const { node, refs } of chunk.nodes) {
-          const sum = new RunningSum(this.encoder.dim);
-          for (const r of refs) sum.add(encoded, r);
-          finish(node, sum.mean());
-        }
-        this.stats.workChunks += 1;
-        chunk = new WorkChunk();
+      if (chunk.nodes.length === 0) return;
+      const encoded =
+        chunk.sentences.length > 0
+          ? await encode(chunk.sentences)
+          : { vectors: new Float32Array(0), empty: new Uint8Array(0) };
+      for (const { index, refs } of chunk.nodes) {
+        const sum = new RunningSum(this.encoder.dim);
+        for (const r of refs) sum.add(encoded, r);
+        embeddings[index] = sum.mean();
       }
-      // Nodes finished outside a chunk (unknown to the store) are committed with it, or on their own.
-      if (finished.length > 0) commit();
+      counts.workChunks += 1;
+      chunk = new WorkChunk();
     };
-
-    for (let start = 0; start < regular.length; start += this.nodesPerQuery) {
-      const group = regular.slice(start, start + this.nodesPerQuery);
-      const neighbourhoods = await this.store.neighbourhoods(
-        group.map((n) => n.id),
-        this.options.mode,
-      );
-      for (const node of group) {
-        const hood = neighbourhoods.get(node.id);
-        if (!hood) {
-          this.stats.missingFromGraph += 1;
-          finish(node, { sentences: 0, vector: null });
-          continue;
-        }
-        this.stats.edges += hood.edges.length;
-        const sentences = neighbourhoodSentences(hood.edges);
-        this.stats.sentenceOccurrences += sentences.length;
-        if (sentences.length > this.workSentences) {
-          // Bigger than a chunk on its own: embed it in slices with a running sum, like a hub.
-          await flush();
-          const sum = new RunningSum(this.encoder.dim);
-          for (let i = 0; i < sentences.length; i += this.workSentences)
-            await this.addDistinct(sum, sentences.slice(i, i + this.workSentences), encode);
-          finish(node, sum.mean());
-          this.stats.workChunks += 1;
-          commit();
-          continue;
-        }
-        if (chunk.sentences.length + sentences.length > this.workSentences) await flush();
-        chunk.add(node, sentences);
+    const neighbourhoods = await this.store.neighbourhoods(
+      unit.nodes.map((n) => n.id),
+      this.options.mode,
+    );
+    for (const [index, node] of unit.nodes.entries()) {
+      const hood = neighbourhoods.get(node.id);
+      if (!hood) {
+        counts.missingFromGraph += 1;
+        embeddings[index] = { sentences: 0, vector: null };
+        continue;
       }
+      counts.edges += hood.edges.length;
+      const sentences = neighbourhoodSentences(hood.edges);
+      counts.sentenceOccurrences += sentences.length;
+      if (sentences.length > this.workSentences) {
+        // Bigger than a chunk on its own: embed it in slices with a running sum, like a hub.
+        await flush();
+        const sum = new RunningSum(this.encoder.dim);
+        for (let i = 0; i < sentences.length; i += this.workSentences)
+          await this.addDistinct(sum, sentences.slice(i, i + this.workSentences), encode);
+        embeddings[index] = sum.mean();
+        counts.workChunks += 1;
+        continue;
+      }
+      if (chunk.sentences.length + sentences.length > this.workSentences) await flush();
+      chunk.add(index, sentences);
     }
     await flush();
-
-    for (const hub of hubs) {
-      const sum = new RunningSum(this.encoder.dim);
-      for await (const edges of this.store.streamNeighbourhood(hub.id, this.options.mode, this.streamEdges)) {
-        this.stats.edges += edges.length;
-        const sentences = neighbourhoodSentences(edges);
-        this.stats.sentenceOccurrences += sentences.length;
-        await this.addDistinct(sum, sentences, encode);
-        this.stats.workChunks += 1;
-      }
-      this.stats.streamedHubs += 1;
-      finish(hub, sum.mean());
-      commit();
-    }
-    return result;
+    return { embeddings, counts };
   }
 
   /** Encodes the distinct sentences of `sentences` once and adds every occurrence to `sum`. */
@@ -294,7 +386,7 @@ export class ContextEmbedder {
   ): Promise<void> {
     if (sentences.length === 0) return;
     const piece = new WorkChunk();
-    piece.add({ id: -1, text: '' }, sentences);
+    piece.add(0, sentences);
     const encoded = await encode(piece.sentences);
     for (const r of piece.nodes[0]!.refs) sum.add(encoded, r);
   }

@@ -50,19 +50,26 @@ export type OnnxEncoderDescription = EncoderInfo & {
 /** ONNX sessions in worker threads (PooledSentenceEncoder). */
 export type PooledEncoderDescription = EncoderInfo & { workers: number };
 
+/** One job kind's record in a queued run's manifest. */
+export interface QueueJobsRecord {
+  /** The BullMQ queue the jobs went to. */
+  name: string;
+  /** Jobs this run needed, and of them the ones already finished in Redis (from an earlier run). */
+  jobs: number;
+  reusedJobs: number;
+  /** Jobs per execution provider that ran them. */
+  providers: Record<string, number>;
+}
+
 /** Batches sent as jobs to worker processes through a Redis queue (QueuedSentenceEncoder). */
 export type QueuedEncoderDescription = Omit<EncoderInfo, 'provider' | 'providerAttempts' | 'intraOpThreads'> & {
-  /** `queue:` and the providers the workers ran, e.g. `queue: cpu`. */
+  /** `queue:` and the providers the workers ran (sentence jobs), e.g. `queue: cpu`. */
   provider: string;
-  queue: {
+  /** The encode-sentences jobs, and (embed, pipeline) the node-context jobs. */
+  queue: QueueJobsRecord & {
     /** The Redis URL without its password. */
     url: string;
-    name: string;
-    /** Jobs this run needed, and of them the ones already finished in Redis (from an earlier run). */
-    jobs: number;
-    reusedJobs: number;
-    /** Jobs per execution provider that ran them. */
-    providers: Record<string, number>;
+    nodeContext?: QueueJobsRecord;
   };
 };
 

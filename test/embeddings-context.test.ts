@@ -17,7 +17,15 @@ import {
   type SenseWeights,
 } from '../graph/graph-store.js';
 import { Rng } from '../core/rng.js';
-import { ContextEmbedder, type ContextNode, type ContextEmbedderOptions } from '../embeddings/context-embedder.js';
+import {
+  ContextEmbedder,
+  type ContextNode,
+  type ContextEmbedderOptions,
+  type ContextUnit,
+  type ContextUnitResult,
+  type ContextUnitRunner,
+  type ContextUnitSettings,
+} from '../embeddings/context-embedder.js';
 import { HashingSentenceEncoder } from '../embeddings/hashing-encoder.js';
 import { NodeEmbeddingCache, type NodeContextKey, type NodeEmbedding } from '../embeddings/node-cache.js';
 import {
@@ -111,6 +119,43 @@ class RecordingEncoder implements SentenceEncoder {
     return this.inner.encode(sentences, options);
   }
   async close() {}
+}
+
+/**
+ * Like the q8 model (dynamic quantization scales by the whole batch): a sentence's vector depends on
+ * the call it is encoded in. Here row 0 is shifted by the call's size, so any change in how the
+ * sentences are cut into calls changes the bytes.
+ */
+class BatchDependentEncoder implements SentenceEncoder {
+  readonly name = 'batch-dependent';
+  readonly provider = 'none';
+  private readonly inner = new HashingSentenceEncoder();
+  get dim() {
+    return this.inner.dim;
+  }
+  async encode(sentences: readonly string[], options?: EncodeOptions): Promise<Float32Array> {
+    const out = await this.inner.encode(sentences, options);
+    for (let r = 0; r < sentences.length; r++) out[r * this.dim] += sentences.length / 1024;
+    return out;
+  }
+  async close() {}
+}
+
+/** Runs units on another embedder (as a queue worker would), finishing them in reverse order. */
+class ReversedRunner implements ContextUnitRunner {
+  readonly units: ContextUnit[][] = [];
+  constructor(private readonly worker: ContextEmbedder) {}
+  async run(
+    units: readonly ContextUnit[],
+    settings: ContextUnitSettings,
+    done: (i: number, r: ContextUnitResult) => void,
+  ): Promise<void> {
+    expect(settings).toEqual(this.worker.unitSettings);
+    this.units.push([...units]);
+    const results = [];
+    for (const unit of units) results.push(await this.worker.computeUnit(unit));
+    for (let i = units.length - 1; i >= 0; i--) done(i, results[i]!);
+  }
 }
 
 /** Fixed vectors per sentence, for hand-checked expectations. */
@@ -403,7 +448,8 @@ describe('node embedding cache', () => {
     const store = await sqliteStore(edges, texts);
     const nodes = await nodesOf(store, texts);
     const cachePath = join(mkdtempSync(join(tmpdir(), 'intentsim-cache-')), 'node-embeddings.sqlite');
-    const options = { mode: 'induced' as const, workSentences: 40 };
+    // The cache records whole units (nodesPerQuery nodes): small ones, so that a crash leaves some.
+    const options = { mode: 'induced' as const, workSentences: 40, nodesPerQuery: 8 };
     const counting = new RecordingEncoder(new HashingSentenceEncoder());
     await new ContextEmbedder(store, counting, options).embedNodes(nodes);
     expect(counting.calls.length).toBeGreaterThan(3);
@@ -427,6 +473,55 @@ describe('node embedding cache', () => {
     const clean = await new ContextEmbedder(store, new HashingSentenceEncoder(), options).embedNodes(nodes);
     for (const n of nodes) expect(got.get(n.id)).toEqual(clean.get(n.id));
     cache.close();
+    await store.close();
+  });
+
+  it('units: a crash and resume cut the unfinished nodes as the first run did, so even batch-dependent vectors are the same bytes', async () => {
+    const store = await sqliteStore(edges, texts);
+    const nodes = await nodesOf(store, texts);
+    const cachePath = join(mkdtempSync(join(tmpdir(), 'intentsim-cache-')), 'node-embeddings.sqlite');
+    const options = { mode: 'induced' as const, workSentences: 40, nodesPerQuery: 8 };
+    const counting = new RecordingEncoder(new BatchDependentEncoder());
+    const clean = await new ContextEmbedder(store, counting, options).embedNodes(nodes);
+    const crashing = new RecordingEncoder(new BatchDependentEncoder());
+    crashing.failAfterCalls = Math.floor(counting.calls.length / 2); // dies half-way through
+    const first = new ContextEmbedder(store, crashing, {
+      ...options,
+      cache: NodeEmbeddingCache.open(cachePath, CONTEXT_KEY),
+    });
+    await expect(first.embedNodes(nodes)).rejects.toThrow('simulated crash');
+    const cache = NodeEmbeddingCache.open(cachePath, CONTEXT_KEY);
+    const resumed = new ContextEmbedder(store, new BatchDependentEncoder(), { ...options, cache });
+    const got = await resumed.embedNodes(nodes);
+    expect(resumed.stats.fromCache).toBeGreaterThan(0);
+    expect(resumed.stats.computed).toBeGreaterThan(0);
+    for (const n of nodes) expect(got.get(n.id), n.text).toEqual(clean.get(n.id));
+    cache.close();
+    await store.close();
+  });
+
+  it('units run elsewhere (a runner finishing them in any order) give the same bytes and the same counts', async () => {
+    const store = await sqliteStore(edges, texts);
+    const nodes = await nodesOf(store, texts);
+    const options = { mode: 'induced' as const, workSentences: 40, nodesPerQuery: 8, hubNeighbours: 6 };
+    const local = new ContextEmbedder(store, new BatchDependentEncoder(), options);
+    const here = await local.embedNodes(nodes);
+    const runner = new ReversedRunner(new ContextEmbedder(store, new BatchDependentEncoder(), options));
+    const remote = new ContextEmbedder(store, new BatchDependentEncoder(), { ...options, runner });
+    const there = await remote.embedNodes(nodes);
+    for (const n of nodes) expect(there.get(n.id), n.text).toEqual(here.get(n.id));
+    const { encodeMs: _a, ...localCounts } = local.stats;
+    const { encodeMs: _b, ...remoteCounts } = remote.stats;
+    expect(remoteCounts).toEqual(localCounts);
+    // Groups of at most 8 regular nodes in id order, then the hubs one by one.
+    const units = runner.units[0]!;
+    expect(units.length).toBeGreaterThan(2);
+    const groups = units.filter((u) => u.kind === 'group');
+    expect(Math.max(...groups.map((u) => u.nodes.length))).toBeLessThanOrEqual(8);
+    const ids = groups.flatMap((u) => u.nodes.map((n) => n.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(units.findIndex((u) => u.kind === 'hub')).toBeGreaterThanOrEqual(groups.length);
+    expect(remote.stats.streamedHubs).toBe(units.length - groups.length);
     await store.close();
   });
 

@@ -3,12 +3,23 @@
 // started as `intentsim worker`: the queue's outputs must be the local run's bytes.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { displayQueueUrl, queueUrlFrom, redisOptions, checkQueueReachable } from '../workers/queue/redis-connection.js';
-import { encodeJobId, identityMismatch, parseEncodeJob, type EncodeJob } from '../workers/queue/encode-job.js';
-import { encodeQueueName } from '../workers/queue/queue-names.js';
+import { encodeJobId, parseEncodeJob, type EncodeJob } from '../workers/queue/encode-job.js';
+import { identityMismatch } from '../workers/queue/job-payloads.js';
+import { contextQueueName, encodeQueueName } from '../workers/queue/queue-names.js';
+import {
+  contextJobId,
+  decodeContextResult,
+  encodeContextResult,
+  graphMismatch,
+  nodeTextMismatch,
+  parseContextJob,
+  type ContextJob,
+} from '../workers/queue/context-job.js';
+import type { ContextUnitResult } from '../embeddings/context-embedder.js';
 import { freePort, haveRedisServer, startRedisServer } from '../bench/support/redis-server.js';
 import {
   expectSameOutputs,
@@ -38,6 +49,124 @@ const job = (over: Partial<EncodeJob> = {}): EncodeJob => ({
   batchSize: 64,
   normalize: true,
   ...over,
+});
+
+const contextJob = (over: Partial<ContextJob> = {}): ContextJob => ({
+  format: 1,
+  model: { fingerprint: 'abc', dtype: 'q8', maxTokens: 256 },
+  graph: 'sqlite:10n:20e:r1',
+  templates: 'templates-1f',
+  mode: 'induced',
+  batchSize: 64,
+  workSentences: 8192,
+  streamEdges: 5000,
+  unit: {
+    kind: 'group',
+    nodes: [
+      { id: 3, text: 'PersonX buy a tent' },
+      { id: 7, text: 'PersonX go camping' },
+    ],
+  },
+  ...over,
+});
+
+describe('node-context jobs', () => {
+  it('ids depend on content and settings only', () => {
+    expect(contextJobId(contextJob())).toBe(contextJobId(contextJob()));
+    expect(contextJobId(contextJob())).toMatch(/^ctx-[0-9a-f]{40}$/);
+    expect(contextJobId(contextJob())).not.toBe(contextJobId(contextJob({ mode: 'incident' })));
+    expect(contextJobId(contextJob())).not.toBe(contextJobId(contextJob({ graph: 'sqlite:10n:20e:r2' })));
+    expect(contextJobId(contextJob())).not.toBe(
+      contextJobId(contextJob({ unit: { kind: 'hub', node: { id: 3, text: 'PersonX buy a tent' } } })),
+    );
+  });
+
+  it('names the first malformed field of a payload', () => {
+    expect(parseContextJob(contextJob())).toEqual(contextJob());
+    const hub = contextJob({ unit: { kind: 'hub', node: { id: 1, text: 'x' } } });
+    expect(parseContextJob(hub)).toEqual(hub);
+    const bad = (over: Record<string, unknown>) => () => parseContextJob({ ...contextJob(), ...over });
+    expect(() => parseContextJob(null)).toThrow('malformed node-context job: the payload is not an object');
+    expect(bad({ model: { fingerprint: 1 } })).toThrow('model.fingerprint must be a string');
+    expect(bad({ graph: 5 })).toThrow('graph must be a string');
+    expect(bad({ mode: 'all' })).toThrow('mode must be induced or incident');
+    expect(bad({ workSentences: 0 })).toThrow('workSentences must be a positive integer');
+    expect(bad({ unit: undefined })).toThrow('unit is missing');
+    expect(bad({ unit: { kind: 'group', nodes: [] } })).toThrow('unit.nodes must be a non-empty array');
+    expect(
+      bad({
+        unit: {
+          kind: 'group',
+          nodes: [
+            { id: 1, text: 'a' },
+            { id: 1.5, text: 'b' },
+          ],
+        },
+      }),
+    ).toThrow('unit.nodes[1] must be {id: integer, text: string}');
+    expect(bad({ unit: { kind: 'hub', node: { id: 1 } } })).toThrow('unit.node must be {id: integer, text: string}');
+    expect(bad({ unit: { kind: 'all' } })).toThrow('unit.kind must be group or hub');
+  });
+
+  it('refuses another graph, other templates, or ids that name other texts', () => {
+    const own = { graph: 'sqlite:10n:20e:r1', templates: 'templates-1f' };
+    expect(graphMismatch(contextJob(), own)).toBeUndefined();
+    expect(graphMismatch(contextJob(), { ...own, graph: 'sqlite:10n:21e:r2' })).toBe(
+      'refused: the job wants graph sqlite:10n:20e:r1, this worker has sqlite:10n:21e:r2',
+    );
+    expect(graphMismatch(contextJob(), { ...own, templates: 'templates-2a' })).toContain('sentence templates');
+    const nodes = [
+      { id: 3, text: 'PersonX buy a tent' },
+      { id: 7, text: 'PersonX go camping' },
+    ];
+    expect(
+      nodeTextMismatch(
+        nodes,
+        new Map([
+          [3, 'PersonX buy a tent'],
+          [7, 'PersonX go camping'],
+        ]),
+      ),
+    ).toBeUndefined();
+    expect(
+      nodeTextMismatch(
+        nodes,
+        new Map([
+          [3, 'PersonX buy a tent'],
+          [7, 'PersonX go fishing'],
+        ]),
+      ),
+    ).toBe('refused: node 7 is "PersonX go camping" in the job, "PersonX go fishing" in this worker\'s graph');
+  });
+
+  it('results round-trip exactly: vectors, nodes without one, and the counts', () => {
+    const counts = {
+      missingFromGraph: 1,
+      streamedHubs: 0,
+      edges: 9,
+      sentenceOccurrences: 12,
+      sentencesEncoded: 10,
+      sentencesWithoutVector: 0,
+      workChunks: 1,
+      encodeMs: 3.5,
+    };
+    const result: ContextUnitResult = {
+      embeddings: [
+        { sentences: 4, vector: new Float32Array([0.1, -2.5, Math.PI]) },
+        { sentences: 0, vector: null },
+        { sentences: 8, vector: new Float32Array([1e-30, 7, -0]) },
+      ],
+      counts,
+    };
+    const wire = JSON.parse(JSON.stringify(encodeContextResult(result, 3, 'cpu'))) as ReturnType<
+      typeof encodeContextResult
+    >;
+    expect(wire.provider).toBe('cpu');
+    expect(decodeContextResult(wire, 3, 3)).toEqual(result);
+    expect(() => decodeContextResult(wire, 2, 3)).toThrow('3 nodes, expected 2');
+    expect(() => decodeContextResult(wire, 3, 4)).toThrow('dimension 3, expected 4');
+    expect(() => decodeContextResult({ ...wire, vectors: wire.vectors.slice(8) }, 3, 3)).toThrow('vector bytes');
+  });
 });
 
 describe('queue settings and payloads', () => {
@@ -96,7 +225,9 @@ describe('queue settings and payloads', () => {
   it('names queues per run', () => {
     expect(encodeQueueName()).toBe('intentsim-encode');
     expect(encodeQueueName('run-7')).toBe('run-7-encode');
+    expect(contextQueueName('run-7')).toBe('run-7-nodes');
     expect(() => encodeQueueName('a b')).toThrow('queueName');
+    expect(() => contextQueueName('a/b')).toThrow('queueName');
   });
 });
 
@@ -168,8 +299,15 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
   const model = () => ['--model-dir', ws.model, '--device', 'cpu'];
   const queue = (name: string) => ['--queue', url, '--queue-name', name];
 
+  /** A worker's own copy of the coordinator's graph, as on another machine. */
+  const workerGraph = (name = 'worker-graph.sqlite') => {
+    const copy = join(ws.dir, name);
+    copyFileSync(join(ws.world, 'graph.sqlite'), copy);
+    return copy;
+  };
+
   it('encode, catalog index, embed and pipeline through 2 worker processes give the local bytes', async () => {
-    const pair = await startWorkers(2, 'same');
+    const pair = await startWorkers(2, 'same', ['--graph', workerGraph()]);
     const out = (name: string) => join(ws.dir, name);
     const small = ['--batch-size', '8', '--queue-job-sentences', '24'];
 
@@ -208,6 +346,29 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     ]);
     expectSameOutputs(out('cat-queue'), out('cat-local'));
 
+    // score shoppingbench's titles: the same title similarities, so the same scores.
+    const targets = join(ws.dir, 'sb-targets.jsonl');
+    const predictions = join(ws.dir, 'sb-predictions.jsonl');
+    writeFileSync(
+      targets,
+      JSON.stringify({
+        query_id: 'q1',
+        reward: { product_id: 'T1', title: ['wireless mouse'], price: [{ 'less than': [0, 30] }] },
+      }) + '\n',
+    );
+    writeFileSync(
+      predictions,
+      JSON.stringify({
+        query_id: 'q1',
+        products: [{ product_id: 'p9', title: 'bluetooth mouse', price: 19.9, shop_id: 's1' }],
+      }) + '\n',
+    );
+    const score = ['score', 'shoppingbench', '--predictions', predictions, '--targets', targets, ...model()];
+    runCliOk([...score, '--out', out('sb-local')]);
+    runCliOk([...score, '--out', out('sb-queue'), ...queue('same')]);
+    expect(readFileSync(out('sb-queue/scores.jsonl'), 'utf8')).toBe(readFileSync(out('sb-local/scores.jsonl'), 'utf8'));
+    expect(readFileSync(out('sb-queue/scores.jsonl'), 'utf8')).toMatch(/"titleSim":-?\d/);
+
     const world = [
       '--graph',
       join(ws.world, 'graph.sqlite'),
@@ -219,6 +380,20 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     runCliOk(['embed', ...world, '--out', out('emb-local'), '--cache-dir', out('c1'), ...model()]);
     runCliOk(['embed', ...world, '--out', out('emb-queue'), '--cache-dir', out('c2'), ...model(), ...queue('same')]);
     expectSameOutputs(out('emb-queue'), out('emb-local'));
+    // The context work went out as node-context units, read from the workers' copies of the graph.
+    const embedManifest = JSON.parse(readFileSync(out('emb-queue/manifest.json'), 'utf8')) as {
+      encoder: {
+        provider: string;
+        queue: { nodeContext: { name: string; jobs: number; providers: Record<string, number> } };
+      };
+      counts: { context: { computed: number } };
+    };
+    const nodeJobs = embedManifest.encoder.queue.nodeContext;
+    expect(nodeJobs.name).toBe('same-nodes');
+    expect(nodeJobs.jobs).toBeGreaterThan(0);
+    expect(nodeJobs.providers).toEqual({ cpu: nodeJobs.jobs });
+    expect(embedManifest.encoder.provider).toBe('queue: cpu');
+    expect(embedManifest.counts.context.computed).toBeGreaterThan(0);
 
     const pipeline = [...world, '--assertions', join(ws.world, 'assertions.jsonl'), '--seed', '1'];
     runCliOk(['pipeline', ...pipeline, '--out', out('pipe-local'), '--cache-dir', out('c3'), ...model()]);
@@ -243,6 +418,9 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     // BullMQ gives each job to whichever worker asks first; together they ran every job.
     const ran = pair.map((w) => w.log().match(/job enc-/g)?.length ?? 0);
     expect(ran[0]! + ran[1]!).toBeGreaterThanOrEqual(Math.ceil(300 / 24));
+    const units = pair.map((w) => w.log().match(/job ctx-/g)?.length ?? 0);
+    expect(units[0]! + units[1]!).toBeGreaterThanOrEqual(nodeJobs.jobs);
+    expect(pair[0]!.log()).toContain('serving same-encode and same-nodes');
     const everything = [viaQueue.stdout, viaQueue.stderr, ...pair.map((w) => w.log())];
     for (const dir of [
       'queue.npy.manifest.json',
@@ -267,6 +445,8 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
       const [a, b] = [await local.encode(texts), await queued.encode(texts)];
       expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(true);
       expect(queued.describe().queue.jobs).toBe(Math.ceil(100 / 16));
+      // What the progress bar shows: jobs done, and the worker seen (looked up when the jobs went out).
+      expect(queued.queueStatus()).toMatchObject({ done: Math.ceil(100 / 16), workersSeen: 1 });
     } finally {
       await local.close();
       await queued.close();
@@ -297,6 +477,60 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     const [right] = await startWorkers(1, 'refuse');
     runCliOk(['encode', '--in', sentences, '--out', join(ws.dir, 'refused.npy'), ...model(), ...queue('refuse')]);
     expect(await stop(right!)).toBe(0);
+  }, 120_000);
+
+  /** embed's inputs in the demo world. */
+  const embedInputs = () => [
+    ...['--graph', join(ws.world, 'graph.sqlite'), '--products', join(ws.world, 'products.jsonl')],
+    ...['--concepts', join(ws.world, 'concepts.jsonl')],
+  ];
+
+  it('a node-context job for another graph is refused with the reason; the run fails without hanging', async () => {
+    const other = workerGraph('other-graph.sqlite');
+    const { SqliteGraphStore } = await import('../graph/sqlite/sqlite-store.js');
+    const writer = SqliteGraphStore.open(other, { mode: 'write' });
+    await writer.upsertEdges([{ head: 'PersonX buy a kite', tail: 'PersonX fly a kite', senses: { Result: 1 } }]);
+    await writer.close();
+    const [w] = await startWorkers(1, 'graph-refuse', ['--graph', other]);
+    const r = runCli([
+      ...['embed', ...embedInputs(), '--out', join(ws.dir, 'emb-refused'), '--cache-dir', join(ws.dir, 'c-refused')],
+      ...model(),
+      ...queue('graph-refuse'),
+    ]);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      /queue job ctx-[0-9a-f]{40} failed after up to 3 attempts: refused: the job wants graph sqlite:\d+n:\d+e:r\d+, this worker has sqlite:\d+n:\d+e:r\d+/,
+    );
+    expect(await stop(w!)).toBe(0);
+    expect(w!.log()).toMatch(/[1-9]\d* refused/);
+  }, 120_000);
+
+  it('q8 (batch-dependent vectors), many units, 2 workers: the local bytes; a rerun collects every finished job', async () => {
+    // Dynamic quantization scales by the whole batch, so these bytes hold only if every unit is
+    // computed exactly as the local run computes it.
+    const q8 = [...model(), '--dtype', 'q8', '--unit-nodes', '16'];
+    const pair = await startWorkers(2, 'collect', ['--dtype', 'q8', '--graph', workerGraph('collect-graph.sqlite')]);
+    const run = (out: string, cache: string, extra: string[]) =>
+      runCliOk([
+        ...['embed', ...embedInputs(), '--out', join(ws.dir, out), '--cache-dir', join(ws.dir, cache)],
+        ...q8,
+        ...extra,
+      ]);
+    run('emb-q8-local', 'c-q8-local', []);
+    run('emb-first', 'c-first', queue('collect'));
+    expectSameOutputs(join(ws.dir, 'emb-first'), join(ws.dir, 'emb-q8-local'));
+    // A new node cache: as if the coordinator had died before recording anything. Redis has the results.
+    run('emb-again', 'c-again', queue('collect'));
+    type Manifest = { encoder: { queue: { nodeContext: { jobs: number; reusedJobs: number } } } };
+    const manifest = (dir: string) => JSON.parse(readFileSync(join(ws.dir, dir, 'manifest.json'), 'utf8')) as Manifest;
+    const first = manifest('emb-first').encoder.queue.nodeContext;
+    expect(first.jobs).toBeGreaterThan(5);
+    expect(first.reusedJobs).toBe(0);
+    expect(manifest('emb-again').encoder.queue.nodeContext).toEqual({ ...first, reusedJobs: first.jobs });
+    expectSameOutputs(join(ws.dir, 'emb-again'), join(ws.dir, 'emb-first'));
+    expect(await Promise.all(pair.map(stop))).toEqual([0, 0]);
+    const ran = pair.map((w) => w.log().match(/job ctx-/g)?.length ?? 0);
+    expect(ran[0]! + ran[1]!).toBe(first.jobs); // each unit computed once, by one worker or the other
   }, 120_000);
 
   it('a malformed job fails with the field that is wrong, and the worker keeps serving', async () => {
@@ -402,21 +636,27 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
   }, 240_000);
 
   it('queue status shows the jobs per state and the workers; queue clean removes the run', async () => {
-    const [w] = await startWorkers(1, 'same');
-    const status = JSON.parse(
+    const [w] = await startWorkers(1, 'same', ['--graph', workerGraph()]);
+    const [sentenceJobs, nodeJobs] = JSON.parse(
       runCliOk(['queue', 'status', '--queue', url, '--queue-name', 'same', '--json']).stdout,
-    ) as {
+    ) as Array<{
       queue: string;
       jobs: Record<string, number>;
       workers: string[];
-    };
-    expect(status.queue).toBe('same-encode');
-    expect(status.jobs.completed).toBeGreaterThan(0); // the first test's jobs, kept for reruns
-    expect(status.jobs.waiting).toBe(0);
-    expect(status.workers).toHaveLength(1);
-    expect(runCliOk(['queue', 'clean', '--queue', url, '--queue-name', 'same']).stdout).toBe('removed same-encode\n');
+    }>;
+    expect(sentenceJobs!.queue).toBe('same-encode');
+    expect(sentenceJobs!.jobs.completed).toBeGreaterThan(0); // the first test's jobs, kept for reruns
+    expect(sentenceJobs!.jobs.waiting).toBe(0);
+    expect(sentenceJobs!.workers).toEqual([expect.stringMatching(/^intentsim-worker-.+-\d+$/)]);
+    expect(nodeJobs!.queue).toBe('same-nodes');
+    expect(nodeJobs!.jobs.completed).toBeGreaterThan(0);
+    expect(nodeJobs!.workers).toHaveLength(1); // started with --graph
+    expect(runCliOk(['queue', 'clean', '--queue', url, '--queue-name', 'same']).stdout).toBe(
+      'removed same-encode and same-nodes\n',
+    );
     const after = runCliOk(['queue', 'status', '--queue', url, '--queue-name', 'same']).stdout;
     expect(after).toMatch(/^same-encode: waiting 0, active 0, completed 0, failed 0, delayed 0, prioritized 0\n/);
+    expect(after).toMatch(/\nsame-nodes: waiting 0, active 0, completed 0, failed 0, delayed 0, prioritized 0\n/);
     expect(await stop(w!)).toBe(0);
   }, 120_000);
 

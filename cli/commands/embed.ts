@@ -54,9 +54,15 @@ export function registerEmbedCommand(program: Command): void {
     .option('--no-node-cache', 'do not read or write the node embedding cache')
     .option(
       '--work-sentences <n>',
-      'distinct sentences per chunk of work (dedup scope, cache commit)',
+      'distinct sentences per chunk of work within a unit (dedup scope)',
       positiveInt,
       8192,
+    )
+    .option(
+      '--unit-nodes <n>',
+      'nodes embedded together: one graph query, one node-cache commit, one queue job with --queue',
+      positiveInt,
+      256,
     )
     .option('--hub-neighbours <n>', 'stream nodes with more neighbours than this', positiveInt, 1000);
   const all = addEncodeWorkersOption(addChunkProductsOption(addBadInputOptions(withEmbedding, 'OUT/rejects.jsonl')));
@@ -75,6 +81,7 @@ export function registerEmbedCommand(program: Command): void {
       onError: o.onError,
       limits: inputLimits(o),
       workSentences: o.workSentences,
+      unitNodes: o.unitNodes,
       hubNeighbours: o.hubNeighbours,
       chunkProducts: o.chunkProducts,
       workers: o.workers,

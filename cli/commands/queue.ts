@@ -1,4 +1,4 @@
-// `intentsim queue status|clean`: watch a run's job queue, and remove it when the run is over.
+// `intentsim queue status|clean`: watch a run's job queues, and remove them when the run is over.
 import type { Command } from '@commander-js/extra-typings';
 import { addQueueNameOption, QUEUE_URL_HELP, requireQueueUrl } from '../options/queue-options.js';
 
@@ -7,22 +7,26 @@ export function registerQueueCommands(program: Command): void {
   addQueueNameOption(
     queue
       .command('status')
-      .description('jobs per state, the workers connected and the jobs completed per minute (newest first)')
+      .description(
+        'per queue of the run (sentence batches, node-context units): jobs per state, the workers connected and the jobs completed per minute (newest first)',
+      )
       .option('--queue [url]', QUEUE_URL_HELP)
       .option('--json', 'print JSON'),
   ).action(async (o) => {
     const { queueStatus } = await import('../../workers/queue/queue-admin.js');
-    const status = await queueStatus(requireQueueUrl(o.queue), o.queueName);
+    const queues = await queueStatus(requireQueueUrl(o.queue), o.queueName);
     if (o.json) {
-      process.stdout.write(JSON.stringify(status, null, 2) + '\n');
+      process.stdout.write(JSON.stringify(queues, null, 2) + '\n');
       return;
     }
-    const jobs = Object.entries(status.jobs).map(([state, n]) => `${state} ${n}`);
-    process.stdout.write(
-      `${status.queue}: ${jobs.join(', ')}\n` +
-        `workers (${status.workers.length}): ${status.workers.join(', ') || 'none'}\n` +
-        `completed per minute, newest first: ${status.completedPerMinute.join(' ') || 'no data yet'}\n`,
-    );
+    for (const status of queues) {
+      const jobs = Object.entries(status.jobs).map(([state, n]) => `${state} ${n}`);
+      process.stdout.write(
+        `${status.queue}: ${jobs.join(', ')}\n` +
+          `  workers (${status.workers.length}): ${status.workers.join(', ') || 'none'}\n` +
+          `  completed per minute, newest first: ${status.completedPerMinute.join(' ') || 'no data yet'}\n`,
+      );
+    }
   });
   addQueueNameOption(
     queue
@@ -31,8 +35,7 @@ export function registerQueueCommands(program: Command): void {
       .option('--queue [url]', QUEUE_URL_HELP),
   ).action(async (o) => {
     const { cleanQueue } = await import('../../workers/queue/queue-admin.js');
-    const { encodeQueueName } = await import('../../workers/queue/queue-names.js');
-    await cleanQueue(requireQueueUrl(o.queue), o.queueName);
-    process.stdout.write(`removed ${encodeQueueName(o.queueName)}\n`);
+    const removed = await cleanQueue(requireQueueUrl(o.queue), o.queueName);
+    process.stdout.write(`removed ${removed.join(' and ')}\n`);
   });
 }

@@ -10,6 +10,7 @@ import { scoreIntentionQa } from '../../engine/scoring/intentionqa/score-intenti
 import { SCORE_FILES } from '../../engine/scoring/score-files.js';
 import { scoreSib } from '../../engine/scoring/sib/score-sib.js';
 import { openEncoder } from '../../workers/open-encoder.js';
+import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { scorePaths, scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
@@ -127,50 +128,48 @@ Example
     .requiredOption('--predictions <file>', 'predictions JSONL')
     .requiredOption('--targets <file>', 'targets JSONL')
     .option('--out <dir>', 'output folder (needed by --on-error skip, for rejects.jsonl)');
-  addModelOptions(addBadInputOptions(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }).action(
-    async (o) => {
-      if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
-      checkPaths(scorePaths(o));
-      // --out is claimed (locked, temporary files of killed runs removed, summary.json removed until done).
-      const claim = o.out
-        ? claimOutput(o.out, 'folder', { completionFiles: [join(o.out, 'summary.json')] })
-        : undefined;
-      let encoder: Awaited<ReturnType<typeof openEncoder>>;
-      try {
-        encoder = await openEncoder(encoderOptions(o));
-      } catch (err) {
-        claim?.release();
-        throw err;
-      }
-      try {
-        const why = notMeaningfulBecause(encoder);
-        if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
-        const note = similarityNote(encoder);
-        if (note) process.stderr.write(`note: title similarities are not Sentence-BERT's: ${note}\n`);
-        const result = await scoreShoppingBench({
-          predictions: o.predictions,
-          targets: o.targets,
-          out: o.out,
-          encoder,
-          notMeaningfulBecause: why,
-          similarityNote: note,
-          onError: o.onError,
-          limits: inputLimits(o),
-          batchSize: o.batchSize,
-        });
-        process.stdout.write(result.markdown.split('\n## ')[0]!);
-        if (result.unknownPredictionIds.length > 0)
-          process.stderr.write(
-            `${result.unknownPredictionIds.length} prediction line(s) name queries that are not in the targets (listed in summary.json)\n`,
-          );
-        if (result.rejected > 0)
-          process.stderr.write(`${result.rejected} line(s) rejected (see ${o.out}/rejects.jsonl)\n`);
-      } finally {
-        await encoder.close();
-        claim?.release();
-      }
-    },
-  );
+  addQueueOptions(
+    addModelOptions(addBadInputOptions(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }),
+  ).action(async (o) => {
+    if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
+    checkPaths(scorePaths(o));
+    // --out is claimed (locked, temporary files of killed runs removed, summary.json removed until done).
+    const claim = o.out ? claimOutput(o.out, 'folder', { completionFiles: [join(o.out, 'summary.json')] }) : undefined;
+    let encoder: Awaited<ReturnType<typeof openEncoder>>;
+    try {
+      encoder = await openEncoder({ ...encoderOptions(o), queue: queueOptions(o) });
+    } catch (err) {
+      claim?.release();
+      throw err;
+    }
+    try {
+      const why = notMeaningfulBecause(encoder);
+      if (why) process.stderr.write(`warning: title similarities are NOT meaningful: ${why}\n`);
+      const note = similarityNote(encoder);
+      if (note) process.stderr.write(`note: title similarities are not Sentence-BERT's: ${note}\n`);
+      const result = await scoreShoppingBench({
+        predictions: o.predictions,
+        targets: o.targets,
+        out: o.out,
+        encoder,
+        notMeaningfulBecause: why,
+        similarityNote: note,
+        onError: o.onError,
+        limits: inputLimits(o),
+        batchSize: o.batchSize,
+      });
+      process.stdout.write(result.markdown.split('\n## ')[0]!);
+      if (result.unknownPredictionIds.length > 0)
+        process.stderr.write(
+          `${result.unknownPredictionIds.length} prediction line(s) name queries that are not in the targets (listed in summary.json)\n`,
+        );
+      if (result.rejected > 0)
+        process.stderr.write(`${result.rejected} line(s) rejected (see ${o.out}/rejects.jsonl)\n`);
+    } finally {
+      await encoder.close();
+      claim?.release();
+    }
+  });
 }
 
 function registerScoreIntentionQa(score: Command): void {

@@ -1,33 +1,44 @@
-// `intentsim worker`: a long-running process that encodes the batches coordinators (`encode`,
-// `embed`, `pipeline`, `catalog index` with --queue) put on a Redis queue. SIGTERM or Ctrl-C: it stops
-// taking jobs, finishes the ones in hand and exits 0.
+// `intentsim worker`: a long-running process that runs the jobs coordinators with --queue put on a
+// Redis queue: sentence batches (`encode`, `catalog index`, `score shoppingbench`, the pipeline's
+// other model work) and, with --graph, node-context units (`embed`, `pipeline`). SIGTERM or Ctrl-C:
+// it stops taking jobs, finishes the ones in hand and exits 0.
 import type { Command } from '@commander-js/extra-typings';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
 import { addQueueNameOption, QUEUE_URL_HELP, requireQueueUrl } from '../options/queue-options.js';
 import { positiveInt } from '../options/value-parsers.js';
 import { ConfigError } from '../../core/errors.js';
 
-const WORKER_HELP = `Serves a run's job queue: each job is some whole batches of sentences that the
-coordinator cut exactly as a local run would, so the vectors are the local run's, byte for byte
-(same model, dtype, provider and kind of CPU). A job made for another model, dtype or --max-tokens
-is refused (it fails with that reason, without retries); a malformed job fails with the field that
-is wrong; the worker keeps serving. A worker killed mid-job loses its lock, and the job goes to
-another worker after --lock-duration. Start Redis first (redis-server), as many workers as you
-like on any machines that reach it, then the coordinator with the same --queue and --queue-name.
-Each job brings its batch size; --batch-size here is not used.
+const WORKER_HELP = `Serves a run's job queues, until SIGTERM or Ctrl-C (then it finishes the jobs in
+hand and exits 0). Two kinds of job:
+- sentence batches (encode, catalog index, score shoppingbench, pipeline): whole batches cut
+  exactly as a local run would cut them;
+- node-context units (embed, pipeline), only with --graph: a group of nodes (or one hub node),
+  read from this worker's copy of the graph and embedded as the coordinator would have.
+So the vectors are the local run's, byte for byte (same model, dtype, provider and kind of CPU).
+A job made for another model, dtype, --max-tokens, graph (kind, node and edge counts, revision;
+and every node's text) or version of the sentence templates is refused: it fails with that reason,
+without retries. A malformed job fails with the field that is wrong. The worker keeps serving.
+A worker killed mid-job loses its lock, and the job goes to another worker after --lock-duration.
+Start Redis first (redis-server), as many workers as you like on any machines that reach it, then
+the coordinator with the same --queue and --queue-name. Each job brings its batch size and
+context settings; --batch-size here is not used.
 
 Example
-  intentsim worker --queue redis://10.0.0.5:6379 --model-dir minilm/ --dtype q8
-  intentsim encode --queue redis://10.0.0.5:6379 --in sentences.txt --out vectors.npy \\
-    --model-dir minilm/ --dtype q8`;
+  intentsim worker --queue redis://10.0.0.5:6379 --model-dir minilm/ --dtype q8 --graph aser.sqlite
+  intentsim embed --queue redis://10.0.0.5:6379 --graph aser.sqlite --products products.jsonl \\
+    --out emb/ --model-dir minilm/ --dtype q8`;
 
 export function registerWorkerCommand(program: Command): void {
   const command = program
     .command('worker')
-    .summary("encode a queue's jobs for coordinators run with --queue (until SIGTERM)")
+    .summary("run a queue's jobs for coordinators run with --queue (until SIGTERM)")
     .description(WORKER_HELP)
     .option('--queue [url]', QUEUE_URL_HELP)
-    .option('--concurrency <n>', 'jobs run at once', positiveInt, 1)
+    .option(
+      '--graph <store>',
+      "this worker's graph (a copy of the coordinator's SQLite file, opened read-only, or the shared bolt:// / neo4j:// URL): serves node-context jobs too",
+    )
+    .option('--concurrency <n>', 'jobs run at once, of each kind', positiveInt, 1)
     .option(
       '--lock-duration <ms>',
       "a job's lock; a killed worker's job goes to another after it",
@@ -39,22 +50,28 @@ export function registerWorkerCommand(program: Command): void {
     if (o.encoder !== 'sentence-bert')
       throw new ConfigError('encoder', `a worker runs the Sentence-BERT model only, not ${o.encoder}`);
     const { OnnxSentenceEncoder } = await import('../../embeddings/onnx-encoder.js');
-    const { serveEncodeJobs } = await import('../../workers/queue/queue-worker.js');
+    const { serveQueueJobs } = await import('../../workers/queue/queue-worker.js');
     const { displayQueueUrl } = await import('../../workers/queue/redis-connection.js');
-    const { encodeQueueName } = await import('../../workers/queue/queue-names.js');
+    const { openGraphStore } = await import('../../graph/open-store.js');
+    const { redact } = await import('../../core/redact.js');
     const encoder = await OnnxSentenceEncoder.open(encoderOptions(o));
+    const store = o.graph === undefined ? undefined : await openGraphStore(o.graph);
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    const handle = await serveEncodeJobs(encoder, {
+    const handle = await serveQueueJobs(encoder, {
       url,
       name: o.queueName,
+      graph: store,
       concurrency: o.concurrency,
       lockDurationMs: o.lockDuration,
       stalledIntervalMs: Math.min(o.lockDuration, 30_000),
       log,
     });
     log(
-      `worker: serving ${encodeQueueName(o.queueName)} at ${displayQueueUrl(url)}; ${encoder.name} (${encoder.dtype}) ` +
-        `on ${encoder.provider}, fingerprint ${encoder.fingerprint}, ${o.concurrency} job(s) at once`,
+      `worker: serving ${handle.queues.join(' and ')} at ${displayQueueUrl(url)}; ${encoder.name} (${encoder.dtype}) ` +
+        `on ${encoder.provider}, fingerprint ${encoder.fingerprint}, ${o.concurrency} job(s) at once; ` +
+        (o.graph === undefined
+          ? 'no graph (node-context jobs are left to workers with --graph)'
+          : `graph ${redact(o.graph)} (${handle.graph})`),
     );
     await new Promise<void>((resolve) => {
       const stop = (signal: NodeJS.Signals) => {
@@ -62,6 +79,7 @@ export function registerWorkerCommand(program: Command): void {
         void handle
           .close()
           .then(() => encoder.close())
+          .then(() => store?.close())
           .then(resolve);
       };
       // These replace the command line's default (remove temporary files, exit 130/143): a worker

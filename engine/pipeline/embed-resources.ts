@@ -1,5 +1,5 @@
 // What an `intentsim embed` run holds open: the encoder, the graph store, the conceptualizer, the
-// node cache and the output writers. Opened in that order — the model first, so that a missing model
+// node cache (and, with --queue, the node-context job runner) and the output writers. Opened in that order — the model first, so that a missing model
 // fails in a second, not after matching a catalogue — and closed in the reverse order, whether the
 // run finished or failed; outputs not committed are removed, and so is a temporary node cache.
 import { join } from 'node:path';
@@ -10,9 +10,11 @@ import { removeOnInterrupt } from '../../core/temporary-files.js';
 import { NpyRowWriter } from '../../core/npy.js';
 import { openGraphStore } from '../../graph/open-store.js';
 import type { GraphStore, NeighbourhoodMode } from '../../graph/graph-store.js';
+import { graphIdentity } from '../../graph/graph-identity.js';
 import { TEMPLATES_FINGERPRINT } from '../../embeddings/context-embedder.js';
 import { NodeEmbeddingCache } from '../../embeddings/node-cache.js';
 import { openEncoder, type AnyEncoder, type OpenEncoderOptions } from '../../workers/open-encoder.js';
+import type { QueuedContextRunner } from '../../workers/queue/queued-context.js';
 import { UserConcepts, type Conceptualizer } from '../products/concepts.js';
 import { OfflineConceptualizer } from '../products/concepts-offline.js';
 
@@ -45,6 +47,8 @@ export interface EmbedResources {
   graphCounts: { nodes: number; edges: number };
   conceptualizer: Conceptualizer;
   cache: NodeEmbeddingCache;
+  /** With --queue: node-context jobs for the workers that have the graph; otherwise undefined (units run here). */
+  contextRunner?: QueuedContextRunner;
   outputs: EmbedOutputs;
   /** Renames every output into place; after this, close() leaves them. */
   commitOutputs(): Promise<void>;
@@ -66,7 +70,7 @@ export async function openEmbedResources(options: EmbedResourceOptions): Promise
     const store = await openGraphStore(options.graph);
     closers.push(() => store.close());
     const graphCounts = await store.counts();
-    const revision = await store.revision?.();
+    const graph = await graphIdentity(store);
     const conceptualizer = options.concepts
       ? await UserConcepts.load(options.concepts, options.limits)
       : new OfflineConceptualizer(store);
@@ -85,11 +89,14 @@ export async function openEmbedResources(options: EmbedResourceOptions): Promise
       model: encoder.name,
       dtype: encoder.dtype,
       mode: options.mode,
-      graph: `${store.kind}:${graphCounts.nodes}n:${graphCounts.edges}e${revision === undefined ? '' : `:r${revision}`}`,
+      graph,
       templates: TEMPLATES_FINGERPRINT,
       dim: encoder.dim,
     });
     closers.push(() => cache.close());
+
+    // Through a queue, the context units go to the workers that have this graph (closed with the encoder).
+    const contextRunner = 'openContextRunner' in encoder ? await encoder.openContextRunner(graph) : undefined;
 
     let committed = false;
     const npy = await NpyRowWriter.open(join(options.out, 'embeddings.npy'), encoder.dim);
@@ -108,6 +115,7 @@ export async function openEmbedResources(options: EmbedResourceOptions): Promise
       graphCounts,
       conceptualizer,
       cache,
+      contextRunner,
       outputs: { npy, ids, unembedded, phrases },
       async commitOutputs() {
         await npy.commit();

@@ -60,6 +60,8 @@ export interface EmbedRunOptions {
   /** Limits on the input files' lines and texts (core/jsonl-batches.ts). */
   limits?: InputLimits;
   workSentences?: number;
+  /** Nodes per unit of context work (ContextEmbedderOptions.nodesPerQuery): one node-context job with a queue. */
+  unitNodes?: number;
   hubNeighbours?: number;
   /** Products per chunk (default DEFAULT_CHUNK_PRODUCTS): the memory bound of this stage. */
   chunkProducts?: number;
@@ -244,8 +246,10 @@ class ChunkNodes {
       mode: options.mode,
       batchSize: options.encoder.batchSize,
       workSentences: options.workSentences,
+      nodesPerQuery: options.unitNodes,
       hubNeighbours: options.hubNeighbours,
       cache: resources.cache,
+      runner: resources.contextRunner,
       onProgress: ({ nodes: n, sentences }) => {
         this.sentencesSoFar += sentences;
         const secs = (performance.now() - this.started) / 1000;

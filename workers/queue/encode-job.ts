@@ -3,16 +3,9 @@
 // a worker's vectors are the local run's, byte for byte. It carries the coordinator's model identity,
 // which a worker checks against its own before it computes anything.
 import { createHash } from 'node:crypto';
-import type { ModelDtype } from '../../embeddings/model-files.js';
+import { checkModelField, float32FromBase64, MalformedJobError, type ModelIdentity } from './job-payloads.js';
 
 export const ENCODE_JOB_NAME = 'encode-sentences';
-
-/** What identifies the vectors a model gives: a worker with any other value refuses the job. */
-export interface ModelIdentity {
-  fingerprint: string;
-  dtype: ModelDtype;
-  maxTokens: number;
-}
 
 export interface EncodeJob {
   format: 1;
@@ -40,16 +33,12 @@ export function encodeJobId(job: EncodeJob): string {
 /** The job's fields checked one by one; the reason names the first one that is wrong. */
 export function parseEncodeJob(data: unknown): EncodeJob {
   const fail = (reason: string): never => {
-    throw new MalformedJobError(reason);
+    throw new MalformedJobError(ENCODE_JOB_NAME, reason);
   };
   if (typeof data !== 'object' || data === null) return fail('the payload is not an object');
   const job = data as Record<string, unknown>;
   if (job.format !== 1) fail(`format must be 1, got ${JSON.stringify(job.format)}`);
-  const model = job.model as Record<string, unknown> | undefined;
-  if (typeof model !== 'object' || model === null) fail('model is missing');
-  if (typeof model!.fingerprint !== 'string') fail('model.fingerprint must be a string');
-  if (model!.dtype !== 'fp32' && model!.dtype !== 'q8') fail('model.dtype must be fp32 or q8');
-  if (!Number.isInteger(model!.maxTokens)) fail('model.maxTokens must be an integer');
+  checkModelField(job.model, fail);
   if (!Array.isArray(job.sentences) || !job.sentences.every((s) => typeof s === 'string'))
     fail('sentences must be an array of strings');
   if (!Number.isInteger(job.batchSize) || (job.batchSize as number) < 1) fail('batchSize must be a positive integer');
@@ -57,34 +46,12 @@ export function parseEncodeJob(data: unknown): EncodeJob {
   return data as EncodeJob;
 }
 
-export class MalformedJobError extends Error {
-  constructor(reason: string) {
-    super(`malformed ${ENCODE_JOB_NAME} job: ${reason}`);
-    this.name = 'MalformedJobError';
-  }
-}
-
-/** Why a worker with `own` identity must not run a job made for `wanted`, or undefined when it may. */
-export function identityMismatch(wanted: ModelIdentity, own: ModelIdentity): string | undefined {
-  for (const field of ['fingerprint', 'dtype', 'maxTokens'] as const) {
-    if (wanted[field] !== own[field])
-      return `refused: the job wants model ${field} ${String(wanted[field])}, this worker has ${String(own[field])}`;
-  }
-  return undefined;
-}
-
-export function encodeVectors(vectors: Float32Array): string {
-  return Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength).toString('base64');
-}
-
 /** The rows of a result, checked against the number of sentences and the dimension expected. */
 export function decodeVectors(result: EncodeJobResult, rows: number, dim: number): Float32Array {
-  const bytes = Buffer.from(result.vectors, 'base64');
-  if (result.rows !== rows || result.dim !== dim || bytes.byteLength !== rows * dim * 4)
+  const vectors = result.rows === rows && result.dim === dim ? float32FromBase64(result.vectors, rows, dim) : undefined;
+  if (!vectors)
     throw new Error(
-      `a worker returned ${result.rows} × ${result.dim} vectors (${bytes.byteLength} bytes), expected ${rows} × ${dim}`,
+      `a worker returned ${result.rows} × ${result.dim} vectors (${result.vectors.length} base64 characters), expected ${rows} × ${dim}`,
     );
-  const out = new Float32Array(rows * dim);
-  new Uint8Array(out.buffer).set(bytes);
-  return out;
+  return vectors;
 }

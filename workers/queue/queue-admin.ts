@@ -1,7 +1,7 @@
-// `queue status` and `queue clean`: what a run's queue holds, who serves it, and removing it.
+// `queue status` and `queue clean`: what a run's queues hold, who serves them, and removing them.
 import { Queue } from 'bullmq';
 import { checkQueueReachable, redisOptions } from './redis-connection.js';
-import { encodeQueueName } from './queue-names.js';
+import { runQueueNames, workerName } from './queue-names.js';
 
 export interface QueueStatus {
   queue: string;
@@ -13,26 +13,39 @@ export interface QueueStatus {
   completedPerMinute: number[];
 }
 
-async function withQueue<T>(url: string, name: string | undefined, use: (queue: Queue) => Promise<T>): Promise<T> {
+/** Runs `use` on each of the run's queues (encode-sentences, then node-context). */
+async function withRunQueues<T>(
+  url: string,
+  name: string | undefined,
+  use: (queue: Queue) => Promise<T>,
+): Promise<T[]> {
   await checkQueueReachable(url);
-  const queue = new Queue(encodeQueueName(name), { connection: redisOptions(url) });
-  try {
-    return await use(queue);
-  } finally {
-    await queue.close();
+  const out: T[] = [];
+  for (const queueName of runQueueNames(name)) {
+    const queue = new Queue(queueName, { connection: redisOptions(url) });
+    try {
+      out.push(await use(queue));
+    } finally {
+      await queue.close();
+    }
   }
+  return out;
 }
 
-export function queueStatus(url: string, name?: string, minutes = 10): Promise<QueueStatus> {
-  return withQueue(url, name, async (queue) => {
+/** One status per queue of the run: sentence jobs, then node-context jobs. */
+export function queueStatus(url: string, name?: string, minutes = 10): Promise<QueueStatus[]> {
+  return withRunQueues(url, name, async (queue) => {
     const jobs = await queue.getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized');
-    const workers = (await queue.getWorkers()).map((w) => w.name ?? w.addr ?? 'unnamed');
+    const workers = (await queue.getWorkers()).map(workerName);
     const metrics = await queue.getMetrics('completed', 0, minutes - 1);
     return { queue: queue.name, jobs, workers, completedPerMinute: metrics.data };
   });
 }
 
-/** Removes every job and key of the run's queue (finished or abandoned); running jobs are dropped too. */
-export function cleanQueue(url: string, name?: string): Promise<void> {
-  return withQueue(url, name, (queue) => queue.obliterate({ force: true }));
+/** Removes every job and key of the run's queues (finished or abandoned); running jobs are dropped too. */
+export async function cleanQueue(url: string, name?: string): Promise<string[]> {
+  return withRunQueues(url, name, async (queue) => {
+    await queue.obliterate({ force: true });
+    return queue.name;
+  });
 }

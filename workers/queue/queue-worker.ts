@@ -1,25 +1,36 @@
-// The worker's side of the queue: takes encode jobs from a run's BullMQ queue and runs each with one
-// encode() call of the local model, batch for batch as the coordinator cut them. A job made for
-// another model, dtype or token limit is refused (failed without retries, with the reason); a job
-// whose payload is malformed fails with the field that is wrong; the worker keeps serving after both.
+// The worker's side of the queue. It serves a run's two job kinds:
+// - encode-sentences (encode-job.ts): some whole batches of sentences, run with one encode() call of
+//   the local model, batch for batch as the coordinator cut them;
+// - node-context (context-job.ts), only when it has a graph: one unit of `embed`'s context work,
+//   read from its own copy of the graph and computed as the coordinator would have computed it.
+// A job made for another model, dtype, token limit, graph or template set is refused (failed without
+// retries, with the reason); a malformed payload fails with the field that is wrong; the worker keeps
+// serving after both.
+import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { OnnxSentenceEncoder } from '../../embeddings/onnx-encoder.js';
+import { ContextEmbedder, TEMPLATES_FINGERPRINT, unitNodes } from '../../embeddings/context-embedder.js';
+import type { GraphStore } from '../../graph/graph-store.js';
+import { graphIdentity } from '../../graph/graph-identity.js';
+import { parseEncodeJob, type EncodeJobResult } from './encode-job.js';
 import {
-  encodeVectors,
-  identityMismatch,
-  MalformedJobError,
-  parseEncodeJob,
-  type EncodeJob,
-  type EncodeJobResult,
-  type ModelIdentity,
-} from './encode-job.js';
+  encodeContextResult,
+  graphMismatch,
+  nodeTextMismatch,
+  parseContextJob,
+  type ContextJobResult,
+  type WorkerGraph,
+} from './context-job.js';
+import { float32ToBase64, identityMismatch, MalformedJobError, type ModelIdentity } from './job-payloads.js';
 import { checkQueueReachable, redisOptions } from './redis-connection.js';
-import { encodeQueueName } from './queue-names.js';
+import { contextQueueName, encodeQueueName } from './queue-names.js';
 
 export interface QueueWorkerOptions {
   url: string;
   /** The run's queue name (default "intentsim"). */
   name?: string;
+  /** The graph node-context jobs read (this worker's copy); without it, only encode jobs are served. */
+  graph?: GraphStore;
   /** Jobs run at once (default 1: one model call at a time uses every ONNX thread). */
   concurrency?: number;
   /** How long a job's lock lasts without renewal; a killed worker's job goes to another after it (default 30 s). */
@@ -31,13 +42,17 @@ export interface QueueWorkerOptions {
 }
 
 export interface QueueWorkerHandle {
+  /** The queues served: the encode queue, and the node-context queue when the worker has a graph. */
+  readonly queues: string[];
+  /** The graph's identity (graph/graph-identity.ts), when the worker has a graph. */
+  readonly graph?: string;
   /** Stops taking jobs, lets the jobs in hand finish, disconnects. */
   close(): Promise<void>;
   /** Jobs finished, refused and malformed so far. */
   readonly counts: { done: number; refused: number; malformed: number };
 }
 
-export async function serveEncodeJobs(
+export async function serveQueueJobs(
   encoder: OnnxSentenceEncoder,
   options: QueueWorkerOptions,
 ): Promise<QueueWorkerHandle> {
@@ -49,22 +64,33 @@ export async function serveEncodeJobs(
   };
   const log = options.log ?? (() => {});
   const counts = { done: 0, refused: 0, malformed: 0 };
-  const processJob = async (job: Job<unknown, EncodeJobResult>): Promise<EncodeJobResult> => {
-    let payload: EncodeJob;
+
+  /** Parses and checks the payload, turning bad ones into failures BullMQ does not retry. */
+  const accept = <T extends { model: ModelIdentity }>(
+    job: Job,
+    parse: (data: unknown) => T,
+    refusal: (payload: T) => string | undefined,
+  ): T => {
+    let payload: T;
     try {
-      payload = parseEncodeJob(job.data);
+      payload = parse(job.data);
     } catch (err) {
       if (!(err instanceof MalformedJobError)) throw err;
       counts.malformed += 1;
       log(`job ${String(job.id)}: ${err.message}`);
       throw new UnrecoverableError(err.message);
     }
-    const mismatch = identityMismatch(payload.model, own);
-    if (mismatch) {
+    const reason = identityMismatch(payload.model, own) ?? refusal(payload);
+    if (reason) {
       counts.refused += 1;
-      log(`job ${String(job.id)}: ${mismatch}`);
-      throw new UnrecoverableError(mismatch);
+      log(`job ${String(job.id)}: ${reason}`);
+      throw new UnrecoverableError(reason);
     }
+    return payload;
+  };
+
+  const encodeSentences = async (job: Job<unknown, EncodeJobResult>): Promise<EncodeJobResult> => {
+    const payload = accept(job, parseEncodeJob, () => undefined);
     const vectors = await encoder.encode(payload.sentences, {
       batchSize: payload.batchSize,
       normalize: payload.normalize,
@@ -76,18 +102,52 @@ export async function serveEncodeJobs(
       rows: payload.sentences.length,
       dim: encoder.dim,
       provider: encoder.provider,
-      vectors: encodeVectors(vectors),
+      vectors: float32ToBase64(vectors),
     };
   };
-  const worker = new Worker<unknown, EncodeJobResult>(encodeQueueName(options.name), processJob, {
-    connection: redisOptions(options.url),
+
+  const connection = redisOptions(options.url);
+  const workerOptions = {
+    connection,
     concurrency: options.concurrency ?? 1,
     lockDuration: options.lockDurationMs ?? 30_000,
     stalledInterval: options.stalledIntervalMs ?? 30_000,
     metrics: { maxDataPoints: 60 * 24 }, // a day of per-minute completions, for `queue status`
-    name: `intentsim-worker-${process.pid}`,
-  });
-  worker.on('error', (err) => log(`worker: ${err.message}`));
-  await worker.waitUntilReady();
-  return { close: () => worker.close(), counts };
+    name: `intentsim-worker-${hostname()}-${process.pid}`,
+  };
+  const workers: Worker[] = [new Worker(encodeQueueName(options.name), encodeSentences, workerOptions)];
+
+  let graph: string | undefined;
+  const store = options.graph;
+  if (store) {
+    graph = await graphIdentity(store);
+    const mine: WorkerGraph = { graph, templates: TEMPLATES_FINGERPRINT };
+    const nodeContext = async (job: Job<unknown, ContextJobResult>): Promise<ContextJobResult> => {
+      const payload = accept(job, parseContextJob, (p) => graphMismatch(p, mine));
+      const nodes = unitNodes(payload.unit);
+      const wrongNode = nodeTextMismatch(nodes, await store.nodeTexts(nodes.map((n) => n.id)));
+      if (wrongNode) {
+        counts.refused += 1;
+        log(`job ${String(job.id)}: ${wrongNode}`);
+        throw new UnrecoverableError(wrongNode);
+      }
+      const { mode, batchSize, workSentences, streamEdges } = payload;
+      const embedder = new ContextEmbedder(store, encoder, { mode, batchSize, workSentences, streamEdges });
+      const result = await embedder.computeUnit(payload.unit);
+      counts.done += 1;
+      log(`job ${String(job.id)}: ${nodes.length} node(s), ${result.counts.sentencesEncoded} sentences`);
+      return encodeContextResult(result, encoder.dim, encoder.provider);
+    };
+    workers.push(new Worker(contextQueueName(options.name), nodeContext, workerOptions));
+  }
+  for (const w of workers) w.on('error', (err) => log(`worker: ${err.message}`));
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  return {
+    queues: workers.map((w) => w.name),
+    graph,
+    close: async () => {
+      await Promise.all(workers.map((w) => w.close()));
+    },
+    counts,
+  };
 }

@@ -8,6 +8,7 @@ import { HASHING_ENCODER_NAME } from '../../../embeddings/hashing-encoder.js';
 import { GLOVE_ENCODER_NAME } from '../../../embeddings/glove-encoder.js';
 import { OnnxSentenceEncoder } from '../../../embeddings/onnx-encoder.js';
 import type { SentenceEncoder } from '../../../embeddings/sentence-encoder.js';
+import type { DescribedEncoder } from '../../../embeddings/encoder-description.js';
 
 /**
  * What to keep in mind about similarities that do mean something but do not come from Sentence-BERT
@@ -27,7 +28,7 @@ export function notMeaningfulBecause(encoder: SentenceEncoder): string | undefin
   if (encoder.name === HASHING_ENCODER_NAME)
     return `${HASHING_ENCODER_NAME} is an offline hashing stand-in, not Sentence-BERT`;
   if (encoder.name === GLOVE_ENCODER_NAME) return undefined;
-  // The in-thread encoder and the worker pool both expose the model folder they loaded as info.dir.
+  // The in-thread encoder, the worker pool and the queue coordinator all describe the model folder they loaded.
   const dir = encoder instanceof OnnxSentenceEncoder ? encoder.info.dir : modelDirOf(encoder);
   if (dir === undefined) return `${encoder.name} is not the Sentence-BERT model`;
   try {
@@ -43,6 +44,6 @@ export function notMeaningfulBecause(encoder: SentenceEncoder): string | undefin
 }
 
 function modelDirOf(encoder: SentenceEncoder): string | undefined {
-  const info = (encoder as { info?: { dir?: unknown; sentenceBert?: unknown } }).info;
-  return info && info.sentenceBert === true && typeof info.dir === 'string' ? info.dir : undefined;
+  const described = (encoder as Partial<DescribedEncoder>).describe?.();
+  return described && described.sentenceBert === true && 'dir' in described ? described.dir : undefined;
 }

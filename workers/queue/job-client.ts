@@ -1,0 +1,258 @@
+// The coordinator's end of one BullMQ queue: adds jobs under content ids, keeps a bounded number in
+// flight, waits for each one's result, fails the run when Redis is gone too long, and keeps what
+// the progress line shows (jobs waiting, active and done, the workers seen). Both kinds of
+// coordinator use it: sentence batches (queued-encoder.ts) and node-context units (queued-context.ts).
+import { Job, Queue, QueueEvents } from 'bullmq';
+import { ConfigError, UserError } from '../../core/errors.js';
+import { createProgress } from '../../core/progress.js';
+import { notice } from '../../core/notice.js';
+import { checkQueueReachable, QueueUnreachableError, redisOptions } from './redis-connection.js';
+import { workerName } from './queue-names.js';
+
+export interface QueueOptions {
+  /** redis://[user:password@]host:port[/db] or rediss://… */
+  url: string;
+  /** The run's queue name (default "intentsim"); workers must serve the same name. */
+  name?: string;
+  /** Sentences per job, rounded to whole batches (default 512). */
+  jobSentences?: number;
+  /** Jobs waiting or running at once, which bounds Redis memory (default 16). */
+  maxInFlight?: number;
+  /** Tries per job before the run fails with the worker's error (default 3). */
+  attempts?: number;
+  /** How long Redis may stay unreachable in the middle of a run before the run fails (default 30 s). */
+  lostAfterMs?: number;
+  /**
+   * A progress bar per batch of jobs: done of total, jobs/s, ETA, jobs waiting and active, workers
+   * seen (default: on, unless INTENTSIM_QUIET=1).
+   */
+  progress?: boolean;
+}
+
+export type JobClientSettings = Required<Pick<QueueOptions, 'url' | 'maxInFlight' | 'attempts' | 'lostAfterMs'>> &
+  Pick<QueueOptions, 'progress'>;
+
+/** The settings with their defaults, checked. */
+export function jobClientSettings(options: QueueOptions): JobClientSettings {
+  const settings = {
+    url: options.url,
+    maxInFlight: options.maxInFlight ?? 16,
+    attempts: options.attempts ?? 3,
+    lostAfterMs: options.lostAfterMs ?? 30_000,
+    progress: options.progress,
+  };
+  for (const field of ['maxInFlight', 'attempts', 'lostAfterMs'] as const) {
+    if (!Number.isInteger(settings[field]) || settings[field] < 1)
+      throw new ConfigError(field, `must be a positive integer, got ${settings[field]}`);
+  }
+  return settings;
+}
+
+/** What the queue looks like from the coordinator, refreshed every few seconds while jobs are out. */
+export interface QueueSnapshot {
+  waiting: number;
+  active: number;
+  /** This run's jobs finished (computed by a worker now, or reused from an earlier run). */
+  done: number;
+  /** Distinct worker connections seen serving the queue during this run. */
+  workersSeen: number;
+}
+
+export class JobClient<Data, Result> {
+  /** Jobs this run has asked for. */
+  jobs = 0;
+  /** Of those, the ones an earlier run had finished: collected, not computed again. */
+  reusedJobs = 0;
+  private readonly seen = new Set<string>();
+  private idleSince: number | undefined;
+  private saidIdle = false;
+  private readonly snapshot: QueueSnapshot = { waiting: 0, active: 0, done: 0, workersSeen: 0 };
+  /** Rejected when Redis has been unreachable too long: every runAll() in progress races it. */
+  private readonly lost: Promise<never>;
+  private failLost: (err: Error) => void = () => {};
+
+  private constructor(
+    private readonly queue: Queue<Data, Result>,
+    private readonly events: QueueEvents,
+    private readonly jobName: string,
+    private readonly settings: JobClientSettings,
+    private readonly noWorkerHint: string,
+  ) {
+    this.lost = new Promise<never>((_, reject) => (this.failLost = reject));
+    this.lost.catch(() => {}); // observed by the runAll() calls in progress, if any
+  }
+
+  /** Connects to `queueName` (after checking that Redis answers, so that a bad URL fails now). */
+  static async open<Data, Result>(
+    queueName: string,
+    jobName: string,
+    settings: JobClientSettings,
+    /** Printed when jobs wait with no worker serving the queue, e.g. how to start one. */
+    noWorkerHint: string,
+  ): Promise<JobClient<Data, Result>> {
+    await checkQueueReachable(settings.url);
+    const connection = redisOptions(settings.url);
+    const queue = new Queue<Data, Result>(queueName, { connection });
+    const events = new QueueEvents(queueName, { connection });
+    // Every job waited for listens for the queue closing: as many listeners as jobs in flight.
+    queue.setMaxListeners(settings.maxInFlight + 10);
+    events.setMaxListeners(settings.maxInFlight + 10);
+    await events.waitUntilReady();
+    queue.on('error', () => {}); // Redis going away is reported by watchConnection, with the URL
+    events.on('error', () => {});
+    return new JobClient(queue, events, jobName, settings, noWorkerHint);
+  }
+
+  get queueName(): string {
+    return this.queue.name;
+  }
+
+  /** The latest look at the queue (counts are refreshed every 2 s while runAll() has jobs out). */
+  status(): QueueSnapshot {
+    return { ...this.snapshot };
+  }
+
+  /**
+   * Runs `items` as jobs, at most maxInFlight at once; `collect` gets each result with its item's
+   * index, as the jobs finish. Fails with the first job that fails for good, or when Redis is lost.
+   */
+  async runAll<T>(
+    items: readonly T[],
+    toJob: (item: T) => { id: string; data: Data },
+    collect: (index: number, result: Result) => void,
+  ): Promise<void> {
+    const progress = createProgress({
+      label: `queue ${this.queue.name}`,
+      total: items.length,
+      unit: 'jobs',
+      enabled: this.settings.progress,
+      detail: true,
+      transient: true,
+    });
+    const detail = () => {
+      const s = this.snapshot;
+      return `${s.waiting} waiting, ${s.active} active, ${s.workersSeen} worker${s.workersSeen === 1 ? '' : 's'} seen`;
+    };
+    await this.refreshSnapshot();
+    let next = 0;
+    const runOne = async (): Promise<void> => {
+      while (next < items.length) {
+        const index = next++;
+        const { id, data } = toJob(items[index]!);
+        collect(index, await this.run(id, data));
+        this.snapshot.done += 1;
+        progress.increment(1, { detail: detail() });
+      }
+    };
+    const unwatch = this.watchConnection(() => progress.increment(0, { detail: detail() }));
+    try {
+      await Promise.race([
+        Promise.all(Array.from({ length: Math.min(this.settings.maxInFlight, items.length) }, runOne)),
+        this.lost,
+      ]);
+    } finally {
+      unwatch();
+      progress.stop();
+    }
+  }
+
+  /** Adds the job (a no-op when one with its id exists) and waits for its result. */
+  private async run(jobId: string, data: Data): Promise<Result> {
+    // What an earlier run left under this id is looked at before adding: a finished job is reused,
+    // and one that failed for good is tried again (the rerun may have fixed the cause). Looking after
+    // adding would count this run's own fast jobs as reused, and retry its own refusals.
+    const earlier = await Job.fromId<Data, Result>(this.queue, jobId);
+    if (earlier && (await earlier.isCompleted())) this.reusedJobs += 1;
+    else if (earlier && (await earlier.isFailed())) await earlier.retry('failed');
+    // BullMQ's add() is typed with its own name type; the job name is only a label here.
+    const added = await this.queue.add(this.jobName as Parameters<Queue<Data, Result>['add']>[0], data as never, {
+      jobId,
+      attempts: this.settings.attempts,
+      backoff: { type: 'exponential', delay: 1_000 },
+      // Finished results stay a day: a coordinator rerun after a crash collects them without recomputing.
+      removeOnComplete: { age: 24 * 3600 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+    this.jobs += 1;
+    try {
+      return (await added.waitUntilFinished(this.events)) as Result;
+    } catch (err) {
+      throw new UserError(
+        `queue job ${jobId} failed after up to ${this.settings.attempts} attempts: ${(err as Error).message}`,
+      );
+    }
+  }
+
+  /**
+   * Redis lost in the middle of a run: BullMQ's clients may reconnect without end, or close and leave
+   * nothing for the process to wait on (it would then exit 0 with the work undone). So while jobs are
+   * out, Redis is probed once a second with a fresh connection; when it has not answered for
+   * lostAfterMs, the run fails naming the URL (without its password), and a rerun collects what had
+   * finished. After a good probe, every other second, the counts the progress line shows are
+   * refreshed. The timer also keeps the process alive while jobs are out.
+   */
+  private watchConnection(refreshed: () => void): () => void {
+    let failingSince: number | undefined;
+    let probing = false;
+    let tick = 0;
+    const timer = setInterval(() => {
+      if (probing) return;
+      probing = true;
+      tick += 1;
+      void checkQueueReachable(this.settings.url, 2_000)
+        .then(
+          async () => {
+            failingSince = undefined;
+            if (tick % 2 === 1) {
+              await this.refreshSnapshot();
+              refreshed();
+            }
+          },
+          () => {
+            failingSince ??= Date.now();
+            if (Date.now() - failingSince >= this.settings.lostAfterMs)
+              this.failLost(new QueueUnreachableError(this.settings.url, 'lost in the middle of the run'));
+          },
+        )
+        .finally(() => (probing = false));
+    }, 1_000);
+    return () => clearInterval(timer);
+  }
+
+  private async refreshSnapshot(): Promise<void> {
+    try {
+      const counts = await this.queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+      this.snapshot.waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0);
+      this.snapshot.active = counts.active ?? 0;
+      // CLIENT LIST may be refused by a managed Redis: then the workers seen stay as they were.
+      const workers = await this.queue.getWorkers();
+      for (const w of workers) this.seen.add(workerName(w));
+      this.snapshot.workersSeen = this.seen.size;
+      // Jobs that nobody takes wait for ever, by design (workers may start later): say so once.
+      if (workers.length === 0 && this.snapshot.waiting > 0) {
+        this.idleSince ??= Date.now();
+        if (!this.saidIdle && Date.now() - this.idleSince >= 10_000) {
+          this.saidIdle = true;
+          notice(`no worker is serving ${this.queue.name}; its jobs wait until one starts (${this.noWorkerHint})`);
+        }
+      } else this.idleSince = undefined;
+    } catch {
+      // A look that fails says nothing about the jobs: the probe above reports a lost Redis.
+    }
+  }
+
+  async close(): Promise<void> {
+    // A polite close waits for Redis; when Redis is gone it would wait for ever (and with nothing else
+    // pending, Node would exit 0 as if the run had succeeded). After 2 s the connections are dropped.
+    const polite = Promise.all([this.events.close(), this.queue.close()]);
+    polite.catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = await Promise.race([
+      polite.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 2_000))),
+    ]);
+    clearTimeout(timer);
+    // disconnect() may wait on Redis too: started, not awaited.
+    if (gaveUp) for (const client of [this.events, this.queue]) client.disconnect().catch(() => {});
+  }
+}

@@ -1,0 +1,48 @@
+// What every job kind on the queue shares: the model identity a worker checks before computing, the
+// error for a payload that is not what its kind says, and float32 rows as base64 (JSON carries them).
+import type { ModelDtype } from '../../embeddings/model-files.js';
+
+/** What identifies the vectors a model gives: a worker with any other value refuses the job. */
+export interface ModelIdentity {
+  fingerprint: string;
+  dtype: ModelDtype;
+  maxTokens: number;
+}
+
+/** Why a worker with `own` identity must not run a job made for `wanted`, or undefined when it may. */
+export function identityMismatch(wanted: ModelIdentity, own: ModelIdentity): string | undefined {
+  for (const field of ['fingerprint', 'dtype', 'maxTokens'] as const) {
+    if (wanted[field] !== own[field])
+      return `refused: the job wants model ${field} ${String(wanted[field])}, this worker has ${String(own[field])}`;
+  }
+  return undefined;
+}
+
+/** Checks a payload's model field; `fail` throws with the reason. */
+export function checkModelField(model: unknown, fail: (reason: string) => never): void {
+  if (typeof model !== 'object' || model === null) fail('model is missing');
+  const m = model as Record<string, unknown>;
+  if (typeof m.fingerprint !== 'string') fail('model.fingerprint must be a string');
+  if (m.dtype !== 'fp32' && m.dtype !== 'q8') fail('model.dtype must be fp32 or q8');
+  if (!Number.isInteger(m.maxTokens)) fail('model.maxTokens must be an integer');
+}
+
+export class MalformedJobError extends Error {
+  constructor(jobName: string, reason: string) {
+    super(`malformed ${jobName} job: ${reason}`);
+    this.name = 'MalformedJobError';
+  }
+}
+
+export function float32ToBase64(vectors: Float32Array): string {
+  return Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength).toString('base64');
+}
+
+/** `rows` × `dim` float32 rows from base64; undefined when the byte count is not that. */
+export function float32FromBase64(text: string, rows: number, dim: number): Float32Array | undefined {
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.byteLength !== rows * dim * 4) return undefined;
+  const out = new Float32Array(rows * dim);
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
+}
