@@ -17,6 +17,7 @@ import { gpuCandidates, probeGpuProvider } from '../bench/support/gpu-provider.j
 import { logLogChart, logLogFit } from '../bench/svg-chart.js';
 import { benchCommand, errorMessage, gpuNotMeasuredLines, main, markdownTable, scalingLines } from '../bench/run.js';
 import { contextGraphSizes } from '../bench/context.js';
+import { compareRows } from '../bench/provider-tolerance.js';
 
 describe('BERT FLOP count', () => {
   const tiny: EncoderShape = { hiddenSize: 4, intermediateSize: 8, numLayers: 1 };
@@ -315,5 +316,17 @@ describe('npm run bench with an unavailable GPU', () => {
       process.exitCode = before;
       rmSync(out, { recursive: true, force: true });
     }
+  });
+});
+
+describe('provider tolerance', () => {
+  it('compares rows: how many differ, the largest difference, the lowest cosine', () => {
+    const a = new Float32Array([1, 0, 0, 1, 0.6, 0.8]);
+    const b = new Float32Array([1, 0, 1, 0, 0.6, 0.75]);
+    const c = compareRows(a, b, 2);
+    expect(c.differing).toBe(2);
+    expect(c.maxAbs).toBe(1);
+    expect(c.minCosine).toBe(0); // rows 1: (0,1) against (1,0)
+    expect(compareRows(a, a, 2)).toEqual({ differing: 0, maxAbs: 0, minCosine: 1 });
   });
 });
