@@ -20,7 +20,7 @@ import {
   type ContextJob,
 } from '../workers/queue/context-job.js';
 import type { ContextUnitResult } from '../embeddings/context-embedder.js';
-import { freePort, haveRedisServer, startRedisServer } from '../bench/support/redis-server.js';
+import { freePort, haveRedisServer, startRedisCluster, startRedisServer } from '../bench/support/redis-server.js';
 import {
   expectSameOutputs,
   faultsWorkspace,
@@ -531,6 +531,67 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     expect(await Promise.all(pair.map(stop))).toEqual([0, 0]);
     const ran = pair.map((w) => w.log().match(/job ctx-/g)?.length ?? 0);
     expect(ran[0]! + ran[1]!).toBe(first.jobs); // each unit computed once, by one worker or the other
+  }, 120_000);
+
+  it('a Redis Cluster, reached through any one node: found out, each queue on its own hash tag, the local bytes', async () => {
+    const cluster = await startRedisCluster(ws.dir);
+    const onCluster = ['--queue', cluster.url, '--queue-name', 'cl'];
+    const worker = spawn(
+      process.execPath,
+      [CLI, 'worker', ...onCluster, ...model(), '--graph', workerGraph('cluster-graph.sqlite')],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let log = '';
+    worker.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    const ended = new Promise<number | null>((resolve) => worker.on('close', resolve));
+    try {
+      await waitFor(() => log.includes('worker: serving'), 'the cluster worker to start');
+      const out = (name: string) => join(ws.dir, name);
+      runCliOk(['encode', '--in', sentences, '--out', out('cl-local.npy'), '--batch-size', '8', ...model()]);
+      runCliOk([
+        'encode',
+        '--in',
+        sentences,
+        '--out',
+        out('cl-queue.npy'),
+        '--batch-size',
+        '8',
+        ...model(),
+        ...onCluster,
+      ]);
+      expect(readFileSync(out('cl-queue.npy')).equals(readFileSync(out('cl-local.npy')))).toBe(true);
+      const embed = ['embed', ...embedInputs(), ...model(), '--unit-nodes', '32'];
+      runCliOk([...embed, '--out', out('cl-emb-local'), '--cache-dir', out('c-cl-local')]);
+      runCliOk([...embed, '--out', out('cl-emb-queue'), '--cache-dir', out('c-cl-queue'), ...onCluster]);
+      expectSameOutputs(out('cl-emb-queue'), out('cl-emb-local'));
+      const [sentenceJobs, nodeJobs] = JSON.parse(
+        runCliOk(['queue', 'status', ...onCluster, '--json']).stdout,
+      ) as Array<{
+        jobs: Record<string, number>;
+        workers: string[];
+      }>;
+      expect(sentenceJobs!.jobs.completed).toBeGreaterThan(0);
+      expect(nodeJobs!.jobs.completed).toBeGreaterThan(1);
+      expect(nodeJobs!.workers).toHaveLength(1);
+      // Each queue's keys carry its own hash tag, so all of them share one slot (BullMQ's scripts need it).
+      const { Cluster } = await import('ioredis');
+      const { port } = new URL(cluster.url);
+      const client = new Cluster([{ host: '127.0.0.1', port: Number(port) }]);
+      try {
+        await new Promise((resolve) => client.once('ready', resolve));
+        const keys = (await Promise.all(client.nodes('master').map((node) => node.keys('*')))).flat();
+        expect(keys.some((k) => k.startsWith('{cl-encode}:cl-encode:'))).toBe(true);
+        expect(keys.some((k) => k.startsWith('{cl-nodes}:cl-nodes:'))).toBe(true);
+        expect(keys.every((k) => /^\{cl-(encode|nodes)\}:/.test(k))).toBe(true);
+      } finally {
+        client.disconnect();
+      }
+      worker.kill('SIGTERM');
+      expect(await ended).toBe(0);
+    } finally {
+      worker.kill('SIGKILL');
+      cluster.stop();
+    }
   }, 120_000);
 
   it('a malformed job fails with the field that is wrong, and the worker keeps serving', async () => {

@@ -8,7 +8,7 @@ import type { QueueOptions } from '../../workers/queue/queued-encoder.js';
 import { positiveInt } from './value-parsers.js';
 
 export const QUEUE_URL_HELP =
-  'Redis of the job queue: redis://[user:password@]host:port[/db] (rediss:// for TLS); given alone, ' +
+  'Redis of the job queue: redis://[user:password@]host:port[/db] (rediss:// for TLS; any node of a Redis Cluster); given alone, ' +
   '$INTENTSIM_REDIS_URL or $REDIS_URL. The password is never printed.';
 
 /** --queue-name: shared by coordinators, workers and the queue commands. */

@@ -6,7 +6,7 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import { ConfigError, UserError } from '../../core/errors.js';
 import { createProgress } from '../../core/progress.js';
 import { notice } from '../../core/notice.js';
-import { checkQueueReachable, QueueUnreachableError, redisOptions } from './redis-connection.js';
+import { checkQueueReachable, QueueConnection, QueueUnreachableError } from './redis-connection.js';
 import { workerName } from './queue-names.js';
 
 export interface QueueOptions {
@@ -74,6 +74,7 @@ export class JobClient<Data, Result> {
   private constructor(
     private readonly queue: Queue<Data, Result>,
     private readonly events: QueueEvents,
+    private readonly redis: QueueConnection,
     private readonly jobName: string,
     private readonly settings: JobClientSettings,
     private readonly noWorkerHint: string,
@@ -90,17 +91,16 @@ export class JobClient<Data, Result> {
     /** Printed when jobs wait with no worker serving the queue, e.g. how to start one. */
     noWorkerHint: string,
   ): Promise<JobClient<Data, Result>> {
-    await checkQueueReachable(settings.url);
-    const connection = redisOptions(settings.url);
-    const queue = new Queue<Data, Result>(queueName, { connection });
-    const events = new QueueEvents(queueName, { connection });
+    const redis = await QueueConnection.open(settings.url);
+    const queue = new Queue<Data, Result>(queueName, redis.forQueue(queueName));
+    const events = new QueueEvents(queueName, redis.forQueue(queueName));
     // Every job waited for listens for the queue closing: as many listeners as jobs in flight.
     queue.setMaxListeners(settings.maxInFlight + 10);
     events.setMaxListeners(settings.maxInFlight + 10);
     await events.waitUntilReady();
     queue.on('error', () => {}); // Redis going away is reported by watchConnection, with the URL
     events.on('error', () => {});
-    return new JobClient(queue, events, jobName, settings, noWorkerHint);
+    return new JobClient(queue, events, redis, jobName, settings, noWorkerHint);
   }
 
   get queueName(): string {
@@ -254,5 +254,6 @@ export class JobClient<Data, Result> {
     clearTimeout(timer);
     // disconnect() may wait on Redis too: started, not awaited.
     if (gaveUp) for (const client of [this.events, this.queue]) client.disconnect().catch(() => {});
+    await this.redis.close();
   }
 }

@@ -1,6 +1,6 @@
 // `queue status` and `queue clean`: what a run's queues hold, who serves them, and removing them.
 import { Queue } from 'bullmq';
-import { checkQueueReachable, redisOptions } from './redis-connection.js';
+import { QueueConnection } from './redis-connection.js';
 import { runQueueNames, workerName } from './queue-names.js';
 
 export interface QueueStatus {
@@ -19,15 +19,19 @@ async function withRunQueues<T>(
   name: string | undefined,
   use: (queue: Queue) => Promise<T>,
 ): Promise<T[]> {
-  await checkQueueReachable(url);
+  const redis = await QueueConnection.open(url);
   const out: T[] = [];
-  for (const queueName of runQueueNames(name)) {
-    const queue = new Queue(queueName, { connection: redisOptions(url) });
-    try {
-      out.push(await use(queue));
-    } finally {
-      await queue.close();
+  try {
+    for (const queueName of runQueueNames(name)) {
+      const queue = new Queue(queueName, redis.forQueue(queueName));
+      try {
+        out.push(await use(queue));
+      } finally {
+        await queue.close();
+      }
     }
+  } finally {
+    await redis.close();
   }
   return out;
 }

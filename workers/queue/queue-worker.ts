@@ -22,7 +22,7 @@ import {
   type WorkerGraph,
 } from './context-job.js';
 import { float32ToBase64, identityMismatch, MalformedJobError, type ModelIdentity } from './job-payloads.js';
-import { checkQueueReachable, redisOptions } from './redis-connection.js';
+import { QueueConnection } from './redis-connection.js';
 import { contextQueueName, encodeQueueName } from './queue-names.js';
 
 export interface QueueWorkerOptions {
@@ -56,7 +56,7 @@ export async function serveQueueJobs(
   encoder: OnnxSentenceEncoder,
   options: QueueWorkerOptions,
 ): Promise<QueueWorkerHandle> {
-  await checkQueueReachable(options.url);
+  const redis = await QueueConnection.open(options.url);
   const own: ModelIdentity = {
     fingerprint: encoder.fingerprint,
     dtype: encoder.dtype,
@@ -106,16 +106,19 @@ export async function serveQueueJobs(
     };
   };
 
-  const connection = redisOptions(options.url);
   const workerOptions = {
-    connection,
     concurrency: options.concurrency ?? 1,
     lockDuration: options.lockDurationMs ?? 30_000,
     stalledInterval: options.stalledIntervalMs ?? 30_000,
     metrics: { maxDataPoints: 60 * 24 }, // a day of per-minute completions, for `queue status`
     name: `intentsim-worker-${hostname()}-${process.pid}`,
   };
-  const workers: Worker[] = [new Worker(encodeQueueName(options.name), encodeSentences, workerOptions)];
+  const workers: Worker[] = [
+    new Worker(encodeQueueName(options.name), encodeSentences, {
+      ...workerOptions,
+      ...redis.forQueue(encodeQueueName(options.name)),
+    }),
+  ];
 
   let graph: string | undefined;
   const store = options.graph;
@@ -138,7 +141,12 @@ export async function serveQueueJobs(
       log(`job ${String(job.id)}: ${nodes.length} node(s), ${result.counts.sentencesEncoded} sentences`);
       return encodeContextResult(result, encoder.dim, encoder.provider);
     };
-    workers.push(new Worker(contextQueueName(options.name), nodeContext, workerOptions));
+    workers.push(
+      new Worker(contextQueueName(options.name), nodeContext, {
+        ...workerOptions,
+        ...redis.forQueue(contextQueueName(options.name)),
+      }),
+    );
   }
   for (const w of workers) w.on('error', (err) => log(`worker: ${err.message}`));
   await Promise.all(workers.map((w) => w.waitUntilReady()));
@@ -147,6 +155,7 @@ export async function serveQueueJobs(
     graph,
     close: async () => {
       await Promise.all(workers.map((w) => w.close()));
+      await redis.close();
     },
     counts,
   };

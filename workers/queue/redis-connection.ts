@@ -1,8 +1,8 @@
 // Where the queue's Redis is and how to reach it: the URL comes from the option or from
 // INTENTSIM_REDIS_URL / REDIS_URL; its password goes to ioredis only and is never printed (every
 // message shows the URL through core/redact.ts). rediss:// turns TLS on.
-import { Redis } from 'ioredis';
-import type { RedisOptions } from 'bullmq';
+import { Cluster, Redis } from 'ioredis';
+import type { ConnectionOptions, RedisOptions } from 'bullmq';
 import { ConfigError, UserError } from '../../core/errors.js';
 import { redact } from '../../core/redact.js';
 
@@ -58,8 +58,11 @@ export class QueueUnreachableError extends UserError {
   }
 }
 
-/** Connects once, with no retries, and pings: a clear error now rather than a hang later. */
-export async function checkQueueReachable(url: string, timeoutMs = 5_000): Promise<void> {
+/**
+ * Connects once, with no retries, and pings: a clear error now rather than a hang later. Says
+ * whether the server is a node of a Redis Cluster (`INFO cluster`).
+ */
+export async function checkQueueReachable(url: string, timeoutMs = 5_000): Promise<{ cluster: boolean }> {
   const probe = new Redis({
     ...redisOptions(url),
     lazyConnect: true,
@@ -71,9 +74,60 @@ export async function checkQueueReachable(url: string, timeoutMs = 5_000): Promi
   try {
     await probe.connect();
     await probe.ping();
+    const info = await probe.info('cluster');
+    return { cluster: /^cluster_enabled:1\b/m.test(info) };
   } catch (err) {
     throw new QueueUnreachableError(url, (err as Error).message);
   } finally {
     probe.disconnect();
+  }
+}
+
+/** What a BullMQ object (Queue, QueueEvents, Worker) of one queue is given to reach Redis. */
+export interface QueueClientOptions {
+  connection: ConnectionOptions;
+  /** A hash tag on a cluster, so that all of a queue's keys share a slot (BullMQ's Lua scripts need it). */
+  prefix?: string;
+}
+
+/**
+ * How the queue's BullMQ objects reach Redis: one server (plain connection options, which BullMQ
+ * opens and closes itself) or a Redis Cluster, found out by asking the server given. On a cluster
+ * each object gets its own cluster client, seeded with that server (the others are discovered), and
+ * each queue its own hash tag, so that different queues can live on different nodes.
+ */
+export class QueueConnection {
+  private readonly clusterClients: Cluster[] = [];
+
+  private constructor(
+    private readonly url: string,
+    readonly cluster: boolean,
+  ) {}
+
+  /** Checks that Redis answers (QueueUnreachableError otherwise) and whether it is a cluster. */
+  static async open(url: string): Promise<QueueConnection> {
+    const { cluster } = await checkQueueReachable(url);
+    if (cluster && redisOptions(url).db !== 0)
+      throw new ConfigError('queue', `names a database, which a Redis Cluster does not have: ${displayQueueUrl(url)}`);
+    return new QueueConnection(url, cluster);
+  }
+
+  forQueue(queueName: string): QueueClientOptions {
+    const options = redisOptions(this.url);
+    if (!this.cluster) return { connection: options };
+    const { host, port, db: _db, maxRetriesPerRequest, ...auth } = options;
+    const client = new Cluster([{ host: host ?? '127.0.0.1', port: port ?? 6379 }], {
+      redisOptions: { ...auth, maxRetriesPerRequest },
+      // TLS endpoints of managed clusters announce addresses that must be checked against the seed's name.
+      ...(auth.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
+    });
+    client.on('error', () => {}); // reported by the callers' probes, with the URL
+    this.clusterClients.push(client);
+    return { connection: client, prefix: `{${queueName}}` };
+  }
+
+  /** Closes the cluster clients handed out (BullMQ leaves clients it did not create open). */
+  async close(): Promise<void> {
+    for (const client of this.clusterClients.splice(0)) client.disconnect();
   }
 }
