@@ -66,11 +66,11 @@ export async function serveQueueJobs(
   const counts = { done: 0, refused: 0, malformed: 0 };
 
   /** Parses and checks the payload, turning bad ones into failures BullMQ does not retry. */
-  const accept = <T extends { model: ModelIdentity }>(
+  const accept = async <T extends { model: ModelIdentity }>(
     job: Job,
     parse: (data: unknown) => T,
-    refusal: (payload: T) => string | undefined,
-  ): T => {
+    refusal: (payload: T) => Promise<string | undefined> | string | undefined,
+  ): Promise<T> => {
     let payload: T;
     try {
       payload = parse(job.data);
@@ -80,7 +80,7 @@ export async function serveQueueJobs(
       log(`job ${String(job.id)}: ${err.message}`);
       throw new UnrecoverableError(err.message);
     }
-    const reason = identityMismatch(payload.model, own) ?? refusal(payload);
+    const reason = identityMismatch(payload.model, own) ?? (await refusal(payload));
     if (reason) {
       counts.refused += 1;
       log(`job ${String(job.id)}: ${reason}`);
@@ -90,7 +90,7 @@ export async function serveQueueJobs(
   };
 
   const encodeSentences = async (job: Job<unknown, EncodeJobResult>): Promise<EncodeJobResult> => {
-    const payload = accept(job, parseEncodeJob, () => undefined);
+    const payload = await accept(job, parseEncodeJob, () => undefined);
     const vectors = await encoder.encode(payload.sentences, {
       batchSize: payload.batchSize,
       normalize: payload.normalize,
@@ -126,14 +126,14 @@ export async function serveQueueJobs(
     graph = await graphIdentity(store);
     const mine: WorkerGraph = { graph, templates: TEMPLATES_FINGERPRINT };
     const nodeContext = async (job: Job<unknown, ContextJobResult>): Promise<ContextJobResult> => {
-      const payload = accept(job, parseContextJob, (p) => graphMismatch(p, mine));
+      const payload = await accept(
+        job,
+        parseContextJob,
+        async (p) =>
+          graphMismatch(p, mine) ??
+          nodeTextMismatch(unitNodes(p.unit), await store.nodeTexts(unitNodes(p.unit).map((n) => n.id))),
+      );
       const nodes = unitNodes(payload.unit);
-      const wrongNode = nodeTextMismatch(nodes, await store.nodeTexts(nodes.map((n) => n.id)));
-      if (wrongNode) {
-        counts.refused += 1;
-        log(`job ${String(job.id)}: ${wrongNode}`);
-        throw new UnrecoverableError(wrongNode);
-      }
       const { mode, batchSize, workSentences, streamEdges } = payload;
       const embedder = new ContextEmbedder(store, encoder, { mode, batchSize, workSentences, streamEdges });
       const result = await embedder.computeUnit(payload.unit);
