@@ -1,7 +1,8 @@
 // What an `intentsim embed` run holds open: the encoder, the graph store, the conceptualizer, the
-// node cache (and, with --queue, the node-context job runner) and the output writers. Opened in that order — the model first, so that a missing model
-// fails in a second, not after matching a catalogue — and closed in the reverse order, whether the
-// run finished or failed; outputs not committed are removed, and so is a temporary node cache.
+// node cache (and, with --queue, the node-context job runner) and the output writers. Opened in that
+// order — the model first, so that a missing model fails in a second, not after matching a
+// catalogue — and closed in the reverse order, whether the run finished or failed; outputs not
+// committed are removed, and so is a temporary node cache.
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { openAtomicWriter, type AtomicWriter } from '../../core/atomic.js';

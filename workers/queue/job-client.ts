@@ -8,6 +8,7 @@ import { createProgress } from '../../core/progress.js';
 import { notice } from '../../core/notice.js';
 import { checkQueueReachable, QueueConnection, QueueUnreachableError } from './redis-connection.js';
 import { workerName } from './queue-names.js';
+import type { QueueJobsRecord } from '../../embeddings/encoder-description.js';
 
 export interface QueueOptions {
   /** redis://[user:password@]host:port[/db] or rediss://… */
@@ -58,11 +59,14 @@ export interface QueueSnapshot {
   workersSeen: number;
 }
 
-export class JobClient<Data, Result> {
+/** A job's result names the execution provider that computed it, which the manifest counts. */
+export class JobClient<Data, Result extends { provider: string }> {
   /** Jobs this run has asked for. */
-  jobs = 0;
+  private jobs = 0;
   /** Of those, the ones an earlier run had finished: collected, not computed again. */
-  reusedJobs = 0;
+  private reusedJobs = 0;
+  /** Jobs per execution provider that ran them ('cpu', 'cuda', …). */
+  private readonly providers: Record<string, number> = {};
   private readonly seen = new Set<string>();
   private idleSince: number | undefined;
   private saidIdle = false;
@@ -84,7 +88,7 @@ export class JobClient<Data, Result> {
   }
 
   /** Connects to `queueName` (after checking that Redis answers, so that a bad URL fails now). */
-  static async open<Data, Result>(
+  static async open<Data, Result extends { provider: string }>(
     queueName: string,
     jobName: string,
     settings: JobClientSettings,
@@ -105,6 +109,11 @@ export class JobClient<Data, Result> {
 
   get queueName(): string {
     return this.queue.name;
+  }
+
+  /** What the manifest records of this queue's jobs. */
+  record(): QueueJobsRecord {
+    return { name: this.queue.name, jobs: this.jobs, reusedJobs: this.reusedJobs, providers: { ...this.providers } };
   }
 
   /** The latest look at the queue (counts are refreshed every 2 s while runAll() has jobs out). */
@@ -139,7 +148,9 @@ export class JobClient<Data, Result> {
       while (next < items.length) {
         const index = next++;
         const { id, data } = toJob(items[index]!);
-        collect(index, await this.run(id, data));
+        const result = await this.run(id, data);
+        this.providers[result.provider] = (this.providers[result.provider] ?? 0) + 1;
+        collect(index, result);
         this.snapshot.done += 1;
         progress.increment(1, { detail: detail() });
       }

@@ -9,7 +9,12 @@
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { OnnxSentenceEncoder } from '../../embeddings/onnx-encoder.js';
-import { ContextEmbedder, TEMPLATES_FINGERPRINT, unitNodes } from '../../embeddings/context-embedder.js';
+import {
+  ContextEmbedder,
+  TEMPLATES_FINGERPRINT,
+  unitNodes,
+  type ContextNode,
+} from '../../embeddings/context-embedder.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import { graphIdentity } from '../../graph/graph-identity.js';
 import { parseEncodeJob, type EncodeJobResult } from './encode-job.js';
@@ -125,20 +130,19 @@ export async function serveQueueJobs(
   if (store) {
     graph = await graphIdentity(store);
     const mine: WorkerGraph = { graph, templates: TEMPLATES_FINGERPRINT };
+    const textsDiffer = async (nodes: ContextNode[]) =>
+      nodeTextMismatch(nodes, await store.nodeTexts(nodes.map((n) => n.id)));
     const nodeContext = async (job: Job<unknown, ContextJobResult>): Promise<ContextJobResult> => {
       const payload = await accept(
         job,
         parseContextJob,
-        async (p) =>
-          graphMismatch(p, mine) ??
-          nodeTextMismatch(unitNodes(p.unit), await store.nodeTexts(unitNodes(p.unit).map((n) => n.id))),
+        async (p) => graphMismatch(p, mine) ?? (await textsDiffer(unitNodes(p.unit))),
       );
-      const nodes = unitNodes(payload.unit);
       const { mode, batchSize, workSentences, streamEdges } = payload;
       const embedder = new ContextEmbedder(store, encoder, { mode, batchSize, workSentences, streamEdges });
       const result = await embedder.computeUnit(payload.unit);
       counts.done += 1;
-      log(`job ${String(job.id)}: ${nodes.length} node(s), ${result.counts.sentencesEncoded} sentences`);
+      log(`job ${String(job.id)}: ${result.embeddings.length} node(s), ${result.counts.sentencesEncoded} sentences`);
       return encodeContextResult(result, encoder.dim, encoder.provider);
     };
     workers.push(

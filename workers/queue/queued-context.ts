@@ -10,6 +10,7 @@ import {
 } from '../../embeddings/context-embedder.js';
 import { contextJobId, decodeContextResult, type ContextJob, type ContextJobResult } from './context-job.js';
 import type { JobClient } from './job-client.js';
+import type { QueueJobsRecord } from '../../embeddings/encoder-description.js';
 import type { ModelIdentity } from './job-payloads.js';
 
 /** What the context jobs of a run name besides the unit: the model, the graph and the templates. */
@@ -20,23 +21,15 @@ export interface ContextJobIdentity {
 }
 
 export class QueuedContextRunner implements ContextUnitRunner {
-  /** Jobs per execution provider that ran them ('cpu', 'cuda', …), for the manifest. */
-  readonly providers: Record<string, number> = {};
-
   constructor(
     private readonly client: JobClient<ContextJob, ContextJobResult>,
     private readonly identity: ContextJobIdentity,
     private readonly dim: number,
   ) {}
 
-  get jobs(): number {
-    return this.client.jobs;
-  }
-  get reusedJobs(): number {
-    return this.client.reusedJobs;
-  }
-  get queueName(): string {
-    return this.client.queueName;
+  /** What the manifest records of the node-context jobs. */
+  record(): QueueJobsRecord {
+    return this.client.record();
   }
 
   async run(
@@ -51,7 +44,6 @@ export class QueuedContextRunner implements ContextUnitRunner {
         return { id: contextJobId(job), data: job };
       },
       (index, result) => {
-        this.providers[result.provider] = (this.providers[result.provider] ?? 0) + 1;
         done(index, decodeContextResult(result, unitNodes(units[index]!).length, this.dim));
       },
     );

@@ -28,14 +28,14 @@ export type { QueueOptions };
 
 export class QueuedSentenceEncoder implements DescribedEncoder {
   readonly sentenceBert = true as const;
-  private readonly providers: Record<string, number> = {};
-  private readonly contextRunners: QueuedContextRunner[] = [];
+  /** Opened by openContextRunner (embed): the node-context jobs' queue. */
+  private contextRunner?: { graph: string; runner: QueuedContextRunner };
 
   private constructor(
     private readonly local: OnnxSentenceEncoder,
     private readonly client: JobClient<EncodeJob, EncodeJobResult>,
-    /** The options it was opened with: a node-context client (queued-context.ts) uses the same Redis and run. */
-    readonly queueOptions: QueueOptions,
+    /** The options it was opened with: the node-context jobs (openContextRunner) use the same Redis and run. */
+    private readonly queueOptions: QueueOptions,
     private readonly cut: { jobSentences: number; defaultBatchSize: number; sortByLength: boolean },
   ) {}
 
@@ -64,11 +64,18 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
   }
 
   /**
-   * A runner for `embed`'s context units as node-context jobs, on this run's Redis and name, served
+   * The runner for `embed`'s context units as node-context jobs, on this run's Redis and name, served
    * by workers started with the same graph (`graph`: graph/graph-identity.ts of the coordinator's).
-   * Closed with this encoder; its jobs are reported in describe().
+   * One per encoder, closed with it; its jobs are reported in describe().
    */
   async openContextRunner(graph: string): Promise<QueuedContextRunner> {
+    if (this.contextRunner) {
+      if (this.contextRunner.graph !== graph)
+        throw new Error(
+          `internal: this encoder's node-context jobs are for graph ${this.contextRunner.graph}, not ${graph}`,
+        );
+      return this.contextRunner.runner;
+    }
     const client = await JobClient.open<ContextJob, ContextJobResult>(
       contextQueueName(this.queueOptions.name),
       CONTEXT_JOB_NAME,
@@ -80,7 +87,7 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
       { model: this.modelIdentity, graph, templates: TEMPLATES_FINGERPRINT },
       this.dim,
     );
-    this.contextRunners.push(runner);
+    this.contextRunner = { graph, runner };
     return runner;
   }
 
@@ -108,32 +115,22 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
   }
   /** `queue:` and the providers that ran this run's jobs, of both kinds. */
   get provider(): string {
-    const used = Object.keys(mergeCounts([this.providers, ...this.contextRunners.map((r) => r.providers)])).sort();
-    return `queue: ${used.length > 0 ? used.join(', ') : 'no job run yet'}`;
+    const used = new Set(Object.keys(this.client.record().providers));
+    for (const p of Object.keys(this.contextRunner?.runner.record().providers ?? {})) used.add(p);
+    return `queue: ${used.size > 0 ? [...used].sort().join(', ') : 'no job run yet'}`;
   }
 
   describe(): QueuedEncoderDescription {
     // The local session only tokenizes: where it would run, and its threads, say nothing of the jobs.
     const { provider: _provider, providerAttempts: _attempts, intraOpThreads: _threads, ...info } = this.local.info;
+    const nodeContext = this.contextRunner?.runner.record();
     return {
       ...info,
       provider: this.provider,
       queue: {
         url: displayQueueUrl(this.queueOptions.url),
-        name: this.client.queueName,
-        jobs: this.client.jobs,
-        reusedJobs: this.client.reusedJobs,
-        providers: { ...this.providers },
-        ...(this.contextRunners.length > 0
-          ? {
-              nodeContext: {
-                name: this.contextRunners[0]!.queueName,
-                jobs: sum(this.contextRunners.map((r) => r.jobs)),
-                reusedJobs: sum(this.contextRunners.map((r) => r.reusedJobs)),
-                providers: mergeCounts(this.contextRunners.map((r) => r.providers)),
-              },
-            }
-          : {}),
+        ...this.client.record(),
+        ...(nodeContext ? { nodeContext } : {}),
       },
     };
   }
@@ -166,7 +163,6 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
       ({ job }) => ({ id: encodeJobId(job), data: job }),
       (index, result) => {
         const { rows, job } = jobs[index]!;
-        this.providers[result.provider] = (this.providers[result.provider] ?? 0) + 1;
         const vectors = decodeVectors(result, job.sentences.length, dim);
         rows.forEach((row, r) => out.set(vectors.subarray(r * dim, (r + 1) * dim), row * dim));
       },
@@ -176,17 +172,7 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
 
   async close(): Promise<void> {
     await this.local.close();
-    for (const runner of this.contextRunners) await runner.close();
+    await this.contextRunner?.runner.close();
     await this.client.close();
   }
-}
-
-function sum(values: readonly number[]): number {
-  return values.reduce((a, b) => a + b, 0);
-}
-
-function mergeCounts(records: ReadonlyArray<Record<string, number>>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of records) for (const [k, n] of Object.entries(r)) out[k] = (out[k] ?? 0) + n;
-  return out;
 }
