@@ -262,6 +262,7 @@ async function timeNodeUnits(o: NodeUnitTiming): Promise<{
   }
   const settings = { mode: 'induced' as const, batchSize: 64, nodesPerQuery: unitNodes };
   const graph = await graphIdentity(store);
+  if (graph === undefined) throw new Error('the bench graph has no content id');
   const local = await OnnxSentenceEncoder.open({ ...o.model, intraOpThreads: o.cores });
   const setups = [
     { key: 'one' as const, workers: 1, threads: o.cores },

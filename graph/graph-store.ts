@@ -107,6 +107,13 @@ export interface GraphStore {
    * (Neo4j, written by other clients too) leaves it out, and such caches key on the counts only.
    */
   revision?(): Promise<number>;
+  /**
+   * What tells this store's content from any other's: a random id drawn at creation and redrawn by
+   * every committed write (or, where the store has none, a hash of its content). Two stores share
+   * it only when one is a copy of the other. Undefined when the store cannot tell (a Neo4j database
+   * that no intentsim writer has marked): caches of derived data are then not shared.
+   */
+  contentId?(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 

@@ -3,7 +3,10 @@
 // order — the model first, so that a missing model fails in a second, not after matching a
 // catalogue — and closed in the reverse order, whether the run finished or failed; outputs not
 // committed are removed, and so is a temporary node cache.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { UserError } from '../../core/errors.js';
+import { notice } from '../../core/notice.js';
+import { temporaryPathFor } from '../../core/temporary-files.js';
 import { rm } from 'node:fs/promises';
 import { openAtomicWriter, type AtomicWriter } from '../../core/atomic.js';
 import type { InputLimits } from '../../core/jsonl.js';
@@ -77,8 +80,18 @@ export async function openEmbedResources(options: EmbedResourceOptions): Promise
       : new OfflineConceptualizer(store);
     closers.push(() => conceptualizer.close());
 
-    const cachePath = options.nodeCache.path;
-    if (options.nodeCache.temporary) {
+    // A graph that cannot tell its content from another's (a Neo4j database no intentsim writer has
+    // marked) must not share cached embeddings: its nodes are cached for this run only.
+    const shareable = graph !== undefined;
+    if (!shareable && !options.nodeCache.temporary)
+      notice(
+        `the graph ${options.graph} has no content id (no intentsim import has written to it), so its node embeddings are not taken from or kept in the node cache; an \`intentsim graph import --to\` into it gives it one`,
+      );
+    const temporary = options.nodeCache.temporary || !shareable;
+    const cachePath = shareable
+      ? options.nodeCache.path
+      : temporaryPathFor(join(options.out, basename(options.nodeCache.path)));
+    if (temporary) {
       const forget = removeOnInterrupt(cachePath);
       closers.push(async () => {
         for (const suffix of ['', '-wal', '-shm']) await rm(cachePath + suffix, { force: true });
@@ -90,14 +103,21 @@ export async function openEmbedResources(options: EmbedResourceOptions): Promise
       model: encoder.name,
       dtype: encoder.dtype,
       mode: options.mode,
-      graph,
+      graph: graph ?? 'unidentified',
       templates: TEMPLATES_FINGERPRINT,
       dim: encoder.dim,
     });
     closers.push(() => cache.close());
 
     // Through a queue, the context units go to the workers that have this graph (closed with the encoder).
-    const contextRunner = 'openContextRunner' in encoder ? await encoder.openContextRunner(graph) : undefined;
+    let contextRunner: QueuedContextRunner | undefined;
+    if ('openContextRunner' in encoder) {
+      if (graph === undefined)
+        throw new UserError(
+          `the graph ${options.graph} has no content id (no intentsim import has written to it): queue workers could not check that they hold the same graph; an \`intentsim graph import --to\` into it gives it one`,
+        );
+      contextRunner = await encoder.openContextRunner(graph);
+    }
 
     let committed = false;
     const npy = await NpyRowWriter.open(join(options.out, 'embeddings.npy'), encoder.dim);

@@ -31,6 +31,7 @@ import {
   EVENTUALITY_LABEL,
   ID_ALLOCATOR_KEY,
   META_LABEL,
+  CONTENT_ID_KEY,
   NO_SENSE_TYPE,
   OBJECT_OF_TYPE,
   PURCHASE_EVENT_LABEL,
@@ -286,6 +287,8 @@ export function schemaScript(nextId: number, edges: number): string {
       `MERGE (m:${META_LABEL} {key: '${SCHEMA_META_KEY}'}) SET m.version = ${SCHEMA_VERSION}`,
       `MERGE (c:${META_LABEL} {key: '${ID_ALLOCATOR_KEY}'}) ON CREATE SET c.next = ${nextId} ON MATCH SET c.next = CASE WHEN c.next < ${nextId} THEN ${nextId} ELSE c.next END`,
       `MERGE (c:${META_LABEL} {key: '${EDGE_COUNT_KEY}'}) SET c.count = ${edges}`,
+      // Each load of the export is a database of its own: a fresh content id (neo4j-schema.ts).
+      `MERGE (c:${META_LABEL} {key: '${CONTENT_ID_KEY}'}) SET c.value = randomUUID()`,
     ].join(';\n') + ';\n'
   );
 }

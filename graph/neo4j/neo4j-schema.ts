@@ -23,6 +23,11 @@
 //       not pairs). The writer adds the edges each batch creates; it is exact as long as every
 //       write goes through this store (one writer at a time: two concurrent transactions creating
 //       the same new edge would both count it). Without it, counts() walks the relationships.
+//   (:IntentsimMeta {key: 'content-id', value: STRING}) a random id, drawn when the schema is
+//       created and redrawn by every write transaction of this store, so that caches of derived
+//       data (node embeddings) and queue workers never take one database's content for another's
+//       (graph/graph-identity.ts). A write by another client (cypher-shell, another program)
+//       does not redraw it and cannot be detected.
 //
 // Node ids. NodeId must be a number that is stable for the life of the store. Neo4j's own
 // elementId is a string and may be reused after deletion, so the store allocates its own: a write
@@ -43,6 +48,7 @@ export const META_LABEL = 'IntentsimMeta';
 export const SCHEMA_META_KEY = 'schema';
 export const ID_ALLOCATOR_KEY = 'eventuality-id';
 export const EDGE_COUNT_KEY = 'count.edges';
+export const CONTENT_ID_KEY = 'content-id';
 
 /** Bumped when the data model changes incompatibly; a store refuses a database with another version. */
 export const SCHEMA_VERSION = 1;

@@ -6,6 +6,7 @@
 // openNeo4jGraphStore opens a database for reading and refuses one that intentsim never
 // initialised; openNeo4jGraphWriter creates the schema idempotently and is what
 // `intentsim graph import --to bolt://…` uses (through graph/open-store.ts).
+import { randomUUID } from 'node:crypto';
 import neo4j, { type AuthToken } from 'neo4j-driver';
 import { parsePurchaseEvent } from '../purchase-events.js';
 import { chunks } from '../chunks.js';
@@ -35,6 +36,7 @@ import {
 import {
   ANY_EDGE_STATEMENT,
   AWAIT_INDEXES_STATEMENT,
+  CONTENT_ID_KEY,
   EDGE_COUNT_KEY,
   INIT_EDGE_COUNT_STATEMENT,
   ID_ALLOCATOR_KEY,
@@ -303,7 +305,10 @@ export class Neo4jGraphStore implements GraphStore, GraphWriter {
     validateNodeTexts(texts);
     const out = new Map<string, NodeId>();
     for (const part of chunks([...new Set(texts)], this.sizes.lookupBatch)) {
-      const ids = await this.write((tx) => ensureNodes(tx, part));
+      const ids = await this.write(async (tx) => {
+        await tx.run(renewContentIdQuery());
+        return ensureNodes(tx, part);
+      });
       for (const [text, id] of ids) out.set(text, id);
     }
     return out;
@@ -328,6 +333,7 @@ export class Neo4jGraphStore implements GraphStore, GraphWriter {
       const unique = [...byPair.values()];
       await this.write(async (tx) => {
         // Texts in order of first appearance, so that new nodes get ids in input order (as in SQLite).
+        await tx.run(renewContentIdQuery());
         const texts = [...new Set(part.flatMap((e) => [e.head, e.tail]))];
         const ids = await ensureNodes(tx, texts);
         const edgeRows: EdgeRow[] = unique.map((e) => ({
@@ -349,6 +355,17 @@ export class Neo4jGraphStore implements GraphStore, GraphWriter {
     return typeof value === 'string' ? value : undefined;
   }
 
+  /**
+   * The content id (neo4j-schema.ts): drawn when an intentsim writer created the schema and
+   * redrawn by each of its write transactions; undefined for a database no intentsim writer has
+   * opened since content ids were kept (then nothing derived from it is cached or shared).
+   */
+  async contentId(): Promise<string | undefined> {
+    const rows = await this.read((tx) => tx.run(readMetaQuery(CONTENT_ID_KEY)));
+    const value = rows[0]?.value;
+    return typeof value === 'string' ? `id:${value}` : undefined;
+  }
+
   async writeCheckpoint(key: string, value: string): Promise<void> {
     await this.write((tx) => tx.run(writeMetaQuery(`import:${key}`, value)));
   }
@@ -358,6 +375,11 @@ export class Neo4jGraphStore implements GraphStore, GraphWriter {
     this.closed = true;
     await this.runner.close();
   }
+}
+
+/** Draws a new content id (neo4j-schema.ts), inside a write transaction. */
+function renewContentIdQuery(): ReturnType<typeof writeMetaQuery> {
+  return writeMetaQuery(CONTENT_ID_KEY, randomUUID());
 }
 
 /** A RowShapeError with the name of the query whose rows were malformed. */
@@ -559,6 +581,9 @@ export async function initNeo4jSchema(
     await tx.run(
       statement('initIdAllocator', INIT_ID_ALLOCATOR_STATEMENT, { key: ID_ALLOCATOR_KEY, floor: neo4j.int(floor) }),
     );
+    // A database without a content id (created before they were kept, or by another program) gets one.
+    const [content] = await tx.run(readMetaQuery(CONTENT_ID_KEY));
+    if (typeof content?.value !== 'string') await tx.run(renewContentIdQuery());
     // The edge counter can only start where the count is known for free: on a database without edges.
     const [counter] = await tx.run(readEdgeCountQuery());
     if (counter?.edges === null || counter?.edges === undefined) {

@@ -1,6 +1,7 @@
 // The meta table of a SQLite graph store (sqlite-schema.ts): what the store says about itself, as
-// key → value rows: format and schema version, the counters, the write revision, import
-// checkpoints (`import:<key>`) and the markers of an unfinished bulk load.
+// key → value rows: format and schema version, the counters, the write revision and content id,
+// import checkpoints (`import:<key>`) and the markers of an unfinished bulk load.
+import { randomUUID } from 'node:crypto';
 import type { GraphCounts } from '../graph-store.js';
 import { READ_ONLY_STATEMENT, type Db, type Stmt } from './sqlite-schema.js';
 
@@ -13,6 +14,9 @@ export interface StoreMetadata {
   /** Every import checkpoint recorded in the store (key → JSON value). */
   imports: Record<string, unknown>;
 }
+
+/** The meta key of the content id (see MetaTable.contentId). */
+export const CONTENT_ID_KEY = 'content_id';
 
 export class MetaTable {
   private readonly getValue: Stmt;
@@ -54,6 +58,21 @@ export class MetaTable {
   /** Committed write transactions so far (0 for a store never written, or written before revisions were kept). */
   revision(): number {
     return Number(this.get('revision') ?? 0);
+  }
+
+  /**
+   * A random id drawn when the store is created and drawn again by every committed write (in the
+   * write's own transaction), so that two stores, or one store before and after a write, never
+   * share it unless one is a byte copy of the other. Undefined for a store created before
+   * intentsim kept it and not written to since (graph/graph-identity.ts hashes such a store's content).
+   */
+  contentId(): string | undefined {
+    return this.get(CONTENT_ID_KEY);
+  }
+
+  /** Draws a new content id: called inside every write transaction that changes what the graph says. */
+  renewContentId(): void {
+    this.set(CONTENT_ID_KEY, randomUUID());
   }
 
   /** An import checkpoint (graph/import/import-checkpoint.ts): a JSON value per import, written after each batch. */

@@ -2,13 +2,15 @@
 // or checking that it is an intentsim store this code reads), the connection's pragmas, and closing.
 //
 // File format (schema version 2):
-//   meta(key, value)                 format marker, schema version, counters, import checkpoints
+//   meta(key, value)                 format marker, schema version, counters, revision, content id
+//                                    (a random id redrawn by every write: sqlite-meta.ts), import checkpoints
 //   nodes(id, text, purchase_objects JSON|NULL), unique index nodes_by_text(text)
 //   edges(head, tail, <one REAL column per sense, NULL when absent>) PRIMARY KEY(head, tail),
 //         WITHOUT ROWID so that a node's out-edges are stored together; edges_by_tail for in-edges
 //   purchase_objects(object, node_id)  the purchase-event index, filled at write time
 // Version 1 differs only in declaring the text index as the inline constraint `text UNIQUE`; this
 // code reads and writes both (a version 1 store just cannot defer that index during a bulk load).
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -178,6 +180,7 @@ function initialiseOrCheck(db: Db, path: string, readonly: boolean, allowStalePu
       set.run('count.nodes', '0');
       set.run('count.edges', '0');
       set.run('count.purchase_nodes', '0');
+      set.run('content_id', randomUUID());
     })();
     return;
   }

@@ -15,6 +15,7 @@ import { fileError, withFileErrors } from '../../core/file-errors.js';
 import { basename } from 'node:path';
 import { claimOutput, type OutputClaim } from '../../core/output-claim.js';
 import { parseTemporaryName } from '../../core/temporary-files.js';
+import { sqliteContentHash } from './sqlite-content-hash.js';
 import { SqliteBulkLoad, DEFERRED_NODE_LIMIT } from './sqlite-bulk-load.js';
 import { NodeIdCache } from './sqlite-id-cache.js';
 import { MetaTable, type StoreMetadata } from './sqlite-meta.js';
@@ -48,6 +49,8 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   readonly readonly: boolean;
   private readonly db: Db;
   private closed = false;
+  /** The content hash of a store without a content id, once computed (see `contentId`). */
+  private contentHash: string | undefined;
   private readonly meta: MetaTable;
   private readonly bulkLoad: SqliteBulkLoad;
   private readonly reads: SqliteReads;
@@ -143,6 +146,20 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   /** Committed write transactions so far (0 for a store never written, or written before revisions were kept). */
   async revision(): Promise<number> {
     return this.guard(() => this.writer.revision());
+  }
+
+  /**
+   * The content id (sqlite-meta.ts), redrawn by every committed write; for a store that has none
+   * (created before intentsim drew one, never written since) a hash of its content, computed once
+   * per open (sqlite-content-hash.ts).
+   */
+  async contentId(): Promise<string> {
+    return this.guard(() => {
+      const id = this.writer.contentId();
+      if (id !== undefined) return `id:${id}`;
+      this.contentHash ??= `sha256:${sqliteContentHash(this.db)}`;
+      return this.contentHash;
+    });
   }
 
   metadata(): StoreMetadata {

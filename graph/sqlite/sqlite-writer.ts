@@ -101,6 +101,7 @@ export class SqliteWriter {
         this.meta.setCounts(counters);
         // Any committed write changes what the graph says: caches keyed by the revision go stale.
         this.meta.set('revision', String(this.meta.revision() + 1));
+        this.meta.renewContentId();
         return value;
       })();
     } catch (err) {
@@ -161,6 +162,9 @@ export class SqliteWriter {
    * parser changed since the store was built: opening such a store says so).
    */
   reindexPurchases(onProgress?: (nodesDone: number) => void): void {
+    // The purchase index is part of what the store says (matching reads it): a new content id
+    // first, so that even an interrupted rebuild leaves the store with an identity of its own.
+    this.meta.renewContentId();
     this.db.exec('DELETE FROM purchase_objects');
     let after = -1;
     let purchaseNodes = 0;
@@ -188,6 +192,12 @@ export class SqliteWriter {
   revision(): number {
     this.bulkLoad.mergeStagedEdges();
     return this.meta.revision();
+  }
+
+  /** The store's content id (sqlite-meta.ts), read after merging staged edges like `revision`. */
+  contentId(): string | undefined {
+    this.bulkLoad.mergeStagedEdges();
+    return this.meta.contentId();
   }
 }
 

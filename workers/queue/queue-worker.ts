@@ -29,6 +29,7 @@ import {
 import { float32ToBase64, identityMismatch, MalformedJobError, type ModelIdentity } from './job-payloads.js';
 import { QueueConnection } from './redis-connection.js';
 import { contextQueueName, encodeQueueName } from './queue-names.js';
+import { UserError } from '../../core/errors.js';
 
 export interface QueueWorkerOptions {
   url: string;
@@ -129,6 +130,10 @@ export async function serveQueueJobs(
   const store = options.graph;
   if (store) {
     graph = await graphIdentity(store);
+    if (graph === undefined)
+      throw new UserError(
+        'the graph has no content id (no intentsim import has written to it), so node-context jobs could not be checked against it; an `intentsim graph import --to` into it gives it one',
+      );
     const mine: WorkerGraph = { graph, templates: TEMPLATES_FINGERPRINT };
     const textsDiffer = async (nodes: ContextNode[]) =>
       nodeTextMismatch(nodes, await store.nodeTexts(nodes.map((n) => n.id)));
