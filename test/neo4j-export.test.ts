@@ -171,6 +171,7 @@ describe('neo4j-admin CSV export', () => {
         "MERGE (m:IntentsimMeta {key: 'schema'}) SET m.version = 1",
         "MERGE (c:IntentsimMeta {key: 'eventuality-id'}) ON CREATE SET c.next = 6 ON MATCH SET c.next = CASE WHEN c.next < 6 THEN 6 ELSE c.next END",
         "MERGE (c:IntentsimMeta {key: 'count.edges'}) SET c.count = 4",
+        "MERGE (c:IntentsimMeta {key: 'content-id'}) SET c.value = randomUUID()",
         '',
       ].join(';\n'),
     );
