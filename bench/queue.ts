@@ -142,7 +142,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       for (const [key, p] of pools) {
         await p.encoder.close();
         await stopWorkers(p.workers);
-        await cleanQueue(url, `bench-${key}`);
+        await cleanQueue(url, `bench-${key}`, { force: true });
       }
     }
     const rate = (s: number) => count / s;
@@ -175,7 +175,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     } finally {
       await coordinator.close();
       await stopWorkers([tinyWorker!]);
-      await cleanQueue(url, 'bench-trivial');
+      await cleanQueue(url, 'bench-trivial', { force: true });
     }
     const jobsPerSecond = trivialJobs / trivialSeconds;
     rows.push({
@@ -302,7 +302,7 @@ async function timeNodeUnits(o: NodeUnitTiming): Promise<{
         await new ContextEmbedder(store, p.encoder, { ...settings, runner }).embedNodes(nodes);
         best[p.key] = Math.min(best[p.key], (performance.now() - t) / 1000);
         // The next round must compute again, not collect this round's finished jobs.
-        await cleanQueue(o.url, `bench-nodes-${p.key}`);
+        await cleanQueue(o.url, `bench-nodes-${p.key}`, { force: true });
       }
     }
   } finally {
@@ -310,7 +310,7 @@ async function timeNodeUnits(o: NodeUnitTiming): Promise<{
     for (const p of pools) {
       await p.encoder.close();
       await stopWorkers(p.workers);
-      await cleanQueue(o.url, `bench-nodes-${p.key}`);
+      await cleanQueue(o.url, `bench-nodes-${p.key}`, { force: true });
     }
     await store.close();
   }

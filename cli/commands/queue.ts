@@ -31,11 +31,17 @@ export function registerQueueCommands(program: Command): void {
   addQueueNameOption(
     queue
       .command('clean')
-      .description("remove a finished or abandoned run's jobs and results from Redis (running jobs too)")
-      .option('--queue [url]', QUEUE_URL_HELP),
+      .description(
+        "remove a finished or abandoned run's jobs and results from Redis (running jobs too); refused while a coordinator runs on it, unless --force",
+      )
+      .option('--queue [url]', QUEUE_URL_HELP)
+      .option(
+        '--force',
+        'clean even while a coordinator runs on the queue (it adds the jobs it waits for again, up to 3 times a job, then stops)',
+      ),
   ).action(async (o) => {
     const { cleanQueue } = await import('../../workers/queue/queue-admin.js');
-    const removed = await cleanQueue(requireQueueUrl(o.queue), o.queueName);
+    const removed = await cleanQueue(requireQueueUrl(o.queue), o.queueName, { force: o.force === true });
     process.stdout.write(`removed ${removed.join(' and ')}\n`);
   });
 }

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import neo4j, { type AuthToken } from 'neo4j-driver';
 import { parsePurchaseEvent } from '../purchase-events.js';
+import { redact } from '../../core/redact.js';
 import { chunks } from '../chunks.js';
 import { validateNodeTexts, validatedSenseMask } from '../writer-input.js';
 import {
@@ -497,7 +498,13 @@ async function connect(url: string | undefined, options: Neo4jStoreOptions): Pro
       },
     );
   } catch (err) {
-    throw mapNeo4jError(err, ctx);
+    // The driver refuses the URL itself (e.g. `?…` parameters on a bolt:// URL): a user's error.
+    const reason = (err as Error).message.replace(/\s*Given URL:[\s\S]*$/, '').replace(/\.+$/, '');
+    throw new UserError(
+      `the Neo4j driver refuses the URL ${ctx.displayUri} (${redact(reason, ctx.secrets)}); ` +
+        '`?` parameters are for neo4j:// routing only: give the password in NEO4J_PASSWORD',
+      { cause: err },
+    );
   }
   const runner = createDriverRunner(driver, {
     database: config.database,

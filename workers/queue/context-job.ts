@@ -15,9 +15,11 @@ import type {
 import type { NodeEmbedding } from '../../embeddings/node-cache.js';
 import {
   checkModelField,
-  float32FromBase64,
+  finiteRowsFromBase64,
   float32ToBase64,
   MalformedJobError,
+  MalformedResultError,
+  resultFields,
   type ModelIdentity,
 } from './job-payloads.js';
 
@@ -136,16 +138,35 @@ export function encodeContextResult(result: ContextUnitResult, dim: number, prov
   };
 }
 
-/** A worker's answer as the unit's result, checked against the unit's size and the dimension expected. */
-export function decodeContextResult(result: ContextJobResult, nodes: number, dim: number): ContextUnitResult {
+/**
+ * A worker's answer (anything Redis held) as the unit's result, checked field by field against the
+ * unit's size and the dimension expected, every vector value and count finite; `MalformedResultError`
+ * says what is wrong.
+ */
+export function decodeContextResult(raw: unknown, nodes: number, dim: number): ContextUnitResult {
   const fail = (what: string): never => {
-    throw new Error(`a worker returned a node-context result that does not fit the job: ${what}`);
+    throw new MalformedResultError(what);
   };
+  const r = resultFields(raw, {
+    dim: 'integer',
+    provider: 'string',
+    sentences: 'array',
+    hasVector: 'array',
+    vectors: 'string',
+    counts: 'object',
+  });
+  const result = r as unknown as ContextJobResult;
   if (result.dim !== dim) fail(`dimension ${result.dim}, expected ${dim}`);
   if (result.sentences.length !== nodes || result.hasVector.length !== nodes)
-    fail(`${result.sentences.length} nodes, expected ${nodes}`);
+    fail(
+      `${result.sentences.length} sentence counts and ${result.hasVector.length} vector flags, expected ${nodes} nodes`,
+    );
+  const badCount = result.sentences.findIndex((n) => !Number.isSafeInteger(n) || n < 0);
+  if (badCount >= 0) fail(`sentences[${badCount}] must be a whole number ≥ 0`);
+  const badFlag = result.hasVector.findIndex((v) => typeof v !== 'boolean');
+  if (badFlag >= 0) fail(`hasVector[${badFlag}] must be true or false`);
   const rows = result.hasVector.filter(Boolean).length;
-  const vectors = float32FromBase64(result.vectors, rows, dim) ?? fail(`vector bytes for other than ${rows} rows`);
+  const vectors = finiteRowsFromBase64(result.vectors, rows, dim);
   let row = 0;
   const embeddings = result.sentences.map((sentences, i): NodeEmbedding => {
     if (!result.hasVector[i]) return { sentences, vector: null };
@@ -154,6 +175,11 @@ export function decodeContextResult(result: ContextJobResult, nodes: number, dim
     return { sentences, vector };
   });
   const counts = {} as ContextUnitCounts;
-  for (const field of COUNT_FIELDS) counts[field] = Number(result.counts?.[field] ?? fail(`counts.${field} missing`));
+  for (const field of COUNT_FIELDS) {
+    const value = (result.counts as unknown as Record<string, unknown>)[field];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      fail(value === undefined ? `counts.${field} is missing` : `counts.${field} must be a finite number ≥ 0`);
+    counts[field] = value as number;
+  }
   return { embeddings, counts };
 }

@@ -3,7 +3,14 @@
 // a worker's vectors are the local run's, byte for byte. It carries the coordinator's model identity,
 // which a worker checks against its own before it computes anything.
 import { createHash } from 'node:crypto';
-import { checkModelField, float32FromBase64, MalformedJobError, type ModelIdentity } from './job-payloads.js';
+import {
+  checkModelField,
+  finiteRowsFromBase64,
+  MalformedJobError,
+  MalformedResultError,
+  resultFields,
+  type ModelIdentity,
+} from './job-payloads.js';
 
 export const ENCODE_JOB_NAME = 'encode-sentences';
 
@@ -46,12 +53,13 @@ export function parseEncodeJob(data: unknown): EncodeJob {
   return data as EncodeJob;
 }
 
-/** The rows of a result, checked against the number of sentences and the dimension expected. */
-export function decodeVectors(result: EncodeJobResult, rows: number, dim: number): Float32Array {
-  const vectors = result.rows === rows && result.dim === dim ? float32FromBase64(result.vectors, rows, dim) : undefined;
-  if (!vectors)
-    throw new Error(
-      `a worker returned ${result.rows} × ${result.dim} vectors (${result.vectors.length} base64 characters), expected ${rows} × ${dim}`,
-    );
-  return vectors;
+/**
+ * The rows of a worker's result (anything Redis held), checked field by field against the number of
+ * sentences and the dimension expected, every value finite; `MalformedResultError` says what is wrong.
+ */
+export function decodeVectors(result: unknown, rows: number, dim: number): Float32Array {
+  const r = resultFields(result, { rows: 'integer', dim: 'integer', provider: 'string', vectors: 'string' });
+  if (r.rows !== rows || r.dim !== dim)
+    throw new MalformedResultError(`${String(r.rows)} × ${String(r.dim)} vectors, expected ${rows} × ${dim}`);
+  return finiteRowsFromBase64(r.vectors as string, rows, dim);
 }

@@ -2,7 +2,17 @@
 // flight, waits for each one's result, fails the run when Redis is gone too long, and keeps what
 // the progress line shows (jobs waiting, active and done, the workers seen). Both kinds of
 // coordinator use it: sentence batches (queued-encoder.ts) and node-context units (queued-context.ts).
+//
+// What Redis holds is checked, never trusted: every result (computed now or left by an earlier run)
+// goes through the caller's `decode`, which refuses a malformed one (job-payloads.ts,
+// MalformedResultError); a refused earlier result is removed and computed again, a refused new one
+// is removed and stops the run naming the job. Jobs that vanish while waited for (Redis restarted
+// without persistence, `queue clean --force`) are noticed by polling their state and added again.
+// While open, the client keeps its name in a holders set (queue-holders.ts), so that `queue clean`
+// refuses to remove the jobs of a run in progress.
 import { Job, Queue, QueueEvents } from 'bullmq';
+import { MalformedResultError } from './job-payloads.js';
+import { QueueHolder } from './queue-holders.js';
 import { ConfigError, UserError } from '../../core/errors.js';
 import { createProgress } from '../../core/progress.js';
 import { notice } from '../../core/notice.js';
@@ -74,6 +84,8 @@ export class JobClient<Data, Result extends { provider: string }> {
   /** Rejected when Redis has been unreachable too long: every runAll() in progress races it. */
   private readonly lost: Promise<never>;
   private failLost: (err: Error) => void = () => {};
+  /** Jobs waited for, by id: settled by the state poll when their completion event does not come. */
+  private readonly watched = new Map<string, (outcome: PolledOutcome) => void>();
 
   private constructor(
     private readonly queue: Queue<Data, Result>,
@@ -82,6 +94,7 @@ export class JobClient<Data, Result extends { provider: string }> {
     private readonly jobName: string,
     private readonly settings: JobClientSettings,
     private readonly noWorkerHint: string,
+    private readonly holder: QueueHolder,
   ) {
     this.lost = new Promise<never>((_, reject) => (this.failLost = reject));
     this.lost.catch(() => {}); // observed by the runAll() calls in progress, if any
@@ -104,7 +117,8 @@ export class JobClient<Data, Result extends { provider: string }> {
     await events.waitUntilReady();
     queue.on('error', () => {}); // Redis going away is reported by watchConnection, with the URL
     events.on('error', () => {});
-    return new JobClient(queue, events, redis, jobName, settings, noWorkerHint);
+    const holder = await QueueHolder.start(queue);
+    return new JobClient(queue, events, redis, jobName, settings, noWorkerHint, holder);
   }
 
   get queueName(): string {
@@ -122,13 +136,16 @@ export class JobClient<Data, Result extends { provider: string }> {
   }
 
   /**
-   * Runs `items` as jobs, at most maxInFlight at once; `collect` gets each result with its item's
-   * index, as the jobs finish. Fails with the first job that fails for good, or when Redis is lost.
+   * Runs `items` as jobs, at most maxInFlight at once; `decode` checks each result (anything Redis
+   * held: it throws MalformedResultError for one that does not fit the item), and `collect` gets
+   * what it returns, with the item's index, as the jobs finish. Fails with the first job that fails
+   * for good or whose new result is refused, or when Redis is lost.
    */
-  async runAll<T>(
+  async runAll<T, V>(
     items: readonly T[],
     toJob: (item: T) => { id: string; data: Data },
-    collect: (index: number, result: Result) => void,
+    decode: (index: number, result: unknown) => V,
+    collect: (index: number, value: V) => void,
   ): Promise<void> {
     const progress = createProgress({
       label: `queue ${this.queue.name}`,
@@ -148,9 +165,9 @@ export class JobClient<Data, Result extends { provider: string }> {
       while (next < items.length) {
         const index = next++;
         const { id, data } = toJob(items[index]!);
-        const result = await this.run(id, data);
-        this.providers[result.provider] = (this.providers[result.provider] ?? 0) + 1;
-        collect(index, result);
+        const { value, provider } = await this.run(id, data, (result) => decode(index, result));
+        this.providers[provider] = (this.providers[provider] ?? 0) + 1;
+        collect(index, value);
         this.snapshot.done += 1;
         progress.increment(1, { detail: detail() });
       }
@@ -167,30 +184,95 @@ export class JobClient<Data, Result extends { provider: string }> {
     }
   }
 
-  /** Adds the job (a no-op when one with its id exists) and waits for its result. */
-  private async run(jobId: string, data: Data): Promise<Result> {
-    // What an earlier run left under this id is looked at before adding: a finished job is reused,
-    // and one that failed for good is tried again (the rerun may have fixed the cause). Looking after
-    // adding would count this run's own fast jobs as reused, and retry its own refusals.
-    const earlier = await Job.fromId<Data, Result>(this.queue, jobId);
-    if (earlier && (await earlier.isCompleted())) this.reusedJobs += 1;
-    else if (earlier && (await earlier.isFailed())) await earlier.retry('failed');
-    // BullMQ's add() is typed with its own name type; the job name is only a label here.
-    const added = await this.queue.add(this.jobName as Parameters<Queue<Data, Result>['add']>[0], data as never, {
-      jobId,
-      attempts: this.settings.attempts,
-      backoff: { type: 'exponential', delay: 1_000 },
-      // Finished results stay a day: a coordinator rerun after a crash collects them without recomputing.
-      removeOnComplete: { age: 24 * 3600 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    });
+  /** Adds the job (a no-op when one with its id exists) and waits for its result, checked by `decode`. */
+  private async run<V>(
+    jobId: string,
+    data: Data,
+    decode: (result: unknown) => V,
+  ): Promise<{ value: V; provider: string }> {
+    // What an earlier run left under this id is looked at before adding: a finished job is reused
+    // when its result passes `decode` (else removed and computed again), and one that failed for
+    // good is tried again (the rerun may have fixed the cause). Looking after adding would count
+    // this run's own fast jobs as reused, and retry its own refusals.
     this.jobs += 1;
+    const earlier = await Job.fromId<Data, Result>(this.queue, jobId);
+    if (earlier && (await earlier.isCompleted())) {
+      const reused = accept(earlier.returnvalue, decode);
+      if (!(reused instanceof MalformedResultError)) {
+        this.reusedJobs += 1;
+        return reused;
+      }
+      notice(`queue job ${jobId}: the result an earlier run left is refused (${reused.message}); computing it again`);
+      await earlier.remove();
+    } else if (earlier && (await earlier.isFailed())) await earlier.retry('failed');
+    for (let vanished = 0; ; vanished++) {
+      // BullMQ's add() is typed with its own name type; the job name is only a label here.
+      const added = await this.queue.add(this.jobName as Parameters<Queue<Data, Result>['add']>[0], data as never, {
+        jobId,
+        attempts: this.settings.attempts,
+        backoff: { type: 'exponential', delay: 1_000 },
+        // Finished results stay a day: a coordinator rerun after a crash collects them without recomputing.
+        removeOnComplete: { age: 24 * 3600 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      });
+      const outcome = await this.waitFor(added);
+      if ('failed' in outcome)
+        throw new UserError(
+          `queue job ${jobId} failed after up to ${this.settings.attempts} attempts: ${outcome.failed}`,
+        );
+      if ('vanished' in outcome) {
+        if (vanished + 1 >= this.settings.attempts)
+          throw new UserError(
+            `queue job ${jobId} vanished from Redis ${vanished + 1} times (Redis restarted without persistence, or \`intentsim queue clean --force\` ran); stopping: rerun when the queue is left alone`,
+          );
+        notice(
+          `queue job ${jobId} vanished from Redis (Redis restarted without persistence, or \`intentsim queue clean --force\` ran); adding it again`,
+        );
+        continue;
+      }
+      const accepted = accept(outcome.result, decode);
+      if (accepted instanceof MalformedResultError) {
+        // Never left for a later run to reuse.
+        await added.remove().catch(() => {});
+        throw new UserError(
+          `queue job ${jobId}: the worker's result is refused: ${accepted.message}; the job is removed, so a rerun computes it again`,
+        );
+      }
+      return accepted;
+    }
+  }
+
+  /**
+   * The job's outcome: from its completion or failure event, or, when that does not come (the
+   * events of a restarted Redis), from the state poll (pollWatched), which also sees a job vanish.
+   */
+  private async waitFor(job: { id?: string; waitUntilFinished: Job['waitUntilFinished'] }): Promise<PolledOutcome> {
+    const id = job.id!;
+    const polled = new Promise<PolledOutcome>((resolve) => this.watched.set(id, resolve));
     try {
-      return (await added.waitUntilFinished(this.events)) as Result;
-    } catch (err) {
-      throw new UserError(
-        `queue job ${jobId} failed after up to ${this.settings.attempts} attempts: ${(err as Error).message}`,
-      );
+      return await Promise.race([
+        job.waitUntilFinished(this.events).then(
+          (result: unknown): PolledOutcome => ({ result }),
+          (err: Error): PolledOutcome => ({ failed: err.message }),
+        ),
+        polled,
+      ]);
+    } finally {
+      this.watched.delete(id);
+    }
+  }
+
+  /** Looks at the state of every job waited for: settles those finished or gone. */
+  private async pollWatched(): Promise<void> {
+    for (const [id, settle] of [...this.watched]) {
+      const state = await this.queue.getJobState(id);
+      if (state === 'unknown') settle({ vanished: true });
+      else if (state === 'completed' || state === 'failed') {
+        const job = await Job.fromId<Data, Result>(this.queue, id);
+        if (job === undefined) settle({ vanished: true });
+        else if (state === 'completed') settle({ result: job.returnvalue as unknown });
+        else settle({ failed: job.failedReason });
+      }
     }
   }
 
@@ -217,6 +299,7 @@ export class JobClient<Data, Result extends { provider: string }> {
             if (tick % 2 === 1) {
               await this.refreshSnapshot();
               refreshed();
+              await this.pollWatched().catch(() => {}); // a failed look says nothing: the next one tries again
             }
           },
           () => {
@@ -255,6 +338,7 @@ export class JobClient<Data, Result extends { provider: string }> {
   async close(): Promise<void> {
     // A polite close waits for Redis; when Redis is gone it would wait for ever (and with nothing else
     // pending, Node would exit 0 as if the run had succeeded). After 2 s the connections are dropped.
+    await this.holder.stop();
     const polite = Promise.all([this.events.close(), this.queue.close()]);
     polite.catch(() => {});
     let timer: NodeJS.Timeout | undefined;
@@ -266,5 +350,23 @@ export class JobClient<Data, Result extends { provider: string }> {
     // disconnect() may wait on Redis too: started, not awaited.
     if (gaveUp) for (const client of [this.events, this.queue]) client.disconnect().catch(() => {});
     await this.redis.close();
+  }
+}
+
+/** How a job waited for ended: its result (unchecked), its final failure, or its disappearance. */
+type PolledOutcome = { result: unknown } | { failed: string } | { vanished: true };
+
+/** The decoded result with the provider that computed it, or why it is refused. */
+function accept<V>(
+  result: unknown,
+  decode: (result: unknown) => V,
+): { value: V; provider: string } | MalformedResultError {
+  try {
+    const value = decode(result);
+    // decode checked the result's fields, the provider among them.
+    return { value, provider: (result as { provider: string }).provider };
+  } catch (err) {
+    if (err instanceof MalformedResultError) return err;
+    throw err;
   }
 }

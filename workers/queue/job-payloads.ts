@@ -34,6 +34,62 @@ export class MalformedJobError extends Error {
   }
 }
 
+/**
+ * A worker's result that is not what its job asked for: missing or mistyped fields, another shape,
+ * or values that are not finite. The coordinator refuses it naming the job (job-client.ts), never
+ * writes it anywhere, and computes the job again rather than reuse it.
+ */
+export class MalformedResultError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'MalformedResultError';
+  }
+}
+
+/** The result as an object with these fields typed as given; `MalformedResultError` names the first that is not. */
+export function resultFields(
+  result: unknown,
+  fields: Record<string, 'string' | 'integer' | 'array' | 'object'>,
+): Record<string, unknown> {
+  if (typeof result !== 'object' || result === null || Array.isArray(result))
+    throw new MalformedResultError(`the result is ${result === null ? 'null' : typeof result}, not an object`);
+  const r = result as Record<string, unknown>;
+  for (const [field, kind] of Object.entries(fields)) {
+    const v = r[field];
+    const ok =
+      kind === 'integer'
+        ? Number.isSafeInteger(v) && (v as number) >= 0
+        : kind === 'array'
+          ? Array.isArray(v)
+          : kind === 'object'
+            ? typeof v === 'object' && v !== null && !Array.isArray(v)
+            : typeof v === kind;
+    if (!ok)
+      throw new MalformedResultError(
+        v === undefined
+          ? `${field} is missing`
+          : `${field} must be ${kind === 'integer' ? 'a whole number ≥ 0' : `a ${kind}`}`,
+      );
+  }
+  return r;
+}
+
+/** `rows` × `dim` finite float32 rows from base64; `MalformedResultError` for another size or a NaN or infinite value. */
+export function finiteRowsFromBase64(text: string, rows: number, dim: number): Float32Array {
+  const vectors = float32FromBase64(text, rows, dim);
+  if (vectors === undefined)
+    throw new MalformedResultError(
+      `${Buffer.from(text, 'base64').byteLength} vector bytes, expected ${rows} × ${dim} float32 (${rows * dim * 4})`,
+    );
+  for (let i = 0; i < vectors.length; i++) {
+    if (!Number.isFinite(vectors[i]!))
+      throw new MalformedResultError(
+        `row ${Math.floor(i / dim)} has a ${Number.isNaN(vectors[i]!) ? 'NaN' : 'infinite'} value at column ${i % dim}`,
+      );
+  }
+  return vectors;
+}
+
 export function float32ToBase64(vectors: Float32Array): string {
   return Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength).toString('base64');
 }

@@ -1,5 +1,7 @@
 // `queue status` and `queue clean`: what a run's queues hold, who serves them, and removing them.
 import { Queue } from 'bullmq';
+import { UserError } from '../../core/errors.js';
+import { queueHolders } from './queue-holders.js';
 import { QueueConnection } from './redis-connection.js';
 import { runQueueNames, workerName } from './queue-names.js';
 
@@ -46,10 +48,35 @@ export function queueStatus(url: string, name?: string, minutes = 10): Promise<Q
   });
 }
 
-/** Removes every job and key of the run's queues (finished or abandoned); running jobs are dropped too. */
-export async function cleanQueue(url: string, name?: string): Promise<string[]> {
+/**
+ * Removes every job and key of the run's queues (finished or abandoned); running jobs are dropped
+ * too. Refuses while a coordinator holds one of them (queue-holders.ts), unless `force`: its jobs
+ * would vanish under it (it adds them again, job-client.ts).
+ */
+export async function cleanQueue(
+  url: string,
+  name?: string,
+  { force = false }: { force?: boolean } = {},
+): Promise<string[]> {
+  if (!force) {
+    const held = (
+      await withRunQueues(url, name, async (queue) => ({ queue: queue.name, by: await queueHolders(queue) }))
+    ).filter((h) => h.by.length > 0);
+    if (held.length > 0)
+      throw new QueueInUseError(
+        `${held.map((h) => h.queue).join(' and ')} ${held.length === 1 ? 'is' : 'are'} in use by a running coordinator (${[...new Set(held.flatMap((h) => h.by))].join(', ')}): cleaning now would remove the jobs it waits for. Wait for the run to end, or stop it; to remove them anyway, add --force`,
+      );
+  }
   return withRunQueues(url, name, async (queue) => {
     await queue.obliterate({ force: true });
     return queue.name;
   });
+}
+
+/** `queue clean` on a queue that a running coordinator holds. */
+export class QueueInUseError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueueInUseError';
+  }
 }

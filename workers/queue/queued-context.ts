@@ -43,9 +43,8 @@ export class QueuedContextRunner implements ContextUnitRunner {
         const job: ContextJob = { format: 1, ...this.identity, ...settings, unit };
         return { id: contextJobId(job), data: job };
       },
-      (index, result) => {
-        done(index, decodeContextResult(result, unitNodes(units[index]!).length, this.dim));
-      },
+      (index, result) => decodeContextResult(result, unitNodes(units[index]!).length, this.dim),
+      done,
     );
   }
 

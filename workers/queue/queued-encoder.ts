@@ -161,9 +161,9 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
     await this.client.runAll(
       jobs,
       ({ job }) => ({ id: encodeJobId(job), data: job }),
-      (index, result) => {
-        const { rows, job } = jobs[index]!;
-        const vectors = decodeVectors(result, job.sentences.length, dim);
+      (index, result) => decodeVectors(result, jobs[index]!.job.sentences.length, dim),
+      (index, vectors) => {
+        const { rows } = jobs[index]!;
         rows.forEach((row, r) => out.set(vectors.subarray(r * dim, (r + 1) * dim), row * dim));
       },
     );

@@ -40,23 +40,50 @@ export function redisOptions(url: string): RedisOptions {
     host: parsed.hostname || '127.0.0.1',
     port: parsed.port === '' ? 6379 : Number(parsed.port),
     db,
-    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(parsed.username ? { username: decodeUserInfo(parsed.username, 'user name', url) } : {}),
+    ...(parsed.password ? { password: decodeUserInfo(parsed.password, 'password', url) } : {}),
     ...(parsed.protocol === 'rediss:' ? { tls: { servername: parsed.hostname } } : {}),
     maxRetriesPerRequest: null,
   };
+}
+
+/** A user name or password from the URL, %-decoded; a bad %-escape is the user's error (not a URIError). */
+function decodeUserInfo(text: string, what: string, url: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new ConfigError(
+      'queue',
+      `has a ${what} with a bad %-escape (write % as %25, and a reserved character as %XX): ${displayQueueUrl(url)}`,
+    );
+  }
 }
 
 /** Raised when Redis cannot be reached: names the URL without its password. */
 export class QueueUnreachableError extends UserError {
   constructor(url: string, reason: string) {
     super(
-      `cannot reach the queue's Redis at ${displayQueueUrl(url)}: ${redact(reason)}. ` +
+      `cannot reach the queue's Redis at ${displayQueueUrl(url)}: ${redact(reason).replace(/\.+$/, '')}. ` +
         'Start it (redis-server) or fix --queue; a rerun resumes where this one stopped.',
     );
     this.name = 'QueueUnreachableError';
   }
 }
+
+/** Raised when Redis answers but refuses the URL's password (or wants one the URL lacks). */
+export class QueueAuthenticationError extends UserError {
+  constructor(url: string, reason: string) {
+    super(
+      `the queue's Redis at ${displayQueueUrl(url)} refused the connection: authentication failed (${redact(reason).replace(/\.+$/, '')}). ` +
+        'Give the password in the URL (redis://:PASSWORD@host:port, or user:PASSWORD@ for an ACL user) or in INTENTSIM_REDIS_URL.',
+    );
+    this.name = 'QueueAuthenticationError';
+  }
+}
+
+/** Redis's replies that mean the credentials are wrong or missing. */
+const AUTH_FAILURE =
+  /\b(NOAUTH|WRONGPASS)\b|invalid password|invalid username-password|AUTH.*without any password configured/i;
 
 /**
  * Connects once, with no retries, and pings: a clear error now rather than a hang later. Says
@@ -70,14 +97,21 @@ export async function checkQueueReachable(url: string, timeoutMs = 5_000): Promi
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });
-  probe.on('error', () => {}); // reported through the rejected connect/ping below
+  // An AUTH refused at connect comes as an 'error' event; the rejection then only says "Connection is closed".
+  let refused: string | undefined;
+  probe.on('error', (err: Error) => {
+    if (AUTH_FAILURE.test(err.message)) refused ??= err.message;
+  });
   try {
     await probe.connect();
     await probe.ping();
     const info = await probe.info('cluster');
     return { cluster: /^cluster_enabled:1\b/m.test(info) };
   } catch (err) {
-    throw new QueueUnreachableError(url, (err as Error).message);
+    const message = (err as Error).message;
+    if (refused !== undefined || AUTH_FAILURE.test(message))
+      throw new QueueAuthenticationError(url, refused ?? message);
+    throw new QueueUnreachableError(url, message);
   } finally {
     probe.disconnect();
   }
