@@ -499,7 +499,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     ]);
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toMatch(
-      /queue job ctx-[0-9a-f]{40} failed after up to 3 attempts: refused: the job wants graph sqlite:\d+n:\d+e:r\d+, this worker has sqlite:\d+n:\d+e:r\d+/,
+      /queue job ctx-[0-9a-f]{40} failed after up to 3 attempts: refused: the job wants graph sqlite:\d+n:\d+e:r\d+:id:[0-9a-f-]{36}, this worker has sqlite:\d+n:\d+e:r\d+:id:[0-9a-f-]{36}/,
     );
     expect(await stop(w!)).toBe(0);
     expect(w!.log()).toMatch(/[1-9]\d* refused/);
