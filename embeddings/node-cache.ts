@@ -10,13 +10,22 @@
 // finite (NaN or ±Infinity) or the wrong size, or that has no checksum (written before rows had one)
 // is refused on read: counted in `refused` and left out, so that the node is computed again and its
 // row replaced. A non-finite vector is refused on write as well: it would poison every product mean.
+// A file SQLite finds damaged (a malformed page, at open or in any later read or write) is moved
+// aside with a note and replaced by an empty cache (issue 29): its nodes are computed again.
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { float32LittleEndian } from '../core/npy.js';
 import { UserError } from '../core/errors.js';
 import { NODE_CACHE_FILE_CONTEXT, fileError } from '../core/file-errors.js';
+import { notice } from '../core/notice.js';
+
+/** SQLite's verdict on a damaged file: a malformed image, or not a database at all. */
+function isDamaged(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
+}
 
 export interface NodeContextKey {
   /** Encoder fingerprint (OnnxSentenceEncoder.fingerprint or the stand-in's name). */
@@ -73,11 +82,11 @@ function allFinite(values: Float32Array): boolean {
 }
 
 export class NodeEmbeddingCache {
-  private readonly db: Database.Database;
-  private readonly contextId: number;
+  private db!: Database.Database;
+  private contextId!: number;
   readonly dim: number;
-  private readonly selectMany: Database.Statement;
-  private readonly upsert: Database.Statement;
+  private selectMany!: Database.Statement;
+  private upsert!: Database.Statement;
   /** Rows refused on read since the cache was opened, by reason (their nodes are computed again). */
   readonly refused: Record<RefusedRowReason, number> = {
     'no-checksum': 0,
@@ -86,23 +95,24 @@ export class NodeEmbeddingCache {
     'not-finite': 0,
   };
 
-  private constructor(db: Database.Database, contextId: number, dim: number) {
-    this.db = db;
-    this.contextId = contextId;
-    this.dim = dim;
-    this.selectMany = db.prepare(
-      'SELECT node_text, sentences, vector, checksum FROM node_embeddings WHERE context = ? AND node_text IN (SELECT value FROM json_each(?))',
-    );
-    this.upsert = db.prepare(
-      'INSERT OR REPLACE INTO node_embeddings (context, node_text, sentences, vector, checksum) VALUES (?, ?, ?, ?, ?)',
-    );
+  private constructor(
+    readonly path: string,
+    private readonly key: NodeContextKey,
+  ) {
+    this.dim = key.dim;
   }
 
   static open(path: string, key: NodeContextKey): NodeEmbeddingCache {
     mkdirSync(dirname(path), { recursive: true });
-    let db: Database.Database;
+    const cache = new NodeEmbeddingCache(path, key);
+    cache.guard(() => cache.connect());
+    return cache;
+  }
+
+  /** Opens the file, creates or upgrades the schema, and finds or records this context. */
+  private connect(): void {
+    const db = new Database(this.path);
     try {
-      db = new Database(path);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 10000');
@@ -110,18 +120,68 @@ export class NodeEmbeddingCache {
       // A cache written before rows had checksums: add the column; its rows (checksum NULL) are refused and recomputed.
       const columns = db.prepare('PRAGMA table_info(node_embeddings)').all() as Array<{ name: string }>;
       if (!columns.some((c) => c.name === 'checksum')) db.exec('ALTER TABLE node_embeddings ADD COLUMN checksum BLOB');
+      const k = this.key;
+      db.prepare(
+        'INSERT OR IGNORE INTO contexts (encoder, model, dtype, mode, graph, templates, dim, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(k.encoder, k.model, k.dtype, k.mode, k.graph, k.templates, k.dim, new Date().toISOString());
+      const row = db
+        .prepare(
+          'SELECT id FROM contexts WHERE encoder = ? AND dtype = ? AND mode = ? AND graph = ? AND templates = ? AND dim = ?',
+        )
+        .get(k.encoder, k.dtype, k.mode, k.graph, k.templates, k.dim) as { id: number };
+      this.selectMany = db.prepare(
+        'SELECT node_text, sentences, vector, checksum FROM node_embeddings WHERE context = ? AND node_text IN (SELECT value FROM json_each(?))',
+      );
+      this.upsert = db.prepare(
+        'INSERT OR REPLACE INTO node_embeddings (context, node_text, sentences, vector, checksum) VALUES (?, ?, ?, ?, ?)',
+      );
+      this.db = db;
+      this.contextId = row.id;
     } catch (err) {
-      throw fileError(err, path, NODE_CACHE_FILE_CONTEXT);
+      db.close();
+      throw err;
     }
-    db.prepare(
-      'INSERT OR IGNORE INTO contexts (encoder, model, dtype, mode, graph, templates, dim, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(key.encoder, key.model, key.dtype, key.mode, key.graph, key.templates, key.dim, new Date().toISOString());
-    const row = db
-      .prepare(
-        'SELECT id FROM contexts WHERE encoder = ? AND dtype = ? AND mode = ? AND graph = ? AND templates = ? AND dim = ?',
-      )
-      .get(key.encoder, key.dtype, key.mode, key.graph, key.templates, key.dim) as { id: number };
-    return new NodeEmbeddingCache(db, row.id, key.dim);
+  }
+
+  /**
+   * Runs a cache operation. A damaged file (SQLite says the image is malformed, or not a database)
+   * is moved aside, with a note naming both paths, and an empty cache takes its place: the work is
+   * run once more on it, so the nodes it held are computed again. Any other failure becomes an
+   * error naming the file and what to do (core/file-errors.ts).
+   */
+  private guard<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (err) {
+      if (!isDamaged(err)) throw fileError(err, this.path, NODE_CACHE_FILE_CONTEXT);
+      const aside = this.moveAside(err as Error);
+      try {
+        this.connect();
+        return work();
+      } catch (again) {
+        throw fileError(again, this.path, {
+          ...NODE_CACHE_FILE_CONTEXT,
+          what: `node embedding cache (the damaged one was moved to ${aside})`,
+        });
+      }
+    }
+  }
+
+  /** Closes the damaged file and renames it (and its -wal and -shm files) next to itself. */
+  private moveAside(err: Error): string {
+    try {
+      this.db?.close();
+    } catch {
+      // A damaged file may fail to close cleanly: it is moved aside all the same.
+    }
+    const aside = `${this.path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (existsSync(this.path + suffix)) renameSync(this.path + suffix, aside + suffix);
+    }
+    notice(
+      `${this.path}: the node embedding cache is damaged (${err.message}); moved it to ${aside} (delete it when you like) and started an empty one: the nodes it held are computed again`,
+    );
+    return aside;
   }
 
   /**
@@ -129,6 +189,10 @@ export class NodeEmbeddingCache {
    * refused rows: see the file comment).
    */
   getMany(texts: readonly string[]): Map<string, NodeEmbedding> {
+    return this.guard(() => this.readMany(texts));
+  }
+
+  private readMany(texts: readonly string[]): Map<string, NodeEmbedding> {
     const out = new Map<string, NodeEmbedding>();
     const step = 10_000;
     for (let i = 0; i < texts.length; i += step) {
@@ -154,14 +218,20 @@ export class NodeEmbeddingCache {
 
   /** Stores many embeddings in one transaction (a crash keeps all of a batch or none of it). */
   putMany(entries: ReadonlyArray<readonly [string, NodeEmbedding]>): void {
+    for (const [text, e] of entries) {
+      if (e.vector && e.vector.length !== this.dim)
+        throw new Error(`node embedding of ${this.dim} dims expected, got ${e.vector.length}`);
+      if (e.vector && !allFinite(e.vector))
+        throw new UserError(
+          `node embedding of ${JSON.stringify(text)} has NaN or infinite values: the model produced them for this node's sentences (check the model files); not cached`,
+        );
+    }
+    this.guard(() => this.writeMany(entries));
+  }
+
+  private writeMany(entries: ReadonlyArray<readonly [string, NodeEmbedding]>): void {
     const tx = this.db.transaction((items: ReadonlyArray<readonly [string, NodeEmbedding]>) => {
       for (const [text, e] of items) {
-        if (e.vector && e.vector.length !== this.dim)
-          throw new Error(`node embedding of ${this.dim} dims expected, got ${e.vector.length}`);
-        if (e.vector && !allFinite(e.vector))
-          throw new UserError(
-            `node embedding of ${JSON.stringify(text)} has NaN or infinite values: the model produced them for this node's sentences (check the model files); not cached`,
-          );
         const blob = e.vector ? Buffer.from(float32LittleEndian(e.vector)) : null;
         this.upsert.run(this.contextId, text, e.sentences, blob, rowChecksum(text, e.sentences, blob));
       }
@@ -171,15 +241,22 @@ export class NodeEmbeddingCache {
 
   /** Rows stored for this context. */
   count(): number {
-    return (
-      this.db.prepare('SELECT count(*) AS n FROM node_embeddings WHERE context = ?').get(this.contextId) as {
-        n: number;
-      }
-    ).n;
+    return this.guard(
+      () =>
+        (
+          this.db.prepare('SELECT count(*) AS n FROM node_embeddings WHERE context = ?').get(this.contextId) as {
+            n: number;
+          }
+        ).n,
+    );
   }
 
   close(): void {
-    this.db.close();
+    try {
+      this.db.close();
+    } catch (err) {
+      throw fileError(err, this.path, NODE_CACHE_FILE_CONTEXT);
+    }
   }
 
   /** The row's embedding when it is intact, else why it is refused. */
