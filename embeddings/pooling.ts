@@ -20,8 +20,16 @@ export function meanPoolBatch(
   out: Float32Array,
   outRows: ArrayLike<number>,
 ): void {
+  if (hidden.length < lengths.length * seq * dim)
+    throw new RangeError(
+      `meanPoolBatch: ${lengths.length} rows of ${seq} × ${dim} need ${lengths.length * seq * dim} hidden values, got ${hidden.length}`,
+    );
   for (let r = 0; r < lengths.length; r++) {
-    const count = Math.min(lengths[r]!, seq);
+    // A token count outside [0, seq] means the lengths and the batch do not belong together: a
+    // clamped count would pool the wrong positions without a word.
+    const count = lengths[r]!;
+    if (!Number.isInteger(count) || count < 0 || count > seq)
+      throw new RangeError(`meanPoolBatch: row ${r} has ${count} tokens, but the batch has ${seq} positions a row`);
     const first = r * seq * dim;
     const end = first + count * dim;
     const o = outRows[r]! * dim;

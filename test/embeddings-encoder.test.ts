@@ -105,6 +105,20 @@ describe('pooling', () => {
     expect(Array.from(out)).toEqual([1, 0, 0.6000000238418579, 0.800000011920929]);
   });
 
+  it('refuses a token count longer than the batch, negative or fractional, and a batch too short (issue 29)', () => {
+    const hidden = new Float32Array(2 * 3 * 2);
+    const out = new Float32Array(4);
+    // Before: clamped to 3 without a word.
+    expect(() => meanPoolBatch(hidden, [4, 2], 3, 2, out, [0, 1])).toThrow(
+      'meanPoolBatch: row 0 has 4 tokens, but the batch has 3 positions a row',
+    );
+    expect(() => meanPoolBatch(hidden, [3, -1], 3, 2, out, [0, 1])).toThrow('row 1 has -1 tokens');
+    expect(() => meanPoolBatch(hidden, [1.5, 2], 3, 2, out, [0, 1])).toThrow('row 0 has 1.5 tokens');
+    expect(() => meanPoolBatch(hidden.subarray(1), [3, 2], 3, 2, out, [0, 1])).toThrow(
+      'meanPoolBatch: 2 rows of 3 × 2 need 12 hidden values, got 11',
+    );
+  });
+
   it('is bit-identical to the obvious per-row float64 mean over a 0/1 mask, on random batches', () => {
     const rng = new Rng(11);
     for (let trial = 0; trial < 50; trial++) {

@@ -1,0 +1,7 @@
+// Once per test run (vitest.config.ts): removes the run's own cache root at the end.
+import { rmSync } from 'node:fs';
+
+export function teardown(): void {
+  const root = process.env.INTENTSIM_TEST_CACHE_ROOT;
+  if (root) rmSync(root, { recursive: true, force: true });
+}
