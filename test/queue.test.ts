@@ -163,7 +163,7 @@ describe('node-context jobs', () => {
     >;
     expect(wire.provider).toBe('cpu');
     expect(decodeContextResult(wire, 3, 3)).toEqual(result);
-    expect(() => decodeContextResult(wire, 2, 3)).toThrow('3 nodes, expected 2');
+    expect(() => decodeContextResult(wire, 2, 3)).toThrow('3 sentence counts and 3 vector flags, expected 2 nodes');
     expect(() => decodeContextResult(wire, 3, 4)).toThrow('dimension 3, expected 4');
     expect(() => decodeContextResult({ ...wire, vectors: wire.vectors.slice(8) }, 3, 3)).toThrow('vector bytes');
   });
