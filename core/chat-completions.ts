@@ -8,7 +8,7 @@
 // - Transient failures (network errors, timeouts, HTTP 408/409/425/429/5xx) are retried with
 //   exponential backoff, honouring Retry-After; other HTTP errors fail the request at once.
 // - A rate limit spaces request starts by 60/rpm seconds, with at most `concurrency` in flight.
-import { redact } from './redact.js';
+import { redact, redactUrl } from './redact.js';
 import { UserError, ConfigError } from './errors.js';
 
 export interface ChatCompletionsOptions {
@@ -79,17 +79,18 @@ export class ChatCompletionError extends UserError {
   }
 }
 
-/** A URL as messages and records show it: without user name, password or query string. */
+/**
+ * A URL as messages and records show it: without user name, password or query string; redacted once
+ * more, since a password holding `/` parses as a path (`https://u:123/abc@h`); the whole URL masked
+ * when it does not parse.
+ */
 export function publicUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    u.search = '';
-    return u.toString();
-  } catch {
-    return redact(url);
-  }
+  if (!URL.canParse(url)) return redactUrl(url);
+  const u = new URL(url);
+  u.username = '';
+  u.password = '';
+  u.search = '';
+  return redact(u.toString());
 }
 
 /** Spaces the starts of calls by `intervalMs` and bounds how many run at once. */
