@@ -16,8 +16,12 @@
 
 const MASK = '***';
 
-/** `scheme://user-info@`: everything between `//` and the last `@` of the line (greedy). */
-const USER_INFO = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\n\r]*@/g;
+/**
+ * `scheme://user-info@`: everything between `//` and the last `@` of the line (greedy). Not after
+ * `:///` (an empty authority, as in `file:///…/node_modules/@scope/…` of a stack trace): no user-info
+ * there.
+ */
+const USER_INFO = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)(?!\/)[^\n\r]*@/g;
 
 /** The scheme at the start of a URL. */
 const URL_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;

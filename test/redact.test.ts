@@ -41,6 +41,9 @@ describe('redact: URL user-info with reserved characters', () => {
     expect(redact('redis://:p@ss@h:1 and redis://:x@y@h:2', [], none)).toBe('redis://***@h:2');
     expect(redact('redis://:p@ss@h:1\nredis://:x/y@h:2', [], none)).toBe('redis://***@h:1\nredis://***@h:2');
     expect(redact('redis://h:1 without user-info', [], none)).toBe('redis://h:1 without user-info');
+    // An empty authority has no user-info: stack traces through node_modules/@scope stay readable.
+    const stack = 'at file:///work/node_modules/@vitest/runner/dist/chunk.js:302:11';
+    expect(redact(stack, [], none)).toBe(stack);
   });
 
   it('redactUrl masks the whole of a URL that does not parse, and leaves paths to redact', () => {
