@@ -5,6 +5,7 @@ import { UserError } from '../core/errors.js';
 import { redact } from '../core/redact.js';
 import { exitCleanlyOnInterrupt } from '../core/interrupt.js';
 import { cliHint } from './error-hints.js';
+import { messageInFlags } from './option-flags.js';
 
 type Register = (program: Command) => void;
 
@@ -43,6 +44,9 @@ export async function buildProgram(commandName?: string): Promise<Command> {
   return program;
 }
 
+/** The command line of this run, once built: failures name its flags rather than library fields. */
+let running: Command | undefined;
+
 export async function main(argv: string[]): Promise<void> {
   // Ctrl-C and SIGTERM: temporary files removed, locks released, one line, exit 130 / 143.
   exitCleanlyOnInterrupt((signal, undone) =>
@@ -51,7 +55,8 @@ export async function main(argv: string[]): Promise<void> {
     ),
   );
   // argv is [node, script, command, …]: only that command's module is loaded.
-  await (await buildProgram(argv[2])).parseAsync(argv);
+  running = await buildProgram(argv[2]);
+  await running.parseAsync(argv);
 }
 
 /** An error of the operating system about the user's files (ENOENT, EACCES, ENOSPC, …): Node gives it a syscall. */
@@ -65,14 +70,15 @@ function isSystemError(err: unknown): err is NodeJS.ErrnoException {
  * bug, printed with its stack. Whatever it prints is redacted (core/redact.ts) once more, in case
  * a message quoted a secret its author did not expect.
  */
-export function formatFailure(err: unknown): string {
-  return redact(describeFailure(err));
+export function formatFailure(err: unknown, program: Command | undefined = running): string {
+  return redact(describeFailure(err, program));
 }
 
-function describeFailure(err: unknown): string {
+function describeFailure(err: unknown, program: Command | undefined): string {
   if (err instanceof UserError || isSystemError(err)) {
     const hint = cliHint(err);
-    return `intentsim: ${err.message}\n${hint === undefined ? '' : hint + '\n'}`;
+    const message = err instanceof UserError ? messageInFlags(err, program) : (err as Error).message;
+    return `intentsim: ${message}\n${hint === undefined ? '' : hint + '\n'}`;
   }
   if (err instanceof Error) return `intentsim: internal error: ${err.stack ?? err.message}\n`;
   return `intentsim: internal error: ${String(err)}\n`;

@@ -5,10 +5,17 @@
 //   messages name the URL (without credentials) and the HTTP status, and the part of a server's error
 //   body they quote goes through core/redact.ts first (servers do echo keys back: "Incorrect API key
 //   provided: sk-…").
-// - Transient failures (network errors, timeouts, HTTP 408/409/425/429/5xx) are retried with
-//   exponential backoff, honouring Retry-After; other HTTP errors fail the request at once.
+// - Transient failures (network errors, timeouts, HTTP 408/409/425/429/5xx, and an HTTP 200 that
+//   holds no answer: no choices, or content that is not a string) are retried with exponential
+//   backoff, honouring Retry-After up to `maxRetryWaitMs`; other HTTP errors fail the request at once.
+//   A wait is reported through `onRetryWait` before it starts. A server that asks for more than the
+//   cap gets the cap (its request counts as one failed attempt like any other), so `Retry-After:
+//   100000` or an HTTP date in 2099 can neither stall a run for a day nor overflow Node's timer
+//   (setTimeout fires at once beyond 2^31-1 ms).
+// - A response body longer than `maxResponseBytes` is not read further: the request fails (naming
+//   the endpoint and the limit), and nothing of it is kept or cached.
 // - A rate limit spaces request starts by 60/rpm seconds, with at most `concurrency` in flight.
-import { redact } from './redact.js';
+import { redact, redactUrl } from './redact.js';
 import { UserError, ConfigError } from './errors.js';
 
 export interface ChatCompletionsOptions {
@@ -28,9 +35,37 @@ export interface ChatCompletionsOptions {
   concurrency?: number;
   /** Per-request timeout in ms (default 60 000). */
   timeoutMs?: number;
+  /** The longest wait before a retry, whatever Retry-After or the backoff ask for (default 60 000 ms). */
+  maxRetryWaitMs?: number;
+  /** The longest response body read, in bytes (default 1 MiB); a longer one fails the request. */
+  maxResponseBytes?: number;
+  /** Told of each wait before a retry, before it starts (e.g. to print it). */
+  onRetryWait?: (wait: RetryWait) => void;
   /** For tests: the clock. */
   sleep?: (ms: number) => Promise<void>;
 }
+
+/** A wait before a retry, as `onRetryWait` is told of it. */
+export interface RetryWait {
+  /** What failed (the error's message, without secrets). */
+  reason: string;
+  /** The attempt that failed (1 = the first) and the attempts allowed in all. */
+  attempt: number;
+  attempts: number;
+  /** How long the client waits, in ms. */
+  waitMs: number;
+  /** What the server asked for (Retry-After), in ms, when it did; Infinity for a date too far to compute. */
+  requestedMs?: number;
+  /** Whether the wait was cut to `maxRetryWaitMs`. */
+  capped: boolean;
+}
+
+/** Default of `maxRetryWaitMs`. */
+export const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
+/** Default of `maxResponseBytes`: a chat answer is a few kB; 1 MiB leaves room for long CoT answers. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 1 << 20;
+/** The longest delay Node's timers take (2^31-1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -51,7 +86,8 @@ export interface ChatUsage {
 }
 
 export interface ChatCompletion {
-  /** choices[0].message.content; null when the server sent none. */
+  /** choices[0].message.content (a response without one is a failed request, retried; never null
+   * since issue 29 — the type keeps null for callers written before). */
   content: string | null;
   /** The server's token counts; null when it reported none. */
   usage: ChatUsage | null;
@@ -79,17 +115,18 @@ export class ChatCompletionError extends UserError {
   }
 }
 
-/** A URL as messages and records show it: without user name, password or query string. */
+/**
+ * A URL as messages and records show it: without user name, password or query string; redacted once
+ * more, since a password holding `/` parses as a path (`https://u:123/abc@h`); the whole URL masked
+ * when it does not parse.
+ */
 export function publicUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    u.search = '';
-    return u.toString();
-  } catch {
-    return redact(url);
-  }
+  if (!URL.canParse(url)) return redactUrl(url);
+  const u = new URL(url);
+  u.username = '';
+  u.password = '';
+  u.search = '';
+  return redact(u.toString());
 }
 
 /** Spaces the starts of calls by `intervalMs` and bounds how many run at once. */
@@ -120,7 +157,8 @@ class RateLimiter {
   }
 }
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const realSleep = (ms: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, Math.min(Math.max(0, ms), MAX_TIMER_MS)));
 
 export class ChatCompletionsClient {
   /** The endpoint, as messages and records name it (no credentials). */
@@ -134,6 +172,9 @@ export class ChatCompletionsClient {
   private readonly maxRetries: number;
   private readonly backoffMs: number;
   private readonly timeoutMs: number;
+  private readonly maxRetryWaitMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly onRetryWait: ((wait: RetryWait) => void) | undefined;
 
   constructor(options: ChatCompletionsOptions) {
     this.requestUrl = options.baseUrl.replace(/\/+$/, '') + '/chat/completions';
@@ -154,6 +195,14 @@ export class ChatCompletionsClient {
     this.maxRetries = options.maxRetries ?? 5;
     this.backoffMs = options.backoffMs ?? 1000;
     this.timeoutMs = options.timeoutMs ?? 60_000;
+    const maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+    if (!(maxRetryWaitMs >= 0)) throw new ConfigError('maxRetryWaitMs', `must be ≥ 0, got ${maxRetryWaitMs}`);
+    // Past Node's timer limit a wait would fire at once; 24.8 days is no real limit anyway.
+    this.maxRetryWaitMs = Math.min(maxRetryWaitMs, MAX_TIMER_MS);
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!(Number.isInteger(this.maxResponseBytes) && this.maxResponseBytes > 0))
+      throw new ConfigError('maxResponseBytes', `must be a positive integer, got ${this.maxResponseBytes}`);
+    this.onRetryWait = options.onRetryWait;
   }
 
   /** One completion, retried on transient failures; throws a ChatCompletionError when it cannot be had. */
@@ -173,8 +222,17 @@ export class ChatCompletionsClient {
             err.retryAfterMs,
           );
         }
-        const backoff = this.backoffMs * 2 ** attempt;
-        await this.sleep(Math.max(backoff, err.retryAfterMs ?? 0));
+        const wanted = Math.max(this.backoffMs * 2 ** attempt, err.retryAfterMs ?? 0);
+        const waitMs = Math.min(wanted, this.maxRetryWaitMs);
+        this.onRetryWait?.({
+          reason: err.message,
+          attempt: attempt + 1,
+          attempts: this.maxRetries + 1,
+          waitMs,
+          ...(err.retryAfterMs === undefined ? {} : { requestedMs: err.retryAfterMs }),
+          capped: wanted > this.maxRetryWaitMs,
+        });
+        await this.sleep(waitMs);
       }
     }
   }
@@ -193,8 +251,15 @@ export class ChatCompletionsClient {
         body: JSON.stringify(request),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      body = await response.text();
+      // An error's body is only quoted: past the limit it is cut, and the status decides as ever.
+      body = await readBody(response, this.maxResponseBytes, !response.ok);
     } catch (err) {
+      if (err instanceof BodyTooLargeError)
+        throw new ChatCompletionError(
+          `${this.url}: HTTP ${err.status}: the response body is larger than ${this.maxResponseBytes} bytes (maxResponseBytes); refused, nothing of it kept`,
+          false,
+          err.status,
+        );
       // Network error or timeout; the message never contains the request headers.
       throw new ChatCompletionError(`${this.url}: request failed: ${this.redact((err as Error).message)}`, true);
     }
@@ -216,9 +281,16 @@ export class ChatCompletionsClient {
       throw new ChatCompletionError(`${this.url}: the response is not JSON: ${this.quote(body)}`, false);
     }
     const content = json.choices?.[0]?.message?.content;
+    // An HTTP 200 without an answer is not an empty answer: the request failed, and is asked again.
+    if (typeof content !== 'string')
+      throw new ChatCompletionError(
+        `${this.url}: HTTP ${response.status} without an answer (no string choices[0].message.content): ${this.quote(body)}`,
+        true,
+        response.status,
+      );
     const usage = json.usage;
     return {
-      content: typeof content === 'string' ? content : null,
+      content,
       usage:
         typeof usage?.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
           ? { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens }
@@ -237,10 +309,48 @@ export class ChatCompletionsClient {
   }
 }
 
-function retryAfterMs(header: string | null): number | undefined {
-  if (header === null) return undefined;
+/** Retry-After in ms: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  if (/^\s*\d+\s*$/.test(header)) return Infinity; // more digits than a double holds
   const date = Date.parse(header);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+
+/** A body longer than the client reads. */
+class BodyTooLargeError extends Error {
+  constructor(readonly status: number) {
+    super('response body too large');
+  }
+}
+
+/**
+ * The body as text, read as a stream and abandoned past `maxBytes` (a declared length past it is
+ * refused unread); with `cut`, the first `maxBytes` are returned instead of refusing.
+ */
+async function readBody(response: Response, maxBytes: number, cut = false): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (!cut && Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw new BodyTooLargeError(response.status);
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      if (!cut) throw new BodyTooLargeError(response.status);
+      chunks.push(value.subarray(0, value.byteLength - (size - maxBytes)));
+      break;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

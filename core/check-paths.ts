@@ -32,8 +32,21 @@ function stat(path: string): Stats | undefined {
   }
 }
 
+/** A path that fails its check; `field` is the option field that named it (the CLI names its flag instead). */
+export class PathCheckError extends FileError {
+  constructor(
+    path: string,
+    code: string,
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super(path, code, `${path} (${field}): ${problem}`);
+    this.name = 'PathCheckError';
+  }
+}
+
 function fail(path: string, field: string, code: string, problem: string, action: string): FileError {
-  return new FileError(path, code, `${path} (${field}): ${problem}; ${action}`);
+  return new PathCheckError(path, code, field, `${problem}; ${action}`);
 }
 
 function checkInputFile(path: string, field: string): void {

@@ -225,8 +225,8 @@ export async function* readJsonlBatches<T>(
     let failure: unknown;
     // Bad lines under onError 'skip', written to the sink once their chunk is read: keeping `take`
     // synchronous saves an await per line.
-    const rejected: Array<[InputError, string]> = [];
-    const bad = (err: InputError, input: string): boolean => {
+    const rejected: Array<[InputError, string | Buffer]> = [];
+    const bad = (err: InputError, input: string | Buffer): boolean => {
       if (onError === 'fail') {
         failure = err;
         return false;
@@ -281,7 +281,8 @@ export async function* readJsonlBatches<T>(
         line += 1;
         return bad(
           new InputError({ file, line }, 'not valid UTF-8 (convert the file to UTF-8, e.g. iconv -f LATIN1 -t UTF-8)'),
-          piece.toString('utf8'),
+          // The bytes, copied (the chunk buffer is reused): the reject keeps them as they were.
+          Buffer.from(piece),
         );
       };
       for (let i = 0; i < bytes.length; i++) {

@@ -56,10 +56,14 @@ export class FieldReader {
     return v;
   }
 
-  /** A string or a number, returned as a string (ids are often numeric in user files). */
+  /**
+   * An id: a non-empty string. A JSON number is refused, as null and objects are: JSON.parse has
+   * already rounded it to a double (12345678901234567891 → 12345678901234567000, so two ids can
+   * collide) and dropped its form (1.50 → 1.5), so no string made from it is the id the file holds.
+   */
   id(field: string): string {
     const v = this.obj[field];
-    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+    if (typeof v === 'number') throw this.error(field, numericIdReason(v));
     return this.string(field);
   }
 
@@ -90,6 +94,11 @@ export class FieldReader {
     }
     return v as Record<string, unknown>;
   }
+}
+
+/** Why a numeric id is refused, for every reader of ids. */
+export function numericIdReason(v: number): string {
+  return `an id must be a JSON string, got the number ${String(v)} as read (a JSON number loses digits and its written form: quote the id as it is written in the source)`;
 }
 
 export function describe(v: unknown): string {

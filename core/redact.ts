@@ -1,7 +1,11 @@
 // The one place that removes secrets from text before it reaches a message, a log, a rejects file or
 // a manifest. Everything a user may type or a server may echo goes through `redact`:
-//   - URLs: the user-info (`scheme://user:password@host` → `scheme://***@host`) and the values of
-//     query parameters that carry credentials (`?password=…`, `&token=…`, `api_key=…`, …);
+//   - URLs: the user-info (`scheme://user:password@host` → `scheme://***@host`): everything from
+//     `://` to the LAST `@` of the line, because a password may hold `/ # ? @`, spaces or `%`
+//     (base64 passwords hold `/`, `+` and `=`), and a pattern that stops at any of them prints the
+//     rest in clear. On a line that has an `@` after a URL without user-info, this masks more than
+//     needed; a message that says too little beats one that leaks. And the values of query
+//     parameters that carry credentials (`?password=…`, `&token=…`, `api_key=…`, …);
 //   - header and body text: `Bearer …` and `Basic …` credentials, `Authorization: …` and `api-key: …`
 //     header values, OpenAI-style keys (`sk-…`);
 //   - known secret values: those the caller passes (a password it was given) and those of the
@@ -12,8 +16,15 @@
 
 const MASK = '***';
 
-/** `scheme://user-info@`: everything between `//` and `@` before the host. */
-const USER_INFO = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^@/\s?#]*@/g;
+/**
+ * `scheme://user-info@`: everything between `//` and the last `@` of the line (greedy). Not after
+ * `:///` (an empty authority, as in `file:///…/node_modules/@scope/…` of a stack trace): no user-info
+ * there.
+ */
+const USER_INFO = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)(?!\/)[^\n\r]*@/g;
+
+/** The scheme at the start of a URL. */
+const URL_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
 
 /** Query or form parameters whose value is a credential: `password=…`, `access_token=…`, `api-key=…`. */
 const SECRET_PARAMETER =
@@ -71,4 +82,21 @@ export function redact(
     .replace(CREDENTIAL_FIELD, `$1$2$3${MASK}`)
     .replace(AUTH_SCHEME, (m: string) => `${m.split(/\s/, 1)[0]!} ${MASK}`)
     .replace(API_KEY_SHAPE, `sk-${MASK}`);
+}
+
+/**
+ * A URL (a `--queue`, `--graph` or `--endpoint` value) as messages and records may show it: redacted
+ * as `redact` does; a value that has a scheme but does not parse as a URL is shown as `scheme://***`
+ * whole, since where its user-info ends cannot be known. Anything without a scheme (a file path) is
+ * only redacted.
+ */
+export function redactUrl(
+  url: string,
+  secrets: readonly string[] = [],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  const scheme = URL_SCHEME.exec(url);
+  if (scheme === null) return redact(url, secrets, env);
+  if (!URL.canParse(url)) return `${scheme[1]!}://${MASK}`;
+  return redact(url, secrets, env);
 }

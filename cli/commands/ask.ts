@@ -44,8 +44,13 @@ model, prompt, settings and sample, so nothing is paid for twice.
 
 The key comes from $OPENAI_API_KEY (or the variable --api-key-env names) and
 is never logged or written; quoted error bodies are redacted. Local servers
-need no key. Retries: 429, 5xx and network errors, with backoff (Retry-After
-honoured). HTTP 401, 403 and 404 stop the run (key, permission, model, URL).
+need no key. Retries: 429, 5xx, network errors and an HTTP 200 without an
+answer, with backoff (Retry-After honoured up to --max-retry-wait seconds; a
+wait of a second or more is printed). A response body over 1 MiB is refused.
+HTTP 401, 403 and 404 stop the run (key, permission, model, URL).
+A rerun into an existing --out must be the same run: another model, endpoint,
+style, generation setting or prompt is refused, naming the difference. The
+--out file is locked while ask writes it.
 
 --solver embedding answers IntentionQA items without a model: the option whose
 embedding (the sentence encoder of the model options) is nearest to the
@@ -117,6 +122,7 @@ export function registerAskCommand(program: Command): void {
       requestsPerMinute: o.requestsPerMinute,
       maxRetries: o.retries,
       timeoutMs: o.timeout * 1000,
+      maxRetryWaitMs: o.maxRetryWait * 1000,
       settings: {
         ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
         ...(o.maxCompletionTokens === undefined ? {} : { maxTokens: o.maxCompletionTokens }),

@@ -23,6 +23,12 @@ export function addChatEndpointOptions<Args extends unknown[], Opts extends Opti
     )
     .option('--timeout <seconds>', 'per-request timeout', positiveInt, 60)
     .option(
+      '--max-retry-wait <seconds>',
+      'the longest wait before a retry, whatever Retry-After asks (a longer one is cut to it, and printed)',
+      nonNegativeInt,
+      60,
+    )
+    .option(
       '--temperature <t>',
       "sampling temperature (default: the style's, as the released code: 0.1; cot_sc 0.7)",
       number,

@@ -6,7 +6,11 @@
 // the prompt's SHA-256, the model, endpoint, style and settings, and the latency.
 //
 // - Resumable: responses are appended as they arrive; a rerun asks only the items without a usable
-//   response (responses-file.ts).
+//   response (responses-file.ts). It resumes only the same run: a file whose answers were made by
+//   another model, endpoint or style, under other generation settings, or from another prompt for
+//   the same item, is refused with the difference named (checkSameRun), so that `score` never
+//   reports one table over answers made two ways. The out file is locked while the run writes it
+//   (core/output-claim.ts): a second run on it stops instead of asking every item again.
 // - Cached: each completion is stored under (endpoint, model, prompt, settings, sample)
 //   (response-cache.ts), so that the same question is never paid for twice.
 // - A request that still fails after its retries is written as the released code wrote it
@@ -15,10 +19,13 @@
 import type { InputLimits } from '../../core/jsonl.js';
 import { createHash } from 'node:crypto';
 import { ConfigError, UserError, type OnError } from '../../core/errors.js';
+import { notice } from '../../core/notice.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
 import {
   ChatCompletionError,
   ChatCompletionsClient,
   type ChatCompletionsOptions,
+  type RetryWait,
 } from '../../core/chat-completions.js';
 import { createProgress } from '../../core/progress.js';
 import { RejectsSink } from '../../core/rejects.js';
@@ -97,20 +104,55 @@ function checkSettings(s: GenerationSettings, style: AnswerStyle): void {
     throw new ConfigError('settings.samples', `is for cot_sc; style ${style} asks once per item`);
 }
 
+/** How a wait before a retry is told when the caller says nothing: one note line, for waits of a second or more. */
+function noteRetryWait(w: RetryWait): void {
+  if (w.waitMs < 1000 && !w.capped) return;
+  const asked =
+    w.requestedMs === undefined
+      ? ''
+      : w.capped
+        ? `; the server asked for ${formatWait(w.requestedMs)}, cut to the longest retry wait`
+        : `; the server asked for it (Retry-After)`;
+  notice(`${w.reason}; retrying in ${formatWait(w.waitMs)} (attempt ${w.attempt} of ${w.attempts} failed${asked})`);
+}
+
+function formatWait(ms: number): string {
+  if (!Number.isFinite(ms)) return 'longer than can be told';
+  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 6000) / 10} min`;
+  return `${Math.round(ms / 360_000) / 10} h`;
+}
+
 export async function ask(o: AskOptions): Promise<AskResult> {
   const started = performance.now();
   const settings = { ...defaultGenerationSettings(o.style), ...o.settings };
   checkSettings(settings, o.style);
   if (o.apiKeyEnv !== undefined && o.apiKey === undefined && !process.env[o.apiKeyEnv])
     throw new ConfigError('apiKeyEnv', `names the environment variable ${o.apiKeyEnv}, which is not set`);
-  const client = new ChatCompletionsClient({ ...o, baseUrl: o.endpoint });
+  const client = new ChatCompletionsClient({ onRetryWait: noteRetryWait, ...o, baseUrl: o.endpoint });
   const benchmark = await detectBenchmark(o.items);
+  return withClaimedOutput(o.out, 'file', {}, () => askInto(o, client, settings, benchmark, started));
+}
+
+async function askInto(
+  o: AskOptions,
+  client: ChatCompletionsClient,
+  settings: GenerationSettings,
+  benchmark: Benchmark,
+  started: number,
+): Promise<AskResult> {
   const onError = o.onError ?? 'fail';
   const rejects = onError === 'skip' ? new RejectsSink(`${o.out}.rejects.jsonl`) : undefined;
   const items = await readAskItems(o.items, benchmark, o.style, { onError, rejects, limits: o.limits });
 
   const responses = await ResponsesFile.open(o.out);
-  checkSameRun(responses, { model: o.model, style: o.style, endpoint: client.url });
+  checkSameRun(responses, {
+    model: o.model,
+    style: o.style,
+    endpoint: client.url,
+    settings: settingsRecord(settings),
+    promptHashes: new Map(items.map((i) => [i.id, promptHash(i.prompt)])),
+  });
   const cache = o.cacheFile === null ? undefined : await ResponseCache.open(o.cacheFile);
   const todo = items.filter((item) => !responses.isAnswered(item.id));
 
@@ -136,7 +178,9 @@ export async function ask(o: AskOptions): Promise<AskResult> {
       maxTokens: settings.maxTokens,
       sample,
     });
+    // A completion without content, cached before such a response counted as a failed request, is asked again.
     let hit = cache?.get(key);
+    if (hit?.content === null) hit = undefined;
     const cached = hit !== undefined;
     if (hit === undefined) {
       try {
@@ -233,15 +277,52 @@ function settingsRecord(s: GenerationSettings): Record<string, number> {
   return { temperature: s.temperature, max_tokens: s.maxTokens, samples: s.samples };
 }
 
-/** A responses file holds the answers of one model, style and endpoint: refuse to mix in another's. */
-function checkSameRun(responses: ResponsesFile, run: { model: string; style: string; endpoint: string }): void {
-  for (const { json } of responses.stored.values()) {
+/** What makes two answers comparable: who answered, how it was asked, and each item's prompt. */
+interface RunIdentity {
+  model: string;
+  style: string;
+  endpoint: string;
+  /** The generation settings as the lines record them (settingsRecord). */
+  settings: Record<string, number>;
+  /** Each item's prompt hash, by id. */
+  promptHashes: ReadonlyMap<string, string>;
+}
+
+/**
+ * A responses file holds the answers of one run's model, style, endpoint and generation settings,
+ * each to its item's prompt: refuse to add answers made another way, and name the difference. Only
+ * answered lines are compared: a failed line ("Error") holds no answer, and a rerun replaces it.
+ * A line without such a field (the released askLM's) is not compared on it.
+ */
+function checkSameRun(responses: ResponsesFile, run: RunIdentity): void {
+  const refuse = (what: string) =>
+    new UserError(
+      `${responses.file} holds responses ${what}: write this run to another file, or finish that run with its settings`,
+    );
+  for (const { id, json, answered } of responses.stored.values()) {
+    if (!answered) continue;
     for (const field of ['model', 'style', 'endpoint'] as const) {
       const value = json[field];
       if (value !== undefined && value !== run[field])
-        throw new UserError(
-          `${responses.file} holds responses of ${field} ${JSON.stringify(value)}, not ${JSON.stringify(run[field])}: write them to another file`,
-        );
+        throw refuse(`of ${field} ${JSON.stringify(value)}, not ${JSON.stringify(run[field])}`);
     }
+    const stored = json.settings;
+    if (stored !== undefined) {
+      const record = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<string, unknown>;
+      const names = [...new Set([...Object.keys(run.settings), ...Object.keys(record)])].sort();
+      const differences = names
+        .filter((name) => record[name] !== run.settings[name])
+        .map(
+          (name) =>
+            `settings.${name} ${JSON.stringify(record[name] ?? null)} (this run: ${JSON.stringify(run.settings[name] ?? null)})`,
+        );
+      if (differences.length > 0) throw refuse(`made under other generation settings: ${differences.join(', ')}`);
+    }
+    const hash = json.prompt_hash;
+    const current = run.promptHashes.get(id);
+    if (hash !== undefined && current !== undefined && hash !== current)
+      throw refuse(
+        `to another prompt for item ${JSON.stringify(id)} (prompt_hash ${String(hash)}, this run: ${current}): the items or their prompts changed`,
+      );
   }
 }

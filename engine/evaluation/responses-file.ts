@@ -27,9 +27,10 @@ function storedResponseOf(json: unknown): StoredResponse | undefined {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
   const record = json as Record<string, unknown>;
   const id = record.id;
-  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  // Ids are strings (`ask` writes them so); a numeric one was rounded by JSON.parse and is no id.
+  if (typeof id !== 'string') return undefined;
   if (typeof record.response !== 'string' && !Array.isArray(record.response)) return undefined;
-  return { id: String(id), json: record, answered: isAnswered(record) };
+  return { id, json: record, answered: isAnswered(record) };
 }
 
 export class ResponsesFile {

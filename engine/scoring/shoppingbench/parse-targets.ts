@@ -8,7 +8,7 @@
 // bounds, budgets and voucher amounts are numbers ≥ 0, titles and knowledge are text, a price
 // condition has one mode and at most two bounds, a query has 1 to MAX_TARGETS_PER_QUERY targets.
 import { InputError } from '../../../core/errors.js';
-import { describe } from '../../../core/jsonl.js';
+import { describe, numericIdReason } from '../../../core/jsonl.js';
 import {
   INTENTS,
   MAX_TARGETS_PER_QUERY,
@@ -57,11 +57,11 @@ export function stringField(v: unknown, at: At, field: string): string {
   throw fail(at, field, v === undefined ? 'missing' : `expected a string, got ${describe(v)}`);
 }
 
-/** An id: string or number. */
+/** An id: a non-empty string (a number is refused: it has lost digits and form when parsed; core/jsonl.ts). */
 export function idField(v: unknown, at: At, field: string): string {
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'number') throw fail(at, field, numericIdReason(v));
   if (typeof v === 'string' && v.trim() !== '') return v;
-  throw fail(at, field, v === undefined ? 'missing' : `expected a non-empty string or number, got ${describe(v)}`);
+  throw fail(at, field, v === undefined ? 'missing' : `expected a non-empty string, got ${describe(v)}`);
 }
 
 /** A string, or a number written as one (attribute values such as sizes are often numbers). */
