@@ -1,7 +1,7 @@
 // Start-up and pooling against what a Python user runs instead (issue 19).
 // 1. Whole-process `encode` of 16 sentences (q8, MiniLM-L6-shaped model) as `node bin/intentsim.js
-//    encode` — with the model fingerprint cached (every run after the first) and cold (a fresh cache
-//    folder: the model file is hashed) — against bench/support/python_encode.py (HF tokenizers +
+//    encode` — with the model fingerprint and the tokenizer record cached (every run after the first)
+//    and cold (a fresh cache folder: the model file is hashed, tokenizer.json read) — against bench/support/python_encode.py (HF tokenizers +
 //    onnxruntime + numpy, the same tokenizer, model, pooling and .npy output). The three processes
 //    are alternated in one run and each timed from spawn to exit; medians are compared.
 // 2. Mean pooling, µs per sentence: the batch pooling the encoder uses against the per-row version it
@@ -159,8 +159,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
         ? {}
         : { target: '≤ 1.3× Python', meets: median(values) <= 1.3 * baseline ? 'yes' : 'NO' }),
     });
-    rows.push(row('start-up: encode 16 sentences, whole process (fingerprint cached)', times.warm));
-    rows.push(row('start-up: the same with a cold cache (model file hashed)', times.cold));
+    rows.push(row('start-up: encode 16 sentences, whole process (fingerprint, tokenizer cached)', times.warm));
+    rows.push(row('start-up: the same with a cold cache (model file hashed, tokenizer.json read)', times.cold));
     if (missing) notes.push(`Python peer skipped: ${missing} (pip install onnxruntime tokenizers numpy)`);
     else {
       const [ours, theirs] = [await readNpyFloat32(nodeOut), await readNpyFloat32(pythonOut)];

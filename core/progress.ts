@@ -1,5 +1,7 @@
 // Progress reporting: a cli-progress bar on a terminal; on a pipe or in CI, a line every few seconds.
-import cliProgress from 'cli-progress';
+// cli-progress (about 20 modules) loads only when a bar is drawn: a piped run does not pay for it.
+import { createRequire } from 'node:module';
+import type * as CliProgress from 'cli-progress';
 
 export interface Progress {
   /** Advances by `n` units; `extra` fills the bar's {rate2} style fields. */
@@ -20,7 +22,7 @@ export interface ProgressOptions {
   transient?: boolean;
 }
 
-let terminalBars: cliProgress.MultiBar | undefined;
+let terminalBars: CliProgress.MultiBar | undefined;
 let openBars = 0;
 
 export function createProgress({
@@ -37,6 +39,7 @@ export function createProgress({
   let done = 0;
   let knownTotal = total;
   if (process.stderr.isTTY) {
+    const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
     // One MultiBar for the process: a stage's bar and the queue's bar under it share the terminal.
     const bars = (terminalBars ??= new cliProgress.MultiBar(
       { stream: process.stderr, hideCursor: true, etaBuffer: 50, clearOnComplete: false },

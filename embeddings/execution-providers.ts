@@ -131,6 +131,9 @@ function sessionOptions(
  * Opens `modelPath` on the first provider of `device`'s candidates that works. A provider "works"
  * when the session opens and, if given, `probe` (a small real batch) runs on it: some providers open
  * and then fail on the first run (missing kernels, out of memory), and that must fall back too.
+ * The CPU provider is not probed: it ends every list of candidates, so there is nothing to fall back
+ * to, and a batch that fails on it fails the same way in the caller's first run (the probe would cost
+ * every start-up one more run).
  */
 export async function openSessionWithFallback(
   modelPath: string,
@@ -155,7 +158,7 @@ export async function openSessionWithFallback(
     let session: ort.InferenceSession | undefined;
     try {
       session = await factory.create(modelPath, sessionOptions(provider, settings));
-      if (probe) await probe(session);
+      if (probe && provider !== 'cpu') await probe(session);
       attempts.push({ provider, ok: true, ms: performance.now() - started });
       return { session, provider, attempts };
     } catch (err) {

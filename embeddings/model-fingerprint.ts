@@ -27,7 +27,7 @@ export interface ModelFingerprint {
 }
 
 /** One file as the record saw it: any change of these means the content may have changed. */
-interface FileIdentity {
+export interface FileIdentity {
   path: string;
   size: string;
   mtimeNs: string;
@@ -89,7 +89,8 @@ export async function modelFingerprint(input: ModelFingerprintInput, cacheRoot: 
   return { fingerprint, source: 'computed', reason };
 }
 
-async function fileIdentity(path: string): Promise<FileIdentity> {
+/** What a cache record keeps of a file to notice that it changed. */
+export async function fileIdentity(path: string): Promise<FileIdentity> {
   const s = await stat(path, { bigint: true });
   return { path, size: String(s.size), mtimeNs: String(s.mtimeNs), inode: String(s.ino), device: String(s.dev) };
 }

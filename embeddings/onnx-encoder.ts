@@ -99,14 +99,14 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       options.maxTokens ?? DEFAULT_MAX_TOKENS,
       Number.isInteger(positions) && positions > 0 ? positions : Infinity,
     );
-    const tokenizer = await SentenceTokenizer.load(model.dir, maxTokens);
+    const cacheRoot = resolve(options.cacheDir ?? defaultCacheRoot());
+    const tokenizer = await SentenceTokenizer.load(model.dir, maxTokens, cacheRoot);
 
     // The probe is one real (empty) sentence: a provider that opens but cannot run falls back here.
     const probeTokens = tokenizer.tokenize(['']);
     const probe = async (session: ort.InferenceSession) => {
       const hidden = await runBatch(session, probeTokens, probeTokens[0]!.ids.length);
-      if (hidden.dims[2] !== dim)
-        throw new UserError(`model output has ${hidden.dims[2]} dimensions but config.json says hidden_size ${dim}`);
+      checkHiddenSize(hidden.dims[2], dim);
     };
     const opened = await openSessionWithFallback(
       model.onnxPath,
@@ -115,9 +115,12 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       probe,
       options.sessionFactory,
     );
+    // The CPU provider runs no probe batch (nothing to fall back to): its declared output size is checked
+    // here, and every batch's in encode().
+    checkHiddenSize(declaredHiddenSize(opened.session), dim);
     const { fingerprint } = await modelFingerprint(
       { onnxPath: model.onnxPath, tokenizerPath: join(model.dir, 'tokenizer.json'), dtype: model.dtype, maxTokens },
-      resolve(options.cacheDir ?? defaultCacheRoot()),
+      cacheRoot,
     );
     return new OnnxSentenceEncoder(
       opened.session,
@@ -177,6 +180,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
         batch.paddedLength,
       );
       this.stats.inferenceMs += performance.now() - started;
+      checkHiddenSize(hidden.dims[2], dim);
       started = performance.now();
       const seq = hidden.dims[1]!;
       meanPoolBatch(
@@ -207,6 +211,23 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
   async close(): Promise<void> {
     await this.session.release();
   }
+}
+
+/** The hidden size the graph declares for its output (undefined when symbolic or absent). */
+function declaredHiddenSize(session: ort.InferenceSession): number | undefined {
+  const name = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0];
+  // Another runtime's session (onnxruntime-web, in a bench) may come without metadata.
+  const output = (session.outputMetadata as readonly ort.InferenceSession.ValueMetadata[] | undefined)?.find(
+    (m) => m.name === name,
+  );
+  const last = output?.isTensor ? output.shape[output.shape.length - 1] : undefined;
+  return typeof last === 'number' ? last : undefined;
+}
+
+/** The model's output size must be config.json's hidden_size (undefined: not known yet, checked later). */
+function checkHiddenSize(outputSize: number | undefined, dim: number): void {
+  if (outputSize !== undefined && outputSize !== dim)
+    throw new UserError(`model output has ${outputSize} dimensions but config.json says hidden_size ${dim}`);
 }
 
 /**

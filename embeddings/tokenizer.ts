@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { ConfigError, InputError } from '../core/errors.js';
+import { installVocabulary, readTokenizerDefinition } from './tokenizer-cache.js';
 
 /** Token ids of one sentence, [CLS] and [SEP] included, truncated to the maximum length. */
 export interface TokenizedSentence {
@@ -35,12 +36,17 @@ export class SentenceTokenizer {
       throw new ConfigError('maxTokens', `must be at least ${specials} (the special tokens), got ${maxTokens}`);
   }
 
-  /** Loads tokenizer.json (and tokenizer_config.json) from a local folder; never touches the network. */
-  static async load(dir: string, maxTokens: number): Promise<SentenceTokenizer> {
-    const tokenizerJson = readJson(join(dir, 'tokenizer.json'));
+  /**
+   * Loads tokenizer.json (and tokenizer_config.json) from a local folder; never touches the network.
+   * With `cacheRoot`, tokenizer.json is read through its compact record there (tokenizer-cache.ts).
+   */
+  static async load(dir: string, maxTokens: number, cacheRoot?: string): Promise<SentenceTokenizer> {
+    const definition = await readTokenizerDefinition(join(dir, 'tokenizer.json'), cacheRoot);
     const configPath = join(dir, 'tokenizer_config.json');
     const config = existsSync(configPath) ? readJson(configPath) : {};
-    return new SentenceTokenizer(new Tokenizer(tokenizerJson, config), maxTokens);
+    const tokenizer = new Tokenizer(definition.json, config);
+    if (definition.vocabulary) installVocabulary(tokenizer, definition.vocabulary, definition.json.added_tokens);
+    return new SentenceTokenizer(tokenizer, maxTokens);
   }
 
   /** Token ids of each sentence, [CLS] … [SEP], at most maxTokens long (the text's tokens are cut). */

@@ -2,7 +2,7 @@
 // through Redis (encode, embed, pipeline, catalog index) and the worker and queue commands themselves.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { ConfigError } from '../../core/errors.js';
-import { queueUrlFrom } from '../../workers/queue/redis-connection.js';
+import { queueUrlFrom } from '../../workers/queue/queue-url.js';
 import { DEFAULT_QUEUE_NAME } from '../../workers/queue/queue-names.js';
 import type { QueueOptions } from '../../workers/queue/queued-encoder.js';
 import { positiveInt } from './value-parsers.js';

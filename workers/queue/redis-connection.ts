@@ -6,13 +6,7 @@ import type { ConnectionOptions, RedisOptions } from 'bullmq';
 import { ConfigError, UserError } from '../../core/errors.js';
 import { redact } from '../../core/redact.js';
 
-/** The URL given, else $INTENTSIM_REDIS_URL, else $REDIS_URL; undefined when none is set. */
-export function queueUrlFrom(
-  given: string | undefined,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): string | undefined {
-  return given ?? env.INTENTSIM_REDIS_URL ?? env.REDIS_URL;
-}
+export { queueUrlFrom } from './queue-url.js';
 
 /** The URL as messages show it: user-info replaced by ***. */
 export function displayQueueUrl(url: string): string {
