@@ -112,7 +112,7 @@ function intentionQaItem(file: ReviewItemFile, r: Fields, at: At): ReviewItem {
     question: questionOfIntentionQaPrompt(prompt),
     options: letters.map((letter) => ({ letter, text: r.str(`options.${letter}`) })),
     gold: [r.str('gold_ind')],
-    goldNote: 'the item’s answer',
+    goldNote: 'gold_ind',
   };
 }
 

@@ -51,6 +51,7 @@
     $('status').hidden = false;
     $('status').textContent = 'All ' + total + ' items reviewed. Backspace goes back to the last one.';
     document.body.dataset.position = String(position);
+    document.body.dataset.item = '';
   }
 
   async function load(at) {
@@ -93,6 +94,7 @@
     $('status').hidden = true;
     $('card').hidden = false;
     document.body.dataset.position = String(position);
+    document.body.dataset.item = item.key;
     shownAt = performance.now();
   }
 
