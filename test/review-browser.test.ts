@@ -16,6 +16,7 @@ import {
   SIX_ITEM_LABELS,
   intentionQaLine,
   manyIntentionQaItems,
+  sibTaskLine,
   writeItemsDir,
   type ScriptedLabel,
 } from './support/review-fixtures.js';
@@ -160,6 +161,60 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
       store.close();
     }
   }, 180_000);
+
+  it('SIB items the same way: session products, question, the options of the task (three for Task 4), the label', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'intentsim-review-sib-'));
+    const t4 = JSON.parse(sibTaskLine('s1/n1/T4', ['Pillow', 'Eye mask'], { letter: 'C' })) as Record<string, unknown>;
+    const prompt =
+      'Act as a customer.\nProduct 1: Pillow\nAttributes: x\nProduct 2: Eye mask\nAttributes: y\n\n' +
+      'Do you still want to explore similar products?\n\n' +
+      'A. Yes: same category. B. Maybe yes: other features. C. No: other categories.\n\nYour Answer (Answer A or B or C only):';
+    Object.assign(t4, { task: 4, answer_letters: ['A', 'B', 'C'], prompts: { 'zero-shot': prompt } });
+    const items = writeItemsDir(join(dir, 'items'), {
+      'sib-tasks.jsonl': [
+        sibTaskLine('s1/n1/T1', [IMG_TITLE, 'Coffee, 2 lb'], { binary: 'negative' }),
+        JSON.stringify(t4),
+      ],
+    });
+    const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review'), annotators: ['a'] });
+    const server = await serveReview({ store });
+    try {
+      const page = await browser.newPage();
+      await page.goto(server.links[0]!.url);
+      await waitForPosition(page, 0);
+      for (let position = 0; position < 2; position++) {
+        const id = await currentItemId(page);
+        const shown = {
+          products: await page.$$eval('#products li', (lis) => lis.map((li) => li.textContent)),
+          letters: await page.$$eval('#options li', (lis) => lis.map((li) => li.dataset.letter)),
+          gold: await page.$eval('#gold', (e) => e.textContent),
+        };
+        await expectNoInjection(page);
+        if (id === 's1/n1/T1') {
+          expect(shown).toEqual({
+            products: [IMG_TITLE, 'Coffee, 2 lb'],
+            letters: ['A', 'B', 'C', 'D'],
+            gold: 'C, D (negative (constructed))',
+          });
+          // Disputes the constructed negative: Yes is right.
+          await typeLabel(page, { id, correct: ['A'], validity: 'invalid', reasons: ['gold-wrong'] }, position);
+        } else {
+          expect(shown).toEqual({ products: ['Pillow', 'Eye mask'], letters: ['A', 'B', 'C'], gold: 'C (label C)' });
+          await page.keyboard.press('4'); // no fourth option: nothing happens
+          await typeLabel(page, { id, correct: ['C'], validity: 'valid', reasons: [] }, position);
+        }
+      }
+      expect(store.labels('a').map((l) => [l.itemKey, l.correct, l.validity, l.reasons])).toEqual(
+        expect.arrayContaining([
+          ['sib-tasks.jsonl#s1/n1/T1', ['A'], 'invalid', ['gold-wrong']],
+          ['sib-tasks.jsonl#s1/n1/T4', ['C'], 'valid', []],
+        ]),
+      );
+    } finally {
+      await server.close();
+      store.close();
+    }
+  }, 120_000);
 
   it('a 20-item review by keyboard: the time per item, the summary, and the screenshot in docs/', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'intentsim-review-20-'));

@@ -99,6 +99,47 @@ describe('review items', () => {
     expect(second!.goldNote).toBe('negative (constructed)');
   });
 
+  it('reads a three-option SIB Task 4 and a next-product choice of sib-distractors.jsonl', () => {
+    const t4 = JSON.parse(sibTaskLine('s1/n1/T4', ['Pillow', 'Eye mask'], { letter: 'C' })) as Record<string, unknown>;
+    const prompt =
+      'Act as a customer.\nProduct 1: Pillow\nAttributes: x\n\nDo you still want to explore similar products?\n\n' +
+      'A. Yes: same category. B. Maybe yes: same category, other features. C. No: other categories.\n\nYour Answer (Answer A or B or C only):';
+    Object.assign(t4, { task: 4, answer_letters: ['A', 'B', 'C'], prompts: { 'zero-shot': prompt } });
+    const next = {
+      id: 's1/n1/next-product',
+      kind: 'next-product-choice',
+      options: ['Lamp', 'Eye mask', 'Mug', 'Kettle'].map((title, i) => ({ letter: 'ABCD'[i], title, gold: i === 1 })),
+      answer: 'B',
+      prompts: {
+        'zero-shot':
+          'Act as a customer.\nProduct 1: Pillow\nAttributes: x\n\nWhich product next?\nA. Lamp\nB. Eye mask\nC. Mug\nD. Kettle\nAnswer A or B or C or D only without any other word.',
+      },
+    };
+    const dir = writeItemsDir(join(tmp(), 'items'), {
+      'sib-tasks.jsonl': [JSON.stringify(t4)],
+      'sib-distractors.jsonl': [JSON.stringify(next)],
+    });
+    const [four, choice] = readReviewItems(dir).map((s) => s.item);
+    expect(four!.options).toEqual([
+      { letter: 'A', text: 'Yes: same category.' },
+      { letter: 'B', text: 'Maybe yes: same category, other features.' },
+      { letter: 'C', text: 'No: other categories.' },
+    ]);
+    expect([four!.task, four!.question, four!.gold]).toEqual([
+      'sib-4',
+      'Act as a customer.\nProduct 1: Pillow\nAttributes: x\n\nDo you still want to explore similar products?',
+      ['C'],
+    ]);
+    expect(choice).toMatchObject({
+      task: 'sib-next-product',
+      difficulty: 'next-product-choice',
+      products: ['Pillow'],
+      gold: ['B'],
+    });
+    expect(choice!.question).toBe('Act as a customer.\nProduct 1: Pillow\nAttributes: x\n\nWhich product next?');
+    expect(choice!.options.map((o) => o.text)).toEqual(['Lamp', 'Eye mask', 'Mug', 'Kettle']);
+  });
+
   it('names file, line and field of a bad item', () => {
     const dir = writeItemsDir(join(tmp(), 'items'), {
       'intentionqa_task1.jsonl': [manyIntentionQaItems(1)[0]!, '{"id": "Q2", "task": 1}'],
@@ -460,5 +501,93 @@ describe('review with Mechanical Turk', () => {
     );
     expect(store.labels()).toEqual([]);
     store.close();
+  });
+});
+
+describe('review on the command line', () => {
+  it('start prints one link per annotator and serves until SIGINT; no token reaches stderr; export reports', async () => {
+    const dir = tmp();
+    const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(6) });
+    const child = spawn(
+      process.execPath,
+      [
+        'bin/intentsim.js',
+        'review',
+        'start',
+        '--items',
+        items,
+        '--out',
+        join(dir, 'review'),
+        '--sample',
+        '4',
+        '--stratify',
+        'difficulty',
+        '--seed',
+        '2',
+        '--annotators',
+        'ann,bob',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    await new Promise<void>((done) =>
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes('Ctrl-C')) done();
+      }),
+    );
+    const links = [...stdout.matchAll(/^ {2}(\w+): (http:\/\/127\.0\.0\.1:\d+\/)#annotator=\w+&token=([\w-]+)$/gm)];
+    expect(links.map((m) => m[1])).toEqual(['ann', 'bob']);
+    expect(stdout).toMatch(/^started review of 4 items in /);
+    const [, , base, token] = links[0]!;
+    const res = await fetch(`${base}api/items/0`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ correct: ['A'], validity: 'valid', reasons: [], ms: 800 }),
+    });
+    expect(res.status).toBe(200);
+    expect((await fetch(`${base}api/session`)).status).toBe(401);
+    child.kill('SIGINT');
+    await new Promise((done) => child.on('exit', done));
+    for (const m of links) expect(stderr).not.toContain(m[3]);
+
+    const out = join(dir, 'export');
+    const printed = await new Promise<string>((done) => {
+      const exp = spawn(process.execPath, [
+        'bin/intentsim.js',
+        'review',
+        'export',
+        '--review',
+        join(dir, 'review'),
+        '--out',
+        out,
+        '--keep',
+        'valid',
+      ]);
+      let text = '';
+      exp.stdout.on('data', (d: Buffer) => (text += d.toString()));
+      exp.on('exit', () => done(text));
+    });
+    expect(printed).toMatch(
+      /^1 judgements of 1 items; valid 1; no κ \(one annotator per item\)\nkept 1 items of intentionqa_task1\.jsonl\n/,
+    );
+    expect(existsSync(join(out, 'summary.svg'))).toBe(true);
+  }, 60_000);
+});
+
+describe('review without tokens', () => {
+  it('names the annotator by X-Annotator on a loopback address', async () => {
+    const r = sixItemReview();
+    const server = await serveReview({ store: r.store, tokens: false });
+    try {
+      expect(server.links.map((l) => l.url)).toEqual([`${server.url}#annotator=a`, `${server.url}#annotator=b`]);
+      const session = await fetch(`${server.url}api/session`, { headers: { 'X-Annotator': 'b' } });
+      expect(await session.json()).toEqual({ annotator: 'b', total: 6, done: 0, next: 0 });
+      expect((await fetch(`${server.url}api/session`, { headers: { 'X-Annotator': 'zed' } })).status).toBe(401);
+    } finally {
+      await server.close();
+    }
   });
 });
