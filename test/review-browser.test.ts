@@ -21,9 +21,10 @@ import {
   type ScriptedLabel,
 } from './support/review-fixtures.js';
 
-const CHROMIUM = [process.env.INTENTSIM_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (p): p is string => p !== undefined && p !== '' && existsSync(p),
-);
+// INTENTSIM_CHROMIUM, when set, is the only browser tried (a path that is not there: the skip).
+const CHROMIUM = (
+  process.env.INTENTSIM_CHROMIUM ? [process.env.INTENTSIM_CHROMIUM] : ['/usr/bin/chromium', '/usr/bin/chromium-browser']
+).find((p) => existsSync(p));
 if (!CHROMIUM) {
   process.stderr.write(
     '\n*** SKIPPED: the review browser tests need chromium (apt-get install chromium, or INTENTSIM_CHROMIUM=path) ***\n\n',
@@ -96,6 +97,13 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
           await waitForPosition(page, 0);
           return { who: link.annotator as 'a' | 'b', page };
         }),
+      );
+      // A link with a wrong token loads nothing and says why.
+      const stranger = await (await browser.createBrowserContext()).newPage();
+      await stranger.goto(server.links[0]!.url.replace(/token=.*/, 'token=wrong'));
+      await stranger.waitForFunction(`document.body.dataset.busy === 'false'`);
+      expect(await stranger.$eval('#status', (e) => e.textContent)).toBe(
+        'Cannot load the review: a valid annotator token is needed',
       );
       const seenTitles = new Set<string>();
       // Both annotators at once: each page labels its items in the order it is shown them.

@@ -144,7 +144,9 @@
     try {
       await action();
     } catch (err) {
-      $('message').textContent = 'Not saved: ' + err.message;
+      // Before the first item (a wrong link, the server gone) the card is hidden: say it in the status line.
+      if ($('card').hidden) $('status').textContent = 'Cannot load the review: ' + err.message;
+      else $('message').textContent = 'Not saved: ' + err.message;
     } finally {
       busy = false;
       document.body.dataset.busy = 'false';
