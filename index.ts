@@ -174,3 +174,30 @@ export {
 } from './engine/pipeline/run-pipeline.js';
 export { writeDemo, type DemoOptions } from './engine/demo/demo-world.js';
 export { runDemo, type RunDemoOptions } from './engine/demo/run-demo.js';
+
+// Human review of items: a sample served on a local page, labels in SQLite, agreement and export.
+export { openReview, type OpenReviewOptions, type OpenedReview } from './engine/review/open-review.js';
+export { serveReview, type ReviewServer, type ReviewServerOptions } from './engine/review/review-server.js';
+export {
+  ReviewStore,
+  VALIDITIES,
+  REASONS,
+  type Validity,
+  type Reason,
+  type ReviewMarks,
+  type StoredLabel,
+  type ReviewSettings,
+  type Annotator,
+} from './engine/review/review-store.js';
+export {
+  readReviewItems,
+  REVIEW_ITEM_FILES,
+  type ReviewItem,
+  type ReviewOption,
+} from './engine/review/review-items.js';
+export { sampleItems, STRATUM_FIELDS, type StratumField, type SampleSettings } from './engine/review/sample-items.js';
+export { exportReview, type ExportReviewOptions, type ExportReviewResult } from './engine/review/export-review.js';
+export { summarizeReview, type ReviewSummary, type AgreementSummary } from './engine/review/review-summary.js';
+export { cohenKappa, fleissKappa, type KappaResult } from './engine/review/agreement.js';
+export { wilsonInterval, type Proportion } from './engine/review/wilson-interval.js';
+export { mturkBatchCsv, importMturkResults, type MturkImportResult } from './engine/review/mturk.js';

@@ -27,6 +27,7 @@ const COMMANDS: ReadonlyArray<[name: string, load: () => Promise<Register>]> = [
   ['catalog', async () => (await import('./commands/catalog.js')).registerCatalogCommands],
   ['worker', async () => (await import('./commands/worker.js')).registerWorkerCommand],
   ['queue', async () => (await import('./commands/queue.js')).registerQueueCommands],
+  ['review', async () => (await import('./commands/review.js')).registerReviewCommands],
 ];
 
 /** The command line with every command, or with only `commandName`'s when that names one. */

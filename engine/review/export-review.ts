@@ -1,0 +1,103 @@
+// `review export`: the labels (labels.jsonl), the summary (summary.json, summary.md, summary.svg),
+// optionally the items that passed in their input format (items/<file>, ready for `ask` and
+// `score`) and the MTurk batch input CSV. Every file is written to a temporary name and renamed.
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../core/atomic.js';
+import { mturkBatchCsv } from './mturk.js';
+import { REVIEW_ITEM_FILES, type ReviewItem } from './review-items.js';
+import { renderReviewMarkdown, renderReviewSvg } from './review-report.js';
+import { ReviewStore, type StoredLabel } from './review-store.js';
+import { summarizeReview, type ReviewSummary } from './review-summary.js';
+
+export const REVIEW_EXPORT_FILES = {
+  labels: 'labels.jsonl',
+  summary: 'summary.json',
+  report: 'summary.md',
+  svg: 'summary.svg',
+  keptDir: 'items',
+} as const;
+
+export interface ExportReviewOptions {
+  reviewDir: string;
+  outDir: string;
+  /** `valid`: also write the items most judgements found valid (more than half), in their input format. */
+  keep?: 'valid';
+  /** Also write MTurk's batch input CSV of the sample to this file. */
+  mturkCsv?: string;
+}
+
+export interface ExportReviewResult {
+  summary: ReviewSummary;
+  files: string[];
+  /** Items kept per item file (with keep). */
+  kept?: Record<string, number>;
+}
+
+export async function exportReview(options: ExportReviewOptions): Promise<ExportReviewResult> {
+  const store = ReviewStore.open(options.reviewDir);
+  try {
+    const items = store.items();
+    const labels = store.labels();
+    const summary = summarizeReview(items, labels, store.settings().itemsRead);
+    const out = (f: string) => join(options.outDir, f);
+    const files: string[] = [];
+    const write = async (path: string, data: string) => {
+      await writeFileAtomic(path, data);
+      files.push(path);
+    };
+    await write(
+      out(REVIEW_EXPORT_FILES.labels),
+      labels.map((l) => JSON.stringify(labelRecord(l, items[l.position]!)) + '\n').join(''),
+    );
+    await write(out(REVIEW_EXPORT_FILES.summary), JSON.stringify(summary, null, 2) + '\n');
+    await write(out(REVIEW_EXPORT_FILES.svg), renderReviewSvg(summary));
+    await write(out(REVIEW_EXPORT_FILES.report), renderReviewMarkdown(summary, REVIEW_EXPORT_FILES.svg));
+    let kept: Record<string, number> | undefined;
+    if (options.keep === 'valid') {
+      kept = {};
+      const raw = store.rawLines();
+      const keep = keptPositions(items.length, labels);
+      for (const file of REVIEW_ITEM_FILES) {
+        const positions = keep.filter((p) => items[p]!.file === file).sort((a, b) => items[a]!.line - items[b]!.line);
+        if (!items.some((i) => i.file === file)) continue;
+        kept[file] = positions.length;
+        await write(join(out(REVIEW_EXPORT_FILES.keptDir), file), positions.map((p) => raw[p] + '\n').join(''));
+      }
+    }
+    if (options.mturkCsv !== undefined) await write(options.mturkCsv, mturkBatchCsv(items));
+    return { summary, files, kept };
+  } finally {
+    store.close();
+  }
+}
+
+/** Positions of the items more than half of whose judgements say valid. */
+export function keptPositions(itemCount: number, labels: readonly StoredLabel[]): number[] {
+  const valid = new Array<number>(itemCount).fill(0);
+  const all = new Array<number>(itemCount).fill(0);
+  for (const l of labels) {
+    all[l.position]!++;
+    if (l.validity === 'valid') valid[l.position]!++;
+  }
+  return valid.map((v, p) => (2 * v > all[p]! ? p : -1)).filter((p) => p >= 0);
+}
+
+function labelRecord(l: StoredLabel, item: ReviewItem) {
+  return {
+    item: item.key,
+    id: item.id,
+    file: item.file,
+    task: item.task,
+    difficulty: item.difficulty,
+    relation: item.relation,
+    gold: item.gold,
+    annotator: l.annotator,
+    correct: l.correct,
+    validity: l.validity,
+    reasons: l.reasons,
+    other_text: l.otherText,
+    ms: l.ms,
+    saved_at: l.savedAt,
+    origin: l.origin,
+  };
+}
