@@ -5,12 +5,14 @@
 // locked; a response body past the size limit is refused and never cached.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { retryAfterMs, type RetryWait } from '../core/chat-completions.js';
 import { ask, type AskOptions } from '../engine/evaluation/ask.js';
 import { cacheKey } from '../engine/evaluation/response-cache.js';
+import { solveByEmbedding } from '../engine/evaluation/embedding-solver.js';
+import { openEncoder } from '../workers/open-encoder.js';
 import { completion, FakeChatServer, type ChatBody, type Reply } from './support/fake-chat-server.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -250,6 +252,28 @@ describe('the out file is locked, and response bodies have a size limit (item 14
     await expect(first).resolves.toMatchObject({ asked: 4, failed: 0 });
     expect(existsSync(join(dir, '.locked.jsonl.intentsim.lock'))).toBe(false);
     await expect(ask(options('locked.jsonl'))).resolves.toMatchObject({ alreadyAnswered: 4 });
+  });
+
+  it('the embedding solver locks its out file too', async () => {
+    // A lock held by a live process on this host (this one): the solver stops before writing.
+    const out = join(dir, 'solver.jsonl');
+    const lock = join(dir, '.solver.jsonl.intentsim.lock');
+    const holder = { pid: process.pid, host: hostname(), command: 'intentsim.js ask', since: new Date().toISOString() };
+    writeFileSync(lock, JSON.stringify(holder));
+    const encoder = await openEncoder({ encoder: 'offline-hashing-v1' });
+    try {
+      await expect(solveByEmbedding({ items: join(dir, 'items4.jsonl'), out, encoder })).rejects.toThrow(
+        /solver\.jsonl is locked: intentsim pid \d+ on host .* has been writing it/,
+      );
+      expect(existsSync(out)).toBe(false);
+      rmSync(lock);
+      await expect(solveByEmbedding({ items: join(dir, 'items4.jsonl'), out, encoder })).resolves.toMatchObject({
+        items: 4,
+      });
+      expect(existsSync(lock)).toBe(false);
+    } finally {
+      await encoder.close();
+    }
   });
 
   for (const chunks of [undefined, 8])

@@ -7,6 +7,7 @@
 import { writeFileAtomic } from '../../core/atomic.js';
 import { ConfigError, type OnError } from '../../core/errors.js';
 import { readJsonl, type InputLimits } from '../../core/jsonl.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
 import { RejectsSink } from '../../core/rejects.js';
 import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import { parseIntentionQaQuestion, type IntentionQaQuestion } from '../scoring/intentionqa/intentionqa-questions.js';
@@ -46,6 +47,11 @@ export async function solveByEmbedding(o: EmbeddingSolverOptions): Promise<Embed
   const started = performance.now();
   if ((await detectBenchmark(o.items)) !== 'intentionqa')
     throw new ConfigError('items', 'the embedding solver answers IntentionQA items only');
+  // The out file is locked, as `ask`'s is: one writer at a time.
+  return withClaimedOutput(o.out, 'file', {}, () => solveInto(o, started));
+}
+
+async function solveInto(o: EmbeddingSolverOptions, started: number): Promise<EmbeddingSolverResult> {
   const onError = o.onError ?? 'fail';
   const rejects = onError === 'skip' ? new RejectsSink(`${o.out}.rejects.jsonl`) : undefined;
   const questions: IntentionQaQuestion[] = [];
