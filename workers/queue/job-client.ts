@@ -215,7 +215,11 @@ export class JobClient<Data, Result extends { provider: string }> {
         removeOnComplete: { age: 24 * 3600 },
         removeOnFail: { age: 7 * 24 * 3600 },
       });
-      const outcome = await this.waitFor(added);
+      let outcome = await this.waitFor(added);
+      // A job that is gone is reported as failed when its disappearance is seen by BullMQ's own
+      // look ("Missing key for job …"): it vanished, it did not fail.
+      if ('failed' in outcome && (await this.queue.getJobState(jobId).catch(() => undefined)) === 'unknown')
+        outcome = { vanished: true };
       if ('failed' in outcome)
         throw new UserError(
           `queue job ${jobId} failed after up to ${this.settings.attempts} attempts: ${outcome.failed}`,
