@@ -201,3 +201,139 @@ export { summarizeReview, type ReviewSummary, type AgreementSummary } from './en
 export { cohenKappa, fleissKappa, type KappaResult } from './engine/review/agreement.js';
 export { wilsonInterval, type Proportion } from './engine/review/wilson-interval.js';
 export { mturkBatchCsv, importMturkResults, type MturkImportResult } from './engine/review/mturk.js';
+
+// The types that the calls above take and return, so that callers can name them (API Extractor's
+// ae-forgotten-export keeps this list complete: `npm run lint`). Classes here are exported as types:
+// the library opens or builds them, callers hold and pass them. Constants list the values of a type.
+export type { ChatMessage, ChatUsage } from './core/chat-completions.js';
+export { ON_ERROR_MODES } from './core/errors.js';
+export type { InputLimits } from './core/jsonl-batches.js';
+export type { StorageDtype } from './core/npy.js';
+export type { Rng } from './core/rng.js';
+export type { Neighbourhood, PurchaseEventNode } from './graph/graph-store.js';
+export type { ImportFormat, ImportSummary } from './graph/import/import-checkpoint.js';
+export type { BertPrecision } from './embeddings/bert-onnx.js';
+export type { ContextNode, ContextProgress, ContextStats, ContextUnitCounts } from './embeddings/context-embedder.js';
+export { ENCODER_CHOICES, type EncoderChoice } from './embeddings/encoder-choice.js';
+export type {
+  DescribedEncoder,
+  EncoderInfo,
+  EncoderStats,
+  OnnxEncoderDescription,
+  PooledEncoderDescription,
+  QueueJobsRecord,
+  QueuedEncoderDescription,
+  StandInEncoderDescription,
+} from './embeddings/encoder-description.js';
+export type { ExecutionProviderName, ProviderAttempt, SessionFactory } from './embeddings/execution-providers.js';
+export type { GloveLoad, GlovePackage, GloveVectors } from './embeddings/glove-cache.js';
+export type { GloveEncoderStats } from './embeddings/glove-encoder.js';
+export type { WordRows } from './embeddings/glove-tokens.js';
+export type { HashingSentenceEncoder } from './embeddings/hashing-encoder.js';
+export type { ModelDtype } from './embeddings/model-files.js';
+export type { BenchModelOptions, GeneratedModelReport } from './embeddings/model-generator.js';
+export type { ModelResolutionOptions, ModelSourceKind, ResolutionAttempt } from './embeddings/model-resolution.js';
+export type { NodeContextKey, NodeEmbedding, NodeEmbeddingCache, RefusedRowReason } from './embeddings/node-cache.js';
+export type { OnnxEncodeOptions, OnnxEncoderOptions, OnnxSentenceEncoder } from './embeddings/onnx-encoder.js';
+export type { ProductEmbeddingOutcome, UnembeddedReason } from './embeddings/product-embedding.js';
+export type { TokenizedSentence } from './embeddings/tokenizer.js';
+export type { EncodeWorkerInfo } from './workers/encode-worker.js';
+export type { PoolOptions, PooledSentenceEncoder } from './workers/pooled-encoder.js';
+export type { ContextJob, ContextJobResult } from './workers/queue/context-job.js';
+export type { JobClient, JobClientSettings, QueueSnapshot } from './workers/queue/job-client.js';
+export type { ModelIdentity } from './workers/queue/job-payloads.js';
+export type { ContextJobIdentity } from './workers/queue/queued-context.js';
+export type { CatalogIndexResult, CatalogVectors } from './engine/catalog/build-catalog-index.js';
+export { MANIFEST_FORMAT, type CatalogManifest, type CatalogReuse } from './engine/catalog/catalog-layout.js';
+export type { WriteDemoResult } from './engine/demo/demo-world.js';
+export type { DemoRun } from './engine/demo/run-demo.js';
+export type { FilterDrop } from './engine/items/intentionqa/assertion-filter.js';
+export type { AssertionDraft } from './engine/items/intentionqa/build-items.js';
+export type { WordSet } from './engine/items/intentionqa/concept-overlap.js';
+export type { Difficulty } from './engine/items/intentionqa/difficulty.js';
+export type { Draft, DraftResult } from './engine/items/intentionqa/draft.js';
+export {
+  ANCHORS,
+  EXACTNESS_MODES,
+  PRESETS,
+  RELATION_SCOPES,
+  TASK2_UNIVERSES,
+  TYPICALITY_COMPARISONS,
+} from './engine/items/intentionqa/intentionqa-options.js';
+export type { Letter, PromptPair } from './engine/items/intentionqa/intentionqa-prompts.js';
+export type {
+  IntentionQaStats,
+  RelationStats,
+  ReportSettings,
+  SimilarityBins,
+  SimilarityBounds,
+  TaskStats,
+} from './engine/items/intentionqa/intentionqa-report.js';
+export type {
+  DistractorRecord,
+  DropReason,
+  IntentionQaRecord,
+  ItemCommon,
+  SamplingRecord,
+  Task1Item,
+  Task2Item,
+} from './engine/items/intentionqa/item-types.js';
+export type { IntentionQaContext, IntentionQaInput } from './engine/items/intentionqa/run-context.js';
+export type { CosineSummary, SimilarityDistribution } from './engine/items/intentionqa/similarity-distribution.js';
+export { INTENTIONQA_FILES, type WrittenItems } from './engine/items/intentionqa/write-items.js';
+export type { LineSink } from './engine/items/sib/assemble-sib.js';
+export type { DistractorKind, DistractorWindows } from './engine/items/sib/distractors.js';
+export type { BinaryLabel } from './engine/items/sib/labels.js';
+export type { SibSummary, TaskCounts } from './engine/items/sib/sib-summary.js';
+export type { PromptStyle, TaskNumber } from './engine/items/sib/sib-types.js';
+export type { CosineWindowSampler, WindowDraw, WindowDrawOptions } from './engine/items/sib/window-sampler.js';
+export type { EncodeFileManifest } from './engine/pipeline/encode-file.js';
+export type { PipelineEmbedOptions, PipelineItemOptions } from './engine/pipeline/run-pipeline.js';
+export type { OfflineConceptOptions } from './engine/products/concepts-offline.js';
+export type { ConceptOutcome, ProductConcepts } from './engine/products/concepts.js';
+export type { MatchedNode, PhraseMatch } from './engine/products/match.js';
+export type { Product } from './engine/products/products.js';
+export type { AnswerStatus } from './engine/scoring/answer-sheets.js';
+export type { ResponseText } from './engine/scoring/answer-styles.js';
+export type { IntentionQaTask } from './engine/scoring/intentionqa/intentionqa-questions.js';
+export type {
+  AccuracyCell,
+  Column,
+  IntentionQaStatus,
+  IntentionQaTaskSummary,
+} from './engine/scoring/intentionqa/intentionqa-score-types.js';
+export type { ScoreAnswersOptions, ScoreOutputs, ScoredRun, UnscoredInput } from './engine/scoring/score-files.js';
+export type { AnswerCounts } from './engine/scoring/score-tables.js';
+export type { ProductRelevance } from './engine/scoring/shoppingbench/relevance.js';
+export type { QueryScore, ScoredProduct } from './engine/scoring/shoppingbench/score-query.js';
+export type { ScoreRunResult } from './engine/scoring/shoppingbench/score-run.js';
+export type { IntentSummary } from './engine/scoring/shoppingbench/shoppingbench-summary.js';
+export { INTENTS, type Intent } from './engine/scoring/shoppingbench/shoppingbench-types.js';
+export type { BudgetCheck } from './engine/scoring/shoppingbench/voucher.js';
+export { SIB_GROUPS, type SibGroup } from './engine/scoring/sib/sib-questions.js';
+export type { SibGroupSummary, SibScores, SibStatus } from './engine/scoring/sib/sib-score-types.js';
+export type { MatrixRangesOptions, MatrixRangesStats } from './engine/search/matrix-ranges.js';
+export type {
+  HnswParams,
+  MatrixRangesData,
+  RangeMethod,
+  RangeResult,
+  RangeSearchSpec,
+  RowRangeCache,
+  WorkerSearch,
+} from './engine/search/range-search.js';
+export type { IndexSidecar, VectorIndex } from './engine/search/vector-index.js';
+export {
+  SAMPLINGS,
+  type DrawOptions,
+  type DrawResult,
+  type Drawn,
+  type SampleWindowOptions,
+  type Verdict,
+  type WindowMethod,
+  type WindowQuery,
+  type WindowSample,
+  type WindowStrategy,
+  type WindowUniverse,
+} from './engine/search/windows.js';
+export type { CosineWindow as SibCosineWindow } from './engine/items/sib/distractors.js';

@@ -10,9 +10,52 @@ import { defineConfig } from 'vitest/config';
 const testCacheRoot = mkdtempSync(join(tmpdir(), 'intentsim-test-cache-'));
 process.env.INTENTSIM_TEST_CACHE_ROOT = testCacheRoot;
 
+/**
+ * The integration tier (`npm run test:integration`): files that spawn processes (the built CLI, a
+ * Redis server, crash and interrupt injection), start a server (the simulated Bolt server) or a
+ * worker-thread pool, run whole commands in-process, read the real data sets in ../shared, or sweep
+ * large random inputs for seconds. Every other file is in the unit tier (`npm run test:unit`, the
+ * edit-and-test loop, under a minute on 2 cores, needs no build). A new test file is a unit test
+ * unless it matches a pattern here: add it when it does any of the above.
+ */
+export const integrationFiles = [
+  'test/faults/**/*.test.ts',
+  'test/queue*.test.ts',
+  'test/ask.test.ts',
+  'test/catalog-index.test.ts',
+  'test/check-paths.test.ts',
+  'test/cli-errors.test.ts',
+  'test/embeddings-npy.test.ts',
+  'test/embeddings-glove.test.ts',
+  'test/embeddings-stand-in.test.ts',
+  'test/evaluation-demo.test.ts',
+  'test/file-errors.test.ts',
+  'test/generate.test.ts',
+  'test/glove-semantic.test.ts',
+  'test/import.test.ts',
+  'test/input-encoding.test.ts',
+  'test/intentionqa-fidelity.test.ts',
+  'test/intentionqa-pool.test.ts',
+  'test/intentionqa-real.test.ts',
+  'test/intentionqa-released-preset.test.ts',
+  'test/match.test.ts',
+  'test/matrix-ranges-pipelined.test.ts',
+  'test/neo4j-bench.test.ts',
+  'test/neo4j-driver.test.ts',
+  'test/normalize.test.ts',
+  'test/output-claim.test.ts',
+  'test/pipeline.test.ts',
+  'test/purchase-events.test.ts',
+  'test/readme-example.test.ts',
+  'test/score-intentionqa.test.ts',
+  'test/secrets.test.ts',
+  'test/windows.test.ts',
+  'test/wordnet-morphy.test.ts',
+  'test/workers-pool.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // Native add-ons (better-sqlite3, onnxruntime) are safer in forked processes than in threads.
@@ -22,5 +65,10 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     // CI also writes a JSON report, from which .ci/run prints its `N passed, M failed` line.
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.ci/test-results.json' }]] : ['default'],
+    // `npm test` runs both tiers; `npm run test:unit` (`vitest run --project unit`) the first.
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: integrationFiles } },
+      { extends: true, test: { name: 'integration', include: integrationFiles } },
+    ],
   },
 });

@@ -63,7 +63,7 @@ function meanPoolRowWithMask(
     if (Number(mask[b * seq + t]) === 0) continue;
     count += 1;
     const base = (b * seq + t) * dim;
-    for (let d = 0; d < dim; d++) sums[d] += hidden[base + d]!;
+    for (let d = 0; d < dim; d++) sums[d]! += hidden[base + d]!;
   }
   for (let d = 0; d < dim; d++) out[outOffset + d] = count === 0 ? 0 : sums[d]! / count;
 }

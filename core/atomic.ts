@@ -1,4 +1,4 @@
-// Outputs appear whole or not at all: write to a temporary file beside the target, then rename.
+// Outputs appear whole or not at all: write to a temporary file (or folder) beside the target, then rename.
 // Until then the temporary file is removed on every path: commit or write failure, abort, and Ctrl-C
 // or SIGTERM (core/interrupt.ts); one left by `kill -9` is removed by the next run that writes there
 // (removeStaleTemporaryFiles).
@@ -8,19 +8,64 @@ import { dirname } from 'node:path';
 import { once } from 'node:events';
 import { removeOnInterrupt, temporaryPathFor } from './temporary-files.js';
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/**
+ * An output on its way: `tmp` (beside `path`, a file or a folder) is written by the caller, then
+ * `commit()` renames it into place or `abort()` removes it. Until either, an interrupt removes it.
+ * Every output of this tool that appears whole goes through here (writeAtomically, openAtomicWriter,
+ * the .npy row writer, graph outputs, the GloVe cache folder, HNSW index files).
+ */
+export interface TemporaryOutput {
+  readonly path: string;
+  readonly tmp: string;
+  /** Renames `tmp` to `path`; if that fails, removes `tmp` and throws. */
+  commit(): Promise<void>;
+  /** Removes `tmp` (a file or a folder); harmless after commit. */
+  abort(): Promise<void>;
+}
+
+export async function openTemporaryOutput(path: string): Promise<TemporaryOutput> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = temporaryPathFor(path);
   const forget = removeOnInterrupt(tmp);
+  return {
+    path,
+    tmp,
+    async commit() {
+      try {
+        await rename(tmp, path);
+      } catch (err) {
+        await rm(tmp, { recursive: true, force: true });
+        throw err;
+      } finally {
+        forget();
+      }
+    },
+    async abort() {
+      try {
+        await rm(tmp, { recursive: true, force: true });
+      } finally {
+        forget();
+      }
+    },
+  };
+}
+
+/** Writes `path` whole: `write(tmp)` fills a temporary path beside it, which is then renamed into place. */
+export async function writeAtomically<T>(path: string, write: (tmp: string) => Promise<T>): Promise<T> {
+  const output = await openTemporaryOutput(path);
+  let result: T;
   try {
-    await writeFile(tmp, data);
-    await rename(tmp, path);
+    result = await write(output.tmp);
   } catch (err) {
-    await rm(tmp, { force: true });
+    await output.abort();
     throw err;
-  } finally {
-    forget();
   }
+  await output.commit();
+  return result;
+}
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await writeAtomically(path, (tmp) => writeFile(tmp, data));
 }
 
 /** A stream that writes to a temporary file; `commit()` renames it into place, `abort()` deletes it. */
@@ -53,10 +98,8 @@ function drainedOrClosed(stream: WriteStream): Promise<void> {
 }
 
 export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = temporaryPathFor(path);
-  const forget = removeOnInterrupt(tmp);
-  const stream: WriteStream = createWriteStream(tmp);
+  const output = await openTemporaryOutput(path);
+  const stream: WriteStream = createWriteStream(output.tmp);
   // The first error of the stream (a full disk, or a write cut short by abort) is kept and thrown
   // by the next write or commit; without a listener it would be an uncaught exception.
   let failure: Error | undefined;
@@ -66,8 +109,7 @@ export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
   try {
     await once(stream, 'open');
   } catch (err) {
-    forget();
-    await rm(tmp, { force: true });
+    await output.abort();
     throw err;
   }
   let settled = false;
@@ -90,15 +132,13 @@ export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
           await closed(stream);
         }
         if (failure) throw failure;
-        await rename(tmp, path);
       } catch (err) {
         stream.destroy();
         await closed(stream);
-        await rm(tmp, { force: true });
+        await output.abort();
         throw err;
-      } finally {
-        forget();
       }
+      await output.commit();
     },
     async abort() {
       if (settled) return;
@@ -108,8 +148,7 @@ export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
       // listener above absorbs) and closes the file once the write in progress, if any, is done.
       stream.destroy();
       await closed(stream);
-      await rm(tmp, { force: true });
-      forget();
+      await output.abort();
     },
   };
 }

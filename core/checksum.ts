@@ -19,6 +19,14 @@ export function checksumOf(bytes: Uint8Array): ContentChecksum {
   return { bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
+/**
+ * The SHA-256 (hex) of a value's JSON text: a key for settings, jobs or requests. JSON.stringify keeps
+ * the order fields were set in, so equal values built the same way get equal keys.
+ */
+export function sha256OfJson(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
+}
+
 /** The checksum of a file, read as a stream (a file may be larger than memory allows twice). */
 export async function checksumOfFile(path: string): Promise<ContentChecksum> {
   const hash = createHash('sha256');

@@ -5,9 +5,8 @@
 // 1.0–3.0. Values are float32 in memory and stored as float32 ('<f4', embeddings) or float16 ('<f2',
 // halving catalog vector storage: see float16.ts for the rounding).
 import type { Hash } from 'node:crypto';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { removeOnInterrupt, temporaryPathFor } from './temporary-files.js';
+import { open, type FileHandle } from 'node:fs/promises';
+import { openTemporaryOutput, type TemporaryOutput } from './atomic.js';
 import { decodeFloat16, encodeFloat16 } from './float16.js';
 
 const MAGIC = Uint8Array.of(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59); // \x93NUMPY
@@ -100,18 +99,15 @@ export class NpyRowWriter {
     readonly path: string,
     readonly dim: number,
     readonly dtype: StorageDtype,
-    private readonly tmp: string,
+    private readonly output: TemporaryOutput,
     private readonly file: FileHandle,
-    private readonly forget: () => void,
   ) {
     this.headerLength = npyHeader([Number.MAX_SAFE_INTEGER, dim], undefined, dtype).length;
   }
 
   static async open(path: string, dim: number, dtype: StorageDtype = 'float32'): Promise<NpyRowWriter> {
-    await mkdir(dirname(path), { recursive: true });
-    const tmp = temporaryPathFor(path);
-    const forget = removeOnInterrupt(tmp);
-    const writer = new NpyRowWriter(path, dim, dtype, tmp, await open(tmp, 'w'), forget);
+    const output = await openTemporaryOutput(path);
+    const writer = new NpyRowWriter(path, dim, dtype, output, await open(output.tmp, 'w'));
     await writer.file.write(npyHeader([0, dim], writer.headerLength, dtype));
     return writer;
   }
@@ -127,14 +123,12 @@ export class NpyRowWriter {
   async commit(): Promise<void> {
     await this.file.write(npyHeader([this.rows, this.dim], this.headerLength, this.dtype), 0, this.headerLength, 0);
     await this.file.close();
-    await rename(this.tmp, this.path);
-    this.forget();
+    await this.output.commit();
   }
 
   async abort(): Promise<void> {
     await this.file.close().catch(() => undefined);
-    await rm(this.tmp, { force: true });
-    this.forget();
+    await this.output.abort();
   }
 }
 

@@ -26,10 +26,10 @@ export function parseTemporaryName(name: string): { target: string; pid: number 
   return m ? { target: m[1]!, pid: Number(m[2]) } : undefined;
 }
 
-/** Removes `tmp` (and SQLite's side files of it) if the process is interrupted; the returned function cancels that. */
+/** Removes `tmp` (a file or a folder, and SQLite's side files of it) if the process is interrupted; the returned function cancels that. */
 export function removeOnInterrupt(tmp: string): () => void {
   return undoOnInterrupt(() => {
-    for (const suffix of ['', ...SQLITE_SIDE_FILES]) rmSync(tmp + suffix, { force: true });
+    for (const suffix of ['', ...SQLITE_SIDE_FILES]) rmSync(tmp + suffix, { recursive: true, force: true });
   });
 }
 

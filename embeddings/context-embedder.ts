@@ -106,7 +106,7 @@ class RunningSum {
     if (encoded.empty[row]) return;
     const dim = this.sum.length;
     const base = row * dim;
-    for (let d = 0; d < dim; d++) this.sum[d] += encoded.vectors[base + d]!;
+    for (let d = 0; d < dim; d++) this.sum[d]! += encoded.vectors[base + d]!;
     this.count += 1;
   }
   mean(): NodeEmbedding {

@@ -9,11 +9,11 @@
 // half cache. Every load checks the files against the manifest's checksums; a folder that does not
 // match (a torn copy, a disk error, an edit) is converted again, and the log says why.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { temporaryPathFor } from '../core/temporary-files.js';
+import { openTemporaryOutput } from '../core/atomic.js';
 import { readNpyFloat32, writeNpyMatrix, type NpyMatrix } from '../core/npy.js';
 import { UserError } from '../core/errors.js';
 import { readWordVectorJson } from './glove-json.js';
@@ -188,7 +188,8 @@ async function buildCache(dir: string, pkg: GlovePackage): Promise<void> {
   const table = await readWordVectorJson(pkg.jsonFile);
   const bad = table.words.findIndex((w) => /[\r\n]/.test(w));
   if (bad >= 0) throw new Error(`${pkg.jsonFile}: word ${bad} contains a line break`);
-  const tmp = temporaryPathFor(dir);
+  const output = await openTemporaryOutput(dir);
+  const tmp = output.tmp;
   try {
     await mkdir(tmp, { recursive: true });
     const wordText = table.words.join('\n') + '\n';
@@ -211,14 +212,14 @@ async function buildCache(dir: string, pkg: GlovePackage): Promise<void> {
     await writeFile(join(tmp, FILES.manifest), JSON.stringify(manifest, null, 2) + '\n');
     await rm(dir, { recursive: true, force: true });
     try {
-      await rename(tmp, dir);
+      await output.commit();
     } catch (err) {
       // Another process converted it at the same moment: its folder is as good as ours.
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
     }
   } finally {
-    await rm(tmp, { recursive: true, force: true });
+    await output.abort();
   }
 }
 

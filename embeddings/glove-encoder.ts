@@ -120,7 +120,7 @@ export class GloveSentenceEncoder implements DescribedEncoder {
       for (const r of rows) {
         const w = this.weights ? this.weights[r]! : 1;
         const base = r * dim;
-        for (let d = 0; d < dim; d++) sum[d] += w * vectors[base + d]!;
+        for (let d = 0; d < dim; d++) sum[d]! += w * vectors[base + d]!;
       }
       let scale = 1 / rows.length;
       if (normalize) {

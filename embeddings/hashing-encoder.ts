@@ -37,7 +37,7 @@ export class HashingSentenceEncoder implements DescribedEncoder {
       for (const feature of hashingFeatures(sentence)) {
         const h = hashString(feature);
         // Low bits pick the bucket, the top bit the sign (independent enough for a demo).
-        out[offset + (h % this.dim)] += h >>> 31 === 1 ? -1 : 1;
+        out[offset + (h % this.dim)]! += h >>> 31 === 1 ? -1 : 1;
       }
       if (normalize) l2NormalizeRow(out, offset, this.dim);
     });

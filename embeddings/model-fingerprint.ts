@@ -8,6 +8,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.js';
+import { sha256OfJson } from '../core/checksum.js';
 import type { ModelDtype } from './model-files.js';
 
 /** What identifies a model for the fingerprint: its two files and the settings that change vectors. */
@@ -64,10 +65,7 @@ export async function modelFingerprint(input: ModelFingerprintInput, cacheRoot: 
   const recordPath = join(
     cacheRoot,
     'fingerprints',
-    `${createHash('sha256')
-      .update(JSON.stringify([paths, input.dtype, input.maxTokens]))
-      .digest('hex')
-      .slice(0, 32)}.json`,
+    `${sha256OfJson([paths, input.dtype, input.maxTokens]).slice(0, 32)}.json`,
   );
   const files = await Promise.all(paths.map(fileIdentity));
   const reason = await reusableRecord(recordPath, files, input);
@@ -116,5 +114,5 @@ async function reusableRecord(
 }
 
 function recordChecksum(fields: Omit<FingerprintRecord, 'checksum'>): string {
-  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+  return sha256OfJson(fields);
 }

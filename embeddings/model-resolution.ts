@@ -4,7 +4,7 @@
 // transformers.js's file-cache layout (CACHE/models/<owner>/<name>/<file>) and the Hub URLs come from
 // transformers.js's `env.remoteHost` / `env.remotePathTemplate`, so both tools share downloads.
 // When nothing works the error lists every place tried, why each failed, and how to supply a copy.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { openAtomicWriter } from '../core/atomic.js';
@@ -17,6 +17,7 @@ import {
   type ModelDtype,
 } from './model-files.js';
 import { UserError } from '../core/errors.js';
+import { readModelConfig } from '../core/model-config.js';
 
 // Re-exported: callers find every resolution concept here.
 export { cachedModelDir, defaultCacheRoot, isOfflineByEnvironment };
@@ -78,7 +79,7 @@ export function missingModelFiles(dir: string, dtype: ModelDtype): string[] {
   const missing = requiredModelFiles(dtype).filter((f) => !existsSync(join(dir, f)));
   if (!missing.includes('config.json')) {
     try {
-      JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+      readModelConfig(dir);
     } catch (err) {
       missing.push(`a readable config.json (${(err as Error).message})`);
     }
@@ -235,8 +236,7 @@ async function downloadModel(
  */
 function folderModelName(dir: string): string {
   try {
-    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { _name_or_path?: unknown };
-    const name = config._name_or_path;
+    const name = readModelConfig(dir)._name_or_path;
     // Some exports record the exporting machine's path there: its last component is the name.
     if (typeof name === 'string' && name !== '') return isAbsolute(name) ? basename(name) : name;
   } catch {

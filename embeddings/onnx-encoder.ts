@@ -2,7 +2,6 @@
 // with the provider, threads and batching under our control; tokenization by transformers.js.
 // encode() = tokenize → length-sorted batches padded to their longest sentence → last_hidden_state →
 // mean pooling over non-padding tokens → L2 normalisation; rows come back in input order.
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { EncodeOptions } from './sentence-encoder.js';
@@ -16,6 +15,7 @@ import { planBatches, paddingWasted } from './length-batching.js';
 import { l2NormalizeRow, meanPoolBatch } from './pooling.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS, type ModelDtype } from './model-files.js';
 import { InputError, UserError } from '../core/errors.js';
+import { modelConfigPath, readModelConfig } from '../core/model-config.js';
 
 export { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS };
 
@@ -84,16 +84,10 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
 
   static async open(options: OnnxEncoderOptions = {}): Promise<OnnxSentenceEncoder> {
     const model = await resolveModel(options);
-    const config = JSON.parse(readFileSync(join(model.dir, 'config.json'), 'utf8')) as {
-      hidden_size?: unknown;
-      max_position_embeddings?: unknown;
-    };
+    const config = readModelConfig(model.dir);
     const dim = Number(config.hidden_size);
     if (!Number.isInteger(dim) || dim < 1)
-      throw new InputError(
-        { file: join(model.dir, 'config.json'), field: 'hidden_size' },
-        'must be a positive integer',
-      );
+      throw new InputError({ file: modelConfigPath(model.dir), field: 'hidden_size' }, 'must be a positive integer');
     const positions = Number(config.max_position_embeddings);
     const maxTokens = Math.min(
       options.maxTokens ?? DEFAULT_MAX_TOKENS,

@@ -29,8 +29,8 @@ export type ProductEmbeddingOutcome =
 /** Mean of float64 rows (the caller guarantees at least one). */
 function meanRows(rows: readonly Float64Array[] | readonly Float32Array[], dim: number): Float64Array {
   const out = new Float64Array(dim);
-  for (const row of rows) for (let d = 0; d < dim; d++) out[d] += row[d]!;
-  for (let d = 0; d < dim; d++) out[d] /= rows.length;
+  for (const row of rows) for (let d = 0; d < dim; d++) out[d]! += row[d]!;
+  for (let d = 0; d < dim; d++) out[d]! /= rows.length;
   return out;
 }
 

@@ -2,10 +2,10 @@
 // failed commit and on an interrupt; and the clean-up of those a killed run left.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
-import { openAtomicWriter, writeFileAtomic } from '../core/atomic.js';
+import { openAtomicWriter, openTemporaryOutput, writeAtomically, writeFileAtomic } from '../core/atomic.js';
 import { undoAllForInterrupt } from '../core/interrupt.js';
 import { NpyRowWriter } from '../core/npy.js';
 import { parseTemporaryName, removeStaleTemporaryFiles, temporaryPathFor } from '../core/temporary-files.js';
@@ -109,5 +109,54 @@ describe('temporary files', () => {
     for (const f of [mine, namesake, otherOutput]) writeFileSync(f, 'x');
     expect(removeStaleTemporaryFiles(join(beside, 'g.sqlite'), 'file').sort()).toEqual([mine, namesake].sort());
     expect(existsSync(otherOutput)).toBe(true);
+  });
+});
+
+describe('writeAtomically and openTemporaryOutput (the one home of write-then-rename)', () => {
+  it('a folder output: built under a hidden name, renamed whole; the callback’s result is returned', async () => {
+    const target = join(dir, 'folder-out', 'cache');
+    const result = await writeAtomically(target, async (tmp) => {
+      expect(tmp).not.toBe(target);
+      expect(parseTemporaryName(basename(tmp))?.target).toBe('cache');
+      mkdirSync(tmp);
+      writeFileSync(join(tmp, 'a.txt'), 'A');
+      expect(existsSync(target)).toBe(false);
+      return 42;
+    });
+    expect(result).toBe(42);
+    expect(readFileSync(join(target, 'a.txt'), 'utf8')).toBe('A');
+    expect(readdirSync(join(dir, 'folder-out'))).toEqual(['cache']);
+  });
+
+  it('a failing write leaves neither the target nor the temporary folder', async () => {
+    const parent = join(dir, 'folder-fail');
+    await expect(
+      writeAtomically(join(parent, 'cache'), async (tmp) => {
+        mkdirSync(tmp);
+        writeFileSync(join(tmp, 'half.txt'), 'x');
+        throw new Error('disk full');
+      }),
+    ).rejects.toThrow('disk full');
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it('an interrupt before commit removes a temporary folder (with its files)', async () => {
+    const parent = join(dir, 'folder-interrupt');
+    const output = await openTemporaryOutput(join(parent, 'cache'));
+    mkdirSync(output.tmp);
+    writeFileSync(join(output.tmp, 'part.npy'), 'x');
+    expect(undoAllForInterrupt()).toBe(1);
+    expect(readdirSync(parent)).toEqual([]);
+    await output.abort(); // harmless afterwards
+  });
+
+  it('commit then abort: the output stays, and the interrupt handler no longer holds it', async () => {
+    const target = join(dir, 'commit-abort', 'out.txt');
+    const output = await openTemporaryOutput(target);
+    writeFileSync(output.tmp, 'done');
+    await output.commit();
+    await output.abort();
+    expect(readFileSync(target, 'utf8')).toBe('done');
+    expect(undoAllForInterrupt()).toBe(0);
   });
 });

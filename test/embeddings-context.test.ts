@@ -135,7 +135,7 @@ class BatchDependentEncoder implements SentenceEncoder {
   }
   async encode(sentences: readonly string[], options?: EncodeOptions): Promise<Float32Array> {
     const out = await this.inner.encode(sentences, options);
-    for (let r = 0; r < sentences.length; r++) out[r * this.dim] += sentences.length / 1024;
+    for (let r = 0; r < sentences.length; r++) out[r * this.dim]! += sentences.length / 1024;
     return out;
   }
   async close() {}

@@ -136,7 +136,7 @@ describe('pooling', () => {
         for (let t = 0; t < seq; t++) {
           if (mask[t] === 0) continue;
           count++;
-          for (let d = 0; d < dim; d++) sums[d] += hidden[(r * seq + t) * dim + d]!;
+          for (let d = 0; d < dim; d++) sums[d]! += hidden[(r * seq + t) * dim + d]!;
         }
         for (let d = 0; d < dim; d++) expected[outRows[r]! * dim + d] = count === 0 ? 0 : sums[d]! / count;
       }

@@ -96,7 +96,7 @@ describe.skipIf(!pkg)('glove-100d over the real vectors', () => {
         .split(' ')
         .filter((w) => vectors.has(w));
       const m = new Array<number>(100).fill(0);
-      for (const w of known) vectors.get(w)!.forEach((x, d) => (m[d] += x / known.length));
+      for (const w of known) vectors.get(w)!.forEach((x, d) => (m[d]! += x / known.length));
       return m;
     };
     for (const [a, b, rounded] of pairs) {
@@ -197,7 +197,7 @@ describe.skipIf(!pkg)('the demo with glove-100d', () => {
     // The mean, recomputed here in float64 and rounded once, is the one written next to embeddings.npy.
     const mean = new Float64Array(raw.dim);
     for (let r = 0; r < raw.ids.length; r++)
-      for (let d = 0; d < raw.dim; d++) mean[d] += raw.data[r * raw.dim + d]! / raw.ids.length;
+      for (let d = 0; d < raw.dim; d++) mean[d]! += raw.data[r * raw.dim + d]! / raw.ids.length;
     const written = await readNpyFloat32(join(dir, 'embeddings', EMBEDDINGS_MEAN_FILE));
     expect(written.shape).toEqual([1, raw.dim]);
     for (let d = 0; d < raw.dim; d++) expect(written.data[d]).toBeCloseTo(mean[d]!, 6);

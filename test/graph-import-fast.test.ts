@@ -285,7 +285,7 @@ describe('older stores', () => {
     const w = SqliteGraphStore.open(path, { mode: 'write' });
     const ids = await w.upsertNodes(['a', 'b', 'c']);
     await w.close();
-    const [a, b, c] = ['a', 'b', 'c'].map((t) => ids.get(t)!);
+    const [a, b, c] = [ids.get('a')!, ids.get('b')!, ids.get('c')!];
     const db = new Database(path);
     db.exec(`DROP INDEX edges_by_tail;
       CREATE TABLE edges_staged (head INTEGER NOT NULL, tail INTEGER NOT NULL, ${RELATION_SENSES.map((s) => `"${s}" REAL`).join(', ')});

@@ -15,7 +15,7 @@ import {
   type DumpEdge,
   type DumpNode,
   type GraphDumpSource,
-} from '../graph/neo4j/neo4j-admin-export.js';
+} from '../graph/export/neo4j-admin-export.js';
 import { SqliteGraphStore } from '../graph/sqlite/sqlite-store.js';
 import { RELATION_SENSES, type SenseWeights } from '../graph/graph-store.js';
 import { randomFixture } from './graph-store-contract.js';

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { undoAllForInterrupt } from '../core/interrupt.js';
 import { clusteredVectors } from '../bench/support/clustered-vectors.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
 import {
@@ -18,6 +19,19 @@ const params = { m: 12, efConstruction: 100, seed: 3 };
 describe('HNSW vector index persistence', () => {
   const raw = clusteredVectors({ count: 300, dim: 16, clusters: 6, seed: 2, zeroRows: new Set([4]) });
   const vectors = UnitVectors.fromVectorSet(raw);
+
+  it('the temporary copy of an index built in memory is removed by release() or by an interrupt', async () => {
+    const inMemory = VectorIndex.build(vectors, params);
+    const first = await inMemory.file();
+    expect(existsSync(first.path) && existsSync(sidecarPath(first.path))).toBe(true);
+    await first.release();
+    expect(existsSync(first.path) || existsSync(sidecarPath(first.path))).toBe(false);
+    expect(undoAllForInterrupt()).toBe(0); // release() also forgot them
+    const second = await inMemory.file();
+    expect(undoAllForInterrupt()).toBe(2); // the index and its sidecar, as Ctrl-C would
+    expect(existsSync(second.path) || existsSync(sidecarPath(second.path))).toBe(false);
+    await second.release();
+  });
 
   it('saves, reloads the same index, and answers identically', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hnsw-'));

@@ -134,7 +134,7 @@ describe.skipIf(!haveReference)("lemmatizeNoun equals NLTK 3.10's WordNetLemmati
     const rows = readFileSync(REFERENCE, 'utf8').trimEnd().split('\n').slice(1);
     expect(rows.length).toBeGreaterThan(13_000);
     const differences = rows
-      .map((row) => row.split('\t'))
+      .map((row) => row.split('\t') as [string, string])
       .filter(([word, nltk]) => lemmatizeNoun(word) !== nltk)
       .map(([word, nltk]) => `${word}: NLTK ${nltk}, here ${lemmatizeNoun(word)}`);
     expect(differences).toEqual([]);

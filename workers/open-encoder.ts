@@ -12,12 +12,11 @@ import { parseEncoderChoice, type EncoderChoice } from '../embeddings/encoder-ch
 import type { EncoderDescription } from '../embeddings/encoder-description.js';
 import type { EncodeOptions } from '../embeddings/sentence-encoder.js';
 import { ConfigError } from '../core/errors.js';
+// Type-only: the pool and the queue client are loaded when asked for (openEncoder imports them).
+import type { PooledSentenceEncoder } from './pooled-encoder.js';
+import type { QueuedSentenceEncoder, QueueOptions } from './queue/queued-encoder.js';
 
 export { parseEncoderChoice, type EncoderChoice };
-
-type PooledSentenceEncoder = import('./pooled-encoder.js').PooledSentenceEncoder;
-type QueuedSentenceEncoder = import('./queue/queued-encoder.js').QueuedSentenceEncoder;
-type QueueOptions = import('./queue/queued-encoder.js').QueueOptions;
 
 export type AnyEncoder =
   OnnxSentenceEncoder | GloveSentenceEncoder | HashingSentenceEncoder | PooledSentenceEncoder | QueuedSentenceEncoder;

@@ -19,7 +19,7 @@ import {
 } from '../../graph/graph-store.js';
 import { DEFAULT_IMPORT_BATCH, type ImportSummary } from '../../graph/import/import-checkpoint.js';
 import { importGraph } from '../../graph/import/import-graph.js';
-import { exportNeo4jAdmin, sqliteDumpSource } from '../../graph/neo4j/neo4j-admin-export.js';
+import { exportNeo4jAdmin, sqliteDumpSource } from '../../graph/export/neo4j-admin-export.js';
 import { isNeo4jUri } from '../../graph/neo4j/neo4j-config.js';
 import { openGraphStore } from '../../graph/open-store.js';
 import { edgeSentences } from '../../graph/relation-sentences.js';

@@ -2,7 +2,7 @@
 // that asking the same prompt again (a rerun into another file, SessionIntentBench tasks that share
 // a question, the samples of a CoT-SC item that failed half-way) sends no request. One JSONL line
 // per completion (core/jsonl-append-log.ts); the key is a SHA-256, so prompts are not stored.
-import { createHash } from 'node:crypto';
+import { sha256OfJson } from '../../core/checksum.js';
 import { JsonlAppendLog } from '../../core/jsonl-append-log.js';
 import type { ChatUsage } from '../../core/chat-completions.js';
 
@@ -26,8 +26,7 @@ export interface CachedCompletion {
 }
 
 export function cacheKey(k: CacheKey): string {
-  const canonical = JSON.stringify([k.endpoint, k.model, k.prompt, k.temperature, k.maxTokens, k.sample]);
-  return createHash('sha256').update(canonical).digest('hex');
+  return sha256OfJson([k.endpoint, k.model, k.prompt, k.temperature, k.maxTokens, k.sample]);
 }
 
 function cachedCompletionOf(json: unknown): CachedCompletion | undefined {

@@ -26,7 +26,7 @@ export function centerVectors(set: VectorSet): { centered: VectorSet; mean: Floa
   for (let row = 0; row < ids.length; row++) {
     if (!usable(row)) continue;
     rows.push(row);
-    for (let d = 0; d < dim; d++) sum[d] += data[row * dim + d]!;
+    for (let d = 0; d < dim; d++) sum[d]! += data[row * dim + d]!;
   }
   const mean = new Float32Array(dim);
   if (rows.length > 0) for (let d = 0; d < dim; d++) mean[d] = sum[d]! / rows.length;

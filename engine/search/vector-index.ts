@@ -14,13 +14,14 @@
 // renamed into place before the new sidecar is written, so that no sidecar ever vouches for a
 // half-written index or another build's.
 import { createHash } from 'node:crypto';
-import { rename, rm, mkdir } from 'node:fs/promises';
+import { rm, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type * as Hnsw from 'hnswlib-node';
-import { removeOnInterrupt, temporaryPathFor } from '../../core/temporary-files.js';
-import { checksumOfFile, type ContentChecksum } from '../../core/checksum.js';
+import { removeOnInterrupt } from '../../core/temporary-files.js';
+import { writeAtomically } from '../../core/atomic.js';
+import { checksumOfFile } from '../../core/checksum.js';
 import { notice } from '../../core/notice.js';
 import { nothingSaved, readMatchingSidecar, removeSidecar, sidecarPath, writeSidecar } from '../../core/sidecar.js';
 import { createProgress } from '../../core/progress.js';
@@ -133,33 +134,31 @@ export class VectorIndex {
    */
   async file(): Promise<{ path: string; release(): Promise<void> }> {
     if (this.path !== undefined) return { path: this.path, release: async () => {} };
+    // An index built in memory has no output to sit beside: a temporary file in the system temp
+    // folder, removed by release() or, when the run is interrupted before, on the interrupt.
     const path = join(tmpdir(), `intentsim-hnsw-${process.pid}-${Date.now()}.hnsw`);
-    await this.write(path);
-    return {
-      path,
-      release: async () => {
-        await rm(path, { force: true });
-        await rm(sidecarPath(path), { force: true });
-      },
+    const forget = [removeOnInterrupt(path), removeOnInterrupt(sidecarPath(path))];
+    const release = async () => {
+      await rm(path, { force: true });
+      await rm(sidecarPath(path), { force: true });
+      for (const f of forget) f();
     };
+    try {
+      await this.write(path);
+    } catch (err) {
+      await release();
+      throw err;
+    }
+    return { path, release };
   }
 
   private async write(path: string): Promise<void> {
     await mkdir(dirname(path), { recursive: true });
     await removeSidecar(path);
-    const tmp = temporaryPathFor(path);
-    const forget = removeOnInterrupt(tmp);
-    let content: ContentChecksum;
-    try {
+    const content = await writeAtomically(path, async (tmp) => {
       this.hnsw.writeIndexSync(tmp);
-      content = await checksumOfFile(tmp);
-      await rename(tmp, path);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    } finally {
-      forget();
-    }
+      return checksumOfFile(tmp);
+    });
     await writeSidecar(path, this.sidecar(), content);
   }
 

@@ -3,11 +3,8 @@
 // target and renamed on commit; JSONL goes through an atomic writer. A file target is claimed until
 // commit or abort (core/output-claim.ts: locked, temporary files of killed runs removed). Neo4j is
 // written in place (upserts are idempotent, so a re-run converges).
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { openAtomicWriter, type AtomicWriter } from '../../core/atomic.js';
+import { openAtomicWriter, openTemporaryOutput, type AtomicWriter } from '../../core/atomic.js';
 import { claimOutput } from '../../core/output-claim.js';
-import { removeOnInterrupt, temporaryPathFor } from '../../core/temporary-files.js';
 import { isNeo4jUri } from '../neo4j/neo4j-config.js';
 import { openGraphWriter } from '../open-store.js';
 import type { EdgeInput, GraphWriter } from '../graph-store.js';
@@ -61,21 +58,20 @@ export async function openGraphOutput(target: string): Promise<GraphOutput> {
         abort: () => w.abort().finally(() => claim.release()),
       };
     }
-    await mkdir(dirname(target), { recursive: true });
-    const tmp = temporaryPathFor(target);
-    await rm(tmp, { force: true });
-    const forget = removeOnInterrupt(tmp);
-    const writer = await openGraphWriter(tmp);
-    const done = () => {
-      forget();
-      claim.release();
-    };
+    const output = await openTemporaryOutput(target);
+    let writer: GraphWriter;
+    try {
+      writer = await openGraphWriter(output.tmp);
+    } catch (err) {
+      await output.abort();
+      throw err;
+    }
     return writerOutput(
       kind,
       target,
       writer,
-      () => rename(tmp, target).finally(done),
-      () => rm(tmp, { force: true }).finally(done),
+      () => output.commit().finally(() => claim.release()),
+      () => output.abort().finally(() => claim.release()),
     );
   } catch (err) {
     claim.release();

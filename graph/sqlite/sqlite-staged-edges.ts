@@ -177,12 +177,12 @@ export function stableRadixOrder(heads: Uint32Array, tails: Uint32Array): Uint32
   ];
   for (const digit of digits) {
     counts.fill(0);
-    for (let i = 0; i < n; i++) counts[digit(i) + 1]++;
+    for (let i = 0; i < n; i++) counts[digit(i) + 1]!++;
     if (n === 0 || counts[digit(0) + 1] === n) continue; // one digit value everywhere: this pass changes nothing
-    for (let d = 1; d < counts.length; d++) counts[d] += counts[d - 1]!;
+    for (let d = 1; d < counts.length; d++) counts[d]! += counts[d - 1]!;
     for (let k = 0; k < n; k++) {
       const i = order[k]!;
-      spare[counts[digit(i)]++] = i;
+      spare[counts[digit(i)]!++] = i;
     }
     [order, spare] = [spare, order];
   }

@@ -104,12 +104,12 @@ export class WordHashEncoder implements SentenceEncoder {
         .filter(Boolean)) {
         let h = 0x811c9dc5;
         for (let k = 0; k < word.length; k++) h = Math.imul(h ^ word.charCodeAt(k), 0x01000193) >>> 0;
-        out[i * this.dim + (h % this.dim)] += 1;
+        out[i * this.dim + (h % this.dim)]! += 1;
       }
       let norm = 0;
-      for (let k = 0; k < this.dim; k++) norm += out[i * this.dim + k] ** 2;
+      for (let k = 0; k < this.dim; k++) norm += out[i * this.dim + k]! ** 2;
       norm = Math.sqrt(norm);
-      if (norm > 0) for (let k = 0; k < this.dim; k++) out[i * this.dim + k] /= norm;
+      if (norm > 0) for (let k = 0; k < this.dim; k++) out[i * this.dim + k]! /= norm;
     });
     return out;
   }

@@ -4,7 +4,7 @@
 // here (ContextEmbedder.computeUnit with the coordinator's settings), so the node vectors are the
 // local run's, byte for byte. It refuses a job made for another model, graph or template set, and
 // one whose node ids name other texts in its graph.
-import { createHash } from 'node:crypto';
+import { sha256OfJson } from '../../core/checksum.js';
 import type {
   ContextNode,
   ContextUnit,
@@ -55,7 +55,7 @@ export interface WorkerGraph {
 }
 
 export function contextJobId(job: ContextJob): string {
-  return `ctx-${createHash('sha256').update(JSON.stringify(job)).digest('hex').slice(0, 40)}`;
+  return `ctx-${sha256OfJson(job).slice(0, 40)}`;
 }
 
 const COUNT_FIELDS = [

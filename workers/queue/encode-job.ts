@@ -2,7 +2,7 @@
 // local encoder would pass to the model (the same sentences, in the same batch order and size), so
 // a worker's vectors are the local run's, byte for byte. It carries the coordinator's model identity,
 // which a worker checks against its own before it computes anything.
-import { createHash } from 'node:crypto';
+import { sha256OfJson } from '../../core/checksum.js';
 import {
   checkModelField,
   finiteRowsFromBase64,
@@ -34,7 +34,7 @@ export interface EncodeJobResult {
 
 /** A job id from the content and settings: the same work always gets the same id, so adding it twice is harmless. */
 export function encodeJobId(job: EncodeJob): string {
-  return `enc-${createHash('sha256').update(JSON.stringify(job)).digest('hex').slice(0, 40)}`;
+  return `enc-${sha256OfJson(job).slice(0, 40)}`;
 }
 
 /** The job's fields checked one by one; the reason names the first one that is wrong. */

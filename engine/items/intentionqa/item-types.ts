@@ -37,7 +37,7 @@ export interface SamplingRecord {
   refused: Array<{ id: string; score: number; reason: string }>;
 }
 
-interface ItemCommon {
+export interface ItemCommon {
   id: string;
   item_a_id: string;
   item_b_id: string;

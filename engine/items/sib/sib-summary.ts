@@ -20,7 +20,7 @@ import {
   type Trajectory,
 } from './sib-types.js';
 
-type TaskCounts = Record<`T${TaskNumber}`, number>;
+export type TaskCounts = Record<`T${TaskNumber}`, number>;
 
 export interface SibSummary {
   inputs: { sessions: string; annotations: string | null; catalog: string | null };

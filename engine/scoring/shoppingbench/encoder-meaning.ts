@@ -2,8 +2,7 @@
 // output that reports them says so. Those of glove-100d mean something but come from a word-vector
 // baseline, not the Sentence-BERT model the benchmarks were built with; the outputs say that too.
 // This decides which case an opened encoder is.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readModelConfig } from '../../../core/model-config.js';
 import { HASHING_ENCODER_NAME } from '../../../embeddings/hashing-encoder.js';
 import { GLOVE_ENCODER_NAME } from '../../../embeddings/glove-encoder.js';
 import { OnnxSentenceEncoder } from '../../../embeddings/onnx-encoder.js';
@@ -32,9 +31,7 @@ export function notMeaningfulBecause(encoder: SentenceEncoder): string | undefin
   const dir = encoder instanceof OnnxSentenceEncoder ? encoder.info.dir : modelDirOf(encoder);
   if (dir === undefined) return `${encoder.name} is not the Sentence-BERT model`;
   try {
-    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
-      intentsim_generated?: { generator?: string };
-    };
+    const config = readModelConfig(dir);
     if (config.intentsim_generated)
       return `${config.intentsim_generated.generator ?? encoder.name} is a generated model with random weights`;
   } catch {

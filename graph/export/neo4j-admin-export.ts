@@ -39,7 +39,7 @@ import {
   SCHEMA_META_KEY,
   SCHEMA_STATEMENTS,
   SCHEMA_VERSION,
-} from './neo4j-schema.js';
+} from '../neo4j/neo4j-schema.js';
 import { UserError } from '../../core/errors.js';
 
 export interface DumpNode {
