@@ -193,11 +193,13 @@ export {
   readReviewItems,
   REVIEW_ITEM_FILES,
   type ReviewItem,
+  type ReviewItemFile,
+  type SourcedReviewItem,
   type ReviewOption,
 } from './engine/review/review-items.js';
 export { sampleItems, STRATUM_FIELDS, type StratumField, type SampleSettings } from './engine/review/sample-items.js';
 export { exportReview, type ExportReviewOptions, type ExportReviewResult } from './engine/review/export-review.js';
-export { summarizeReview, type ReviewSummary, type AgreementSummary } from './engine/review/review-summary.js';
+export { summarizeReview, type ReviewSummary, type AgreementSummary, type StratumValidity } from './engine/review/review-summary.js';
 export { cohenKappa, fleissKappa, type KappaResult } from './engine/review/agreement.js';
 export { wilsonInterval, type Proportion } from './engine/review/wilson-interval.js';
 export { mturkBatchCsv, importMturkResults, type MturkImportResult } from './engine/review/mturk.js';
@@ -205,7 +207,7 @@ export { mturkBatchCsv, importMturkResults, type MturkImportResult } from './eng
 // The types that the calls above take and return, so that callers can name them (API Extractor's
 // ae-forgotten-export keeps this list complete: `npm run lint`). Classes here are exported as types:
 // the library opens or builds them, callers hold and pass them. Constants list the values of a type.
-export type { ChatMessage, ChatUsage } from './core/chat-completions.js';
+export type { ChatMessage, ChatUsage, RetryWait } from './core/chat-completions.js';
 export { ON_ERROR_MODES } from './core/errors.js';
 export type { InputLimits } from './core/jsonl-batches.js';
 export type { StorageDtype } from './core/npy.js';
