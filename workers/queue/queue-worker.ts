@@ -26,7 +26,13 @@ import {
   type ContextJobResult,
   type WorkerGraph,
 } from './context-job.js';
-import { float32ToBase64, identityMismatch, MalformedJobError, type ModelIdentity } from './job-payloads.js';
+import {
+  float32ToBase64,
+  identityMismatch,
+  MalformedJobError,
+  modelIdentity,
+  type ModelIdentity,
+} from './job-payloads.js';
 import { QueueConnection } from './redis-connection.js';
 import { contextQueueName, encodeQueueName } from './queue-names.js';
 
@@ -51,6 +57,8 @@ export interface QueueWorkerHandle {
   readonly queues: string[];
   /** The graph's identity (graph/graph-identity.ts), when the worker has a graph. */
   readonly graph?: string;
+  /** The kernel class of the worker's model on this CPU (embeddings/kernel-class.ts): jobs of another are refused. */
+  readonly kernels: string;
   /** Stops taking jobs, lets the jobs in hand finish, disconnects. */
   close(): Promise<void>;
   /** Jobs finished, refused and malformed so far. */
@@ -62,11 +70,11 @@ export async function serveQueueJobs(
   options: QueueWorkerOptions,
 ): Promise<QueueWorkerHandle> {
   const redis = await QueueConnection.open(options.url);
-  const own: ModelIdentity = {
+  const own: ModelIdentity = modelIdentity({
     fingerprint: encoder.fingerprint,
     dtype: encoder.dtype,
     maxTokens: encoder.info.maxTokens,
-  };
+  });
   const log = options.log ?? (() => {});
   const counts = { done: 0, refused: 0, malformed: 0 };
 
@@ -157,6 +165,7 @@ export async function serveQueueJobs(
   return {
     queues: workers.map((w) => w.name),
     graph,
+    kernels: own.kernels,
     close: async () => {
       await Promise.all(workers.map((w) => w.close()));
       await redis.close();
