@@ -653,7 +653,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     try {
       await q.add('encode-sentences', {
         format: 1,
-        model: { fingerprint: 'x', dtype: 'q8', maxTokens: 1 },
+        model: { fingerprint: 'x', dtype: 'q8', maxTokens: 1, kernels: 'x' },
         sentences: 'no',
       });
       let failed: Awaited<ReturnType<typeof q.getFailed>> = [];

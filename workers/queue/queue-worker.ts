@@ -3,9 +3,9 @@
 //   the local model, batch for batch as the coordinator cut them;
 // - node-context (context-job.ts), only when it has a graph: one unit of `embed`'s context work,
 //   read from its own copy of the graph and computed as the coordinator would have computed it.
-// A job made for another model, dtype, token limit, graph or template set is refused (failed without
-// retries, with the reason); a malformed payload fails with the field that is wrong; the worker keeps
-// serving after both.
+// A job made for another model, dtype, token limit, CPU kernel class (embeddings/kernel-class.ts),
+// graph or template set is refused (failed without retries, with the reason); a malformed payload
+// fails with the field that is wrong; the worker keeps serving after both.
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { OnnxSentenceEncoder } from '../../embeddings/onnx-encoder.js';
