@@ -5,10 +5,17 @@
 // additive mask, erf-GELU), so ONNX Runtime applies the same fusions it applies to the real model and
 // a model of MiniLM-L6's shape costs the same FLOPs.
 //
-// The q8 variant is what onnxruntime.quantization.quantize_dynamic produces for BERT: every MatMul
-// with a constant weight becomes DynamicQuantizeLinear (activations → uint8 with a per-tensor scale
-// computed at run time) + MatMulInteger against int8 weights (symmetric, per-tensor) + rescale, and
-// the word-embedding table is stored as int8 and dequantized after the Gather (weight-only).
+// The q8 variant is what onnxruntime.quantization.quantize_dynamic produces for BERT with
+// reduce_range=True: every MatMul with a constant weight becomes DynamicQuantizeLinear (activations →
+// uint8 with a per-tensor scale computed at run time) + MatMulInteger against int8 weights
+// (symmetric, per-tensor, 7 bits: ±64) + rescale, and the word-embedding table is stored as int8 and
+// dequantized after the Gather (weight-only).
+// Why 7 bits: on AVX2 and on AVX-512 without VNNI, ONNX Runtime's u8×s8 kernel multiplies with
+// VPMADDUBSW, which adds two u8·s8 products into a saturating int16. With weights up to ±127 the sum
+// reaches 2·255·127 = 64,770 and is clipped at 32,767, so q8 vectors moved far from fp32 there (cosine
+// 0.964 on the test model) and nowhere else. With ±64 it is at most 2·255·64 = 32,640: exact on every
+// CPU, at the speed of the u8×s8 kernel (uint8 weights, 's8' → 'u8', are exact too but take the
+// slower u8×u8 kernel). Measured per CPU class in docs/embeddings.md.
 import { OnnxDataType } from './onnx-proto.js';
 import { OnnxGraphBuilder, floatAttr } from './onnx-graph-builder.js';
 import { Rng } from '../core/rng.js';
@@ -112,21 +119,52 @@ export function randomBertWeights(shape: BertShape, seed: number | string, std: 
   };
 }
 
+/**
+ * How the q8 graph stores its weights, as quantize_dynamic's options name them:
+ * - 's8': int8, symmetric, ±127 (weight_type=QInt8, its default): saturates on AVX2 (see above);
+ * - 's8-reduced': int8, symmetric, ±64 (weight_type=QInt8, reduce_range=True: 7 bits), the default;
+ * - 'u8': uint8, asymmetric with a zero point (weight_type=QUInt8).
+ */
+export type Q8WeightFormat = 's8' | 's8-reduced' | 'u8';
+
 /** Symmetric per-tensor int8 quantisation (zero point 0), as quantize_dynamic does for QInt8 weights. */
-export function quantizeSymmetricInt8(values: Float32Array): { data: Int8Array; scale: number } {
+export function quantizeSymmetricInt8(values: Float32Array, qmax = 127): { data: Int8Array; scale: number } {
   let maxAbs = 0;
   for (const v of values) maxAbs = Math.max(maxAbs, Math.abs(v));
   // Math.fround: the scale is stored as float32; quantise with the value the runtime will see.
-  const scale = Math.fround(maxAbs > 0 ? maxAbs / 127 : 1);
+  const scale = Math.fround(maxAbs > 0 ? maxAbs / qmax : 1);
   const data = new Int8Array(values.length);
-  for (let i = 0; i < values.length; i++) data[i] = Math.max(-127, Math.min(127, Math.round(values[i]! / scale)));
+  for (let i = 0; i < values.length; i++) data[i] = Math.max(-qmax, Math.min(qmax, Math.round(values[i]! / scale)));
   return { data, scale };
+}
+
+/**
+ * Asymmetric per-tensor uint8 quantisation, as quantize_dynamic does for QUInt8 weights: the range
+ * [min(0, min), max(0, max)] onto 0…255, so that 0 is exactly representable (the zero point).
+ */
+export function quantizeAsymmetricUint8(values: Float32Array): { data: Uint8Array; scale: number; zeroPoint: number } {
+  let lo = 0;
+  let hi = 0;
+  for (const v of values) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  const scale = Math.fround(hi > lo ? (hi - lo) / 255 : 1);
+  const zeroPoint = Math.max(0, Math.min(255, Math.round(-lo / scale)));
+  const data = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++)
+    data[i] = Math.max(0, Math.min(255, Math.round(values[i]! / scale) + zeroPoint));
+  return { data, scale, zeroPoint };
 }
 
 export type BertPrecision = 'fp32' | 'q8';
 
 /** Builds the ONNX model bytes for `weights` in the given precision. */
-export function buildBertOnnx(weights: BertWeights, precision: BertPrecision): Uint8Array {
+export function buildBertOnnx(
+  weights: BertWeights,
+  precision: BertPrecision,
+  weightFormat: Q8WeightFormat = 's8-reduced',
+): Uint8Array {
   const s = weights.shape;
   const h = s.hiddenSize;
   const headDim = h / s.numHeads;
@@ -145,7 +183,20 @@ export function buildBertOnnx(weights: BertWeights, precision: BertPrecision): U
   const headsShape = g.int64s('const_heads_shape', [4], [0, 0, s.numHeads, headDim]);
   const hiddenShape = g.int64s('const_hidden_shape', [3], [0, 0, h]);
   const maskAxes = g.int64s('const_mask_axes', [2], [1, 2]);
-  const int8Zero = precision === 'q8' ? g.scalarInt8('const_int8_zero', 0) : '';
+  // A quantised weight tensor: its values, scale and zero point as graph names.
+  const int8Zero = precision === 'q8' && weightFormat !== 'u8' ? g.scalarInt8('const_int8_zero', 0) : '';
+  const quantizedWeight = (name: string, dims: number[], values: Float32Array): [string, string, string] => {
+    if (weightFormat === 'u8') {
+      const { data, scale, zeroPoint } = quantizeAsymmetricUint8(values);
+      return [
+        g.uint8s(`${name}_quantized`, dims, data),
+        g.scalarFloat(`${name}_scale`, scale),
+        g.scalarUint8(`${name}_zero_point`, zeroPoint),
+      ];
+    }
+    const { data, scale } = quantizeSymmetricInt8(values, weightFormat === 's8-reduced' ? 64 : 127);
+    return [g.int8s(`${name}_quantized`, dims, data), g.scalarFloat(`${name}_scale`, scale), int8Zero];
+  };
 
   const layerNorm = (x: string, scale: Float32Array, bias: Float32Array, name: string, outName?: string) =>
     g.op(
@@ -173,11 +224,10 @@ export function buildBertOnnx(weights: BertWeights, precision: BertPrecision): U
       return g.op('Add', [product, bias]);
     }
     const [xq, xScale, xZeroPoint] = quantizeActivation(x);
-    const { data, scale } = quantizeSymmetricInt8(w.weight);
-    const wq = g.int8s(`${name}.weight_quantized`, [w.inputs, w.outputs], data);
-    const integerProduct = g.op('MatMulInteger', [xq, wq, xZeroPoint, int8Zero]);
+    const [wq, wScale, wZeroPoint] = quantizedWeight(`${name}.weight`, [w.inputs, w.outputs], w.weight);
+    const integerProduct = g.op('MatMulInteger', [xq, wq, xZeroPoint, wZeroPoint]);
     const asFloat = g.op('Cast', [integerProduct], { to: OnnxDataType.FLOAT });
-    const combinedScale = g.op('Mul', [xScale, g.scalarFloat(`${name}.weight_scale`, scale)]);
+    const combinedScale = g.op('Mul', [xScale, wScale]);
     return g.op('Add', [g.op('Mul', [asFloat, combinedScale]), bias]);
   };
 
@@ -190,10 +240,13 @@ export function buildBertOnnx(weights: BertWeights, precision: BertPrecision): U
       { axis: 0 },
     );
   } else {
-    const { data, scale } = quantizeSymmetricInt8(weights.wordEmbeddings);
-    const table = g.int8s('embeddings.word_embeddings.weight_quantized', [s.vocabSize, h], data);
+    const [table, scale, zeroPoint] = quantizedWeight(
+      'embeddings.word_embeddings.weight',
+      [s.vocabSize, h],
+      weights.wordEmbeddings,
+    );
     const rows = g.op('Gather', [table, inputIds], { axis: 0 });
-    word = g.op('DequantizeLinear', [rows, g.scalarFloat('embeddings.word_embeddings.weight_scale', scale), int8Zero]);
+    word = g.op('DequantizeLinear', [rows, scale, zeroPoint]);
   }
   const inputShape = g.op('Shape', [inputIds]);
   const seqLen = g.op('Gather', [inputShape, g.int64s('const_seq_axis', [], [1])], { axis: 0 });

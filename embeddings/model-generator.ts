@@ -120,6 +120,7 @@ function bertConfigJson(spec: GeneratedModelSpec): Record<string, unknown> {
       generator: spec.name,
       seed: spec.seed,
       weights: 'random (seeded): this is not a trained model and its similarities mean nothing',
+      q8_weights: 'int8, symmetric per tensor, 7 bits (quantize_dynamic weight_type=QInt8, reduce_range=True)',
     },
   };
 }

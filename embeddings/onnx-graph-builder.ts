@@ -82,6 +82,10 @@ export class OnnxGraphBuilder {
     );
   }
 
+  uint8s(name: string, dims: number[], values: Uint8Array): string {
+    return this.tensor(name, OnnxDataType.UINT8, dims, values);
+  }
+
   /** A scalar constant (0-d tensor). */
   scalarFloat(name: string, value: number): string {
     return this.floats(name, [], Float32Array.of(value));
@@ -89,6 +93,10 @@ export class OnnxGraphBuilder {
 
   scalarInt8(name: string, value: number): string {
     return this.int8s(name, [], Int8Array.of(value));
+  }
+
+  scalarUint8(name: string, value: number): string {
+    return this.uint8s(name, [], Uint8Array.of(value));
   }
 
   /**

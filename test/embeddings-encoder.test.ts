@@ -206,14 +206,17 @@ describe('OnnxSentenceEncoder (tiny generated model)', () => {
     await short.close();
   });
 
-  it('q8 (dynamic quantisation) stays close to fp32: cosine > 0.99 per sentence', async () => {
+  // The bound comes from measurements on both CPU classes (docs/embeddings.md): the lowest cosine of
+  // these sentences is 0.99982 on AVX-512 VNNI (AMD EPYC) and on AVX2 without VNNI (qemu-x86_64 -cpu
+  // max), the same bytes on both. With ±127 weights it was 0.99979 there and 0.964 on AVX2.
+  it('q8 (dynamic quantisation) stays close to fp32: cosine > 0.9995 per sentence', async () => {
     const q8 = await OnnxSentenceEncoder.open({ modelDir: dir, device: 'cpu', dtype: 'q8' });
     const a = await encoder.encode(SENTENCES);
     const b = await q8.encode(SENTENCES);
     for (let r = 0; r < SENTENCES.length; r++) {
       let dot = 0;
       for (let d = 0; d < 32; d++) dot += a[r * 32 + d]! * b[r * 32 + d]!;
-      expect(dot, SENTENCES[r]).toBeGreaterThan(0.99);
+      expect(dot, SENTENCES[r]).toBeGreaterThan(0.9995);
     }
     expect(q8.info.onnxFile.endsWith('onnx/model_quantized.onnx')).toBe(true);
     expect(q8.fingerprint).not.toBe(encoder.fingerprint);

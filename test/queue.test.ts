@@ -44,7 +44,7 @@ if (!haveRedis)
 
 const job = (over: Partial<EncodeJob> = {}): EncodeJob => ({
   format: 1,
-  model: { fingerprint: 'abc', dtype: 'q8', maxTokens: 256 },
+  model: { fingerprint: 'abc', dtype: 'q8', maxTokens: 256, kernels: 'avx512-vnni' },
   sentences: ['a', 'b'],
   batchSize: 64,
   normalize: true,
@@ -53,7 +53,7 @@ const job = (over: Partial<EncodeJob> = {}): EncodeJob => ({
 
 const contextJob = (over: Partial<ContextJob> = {}): ContextJob => ({
   format: 1,
-  model: { fingerprint: 'abc', dtype: 'q8', maxTokens: 256 },
+  model: { fingerprint: 'abc', dtype: 'q8', maxTokens: 256, kernels: 'avx512-vnni' },
   graph: 'sqlite:10n:20e:r1',
   templates: 'templates-1f',
   mode: 'induced',
@@ -222,6 +222,16 @@ describe('queue settings and payloads', () => {
     expect(identityMismatch({ ...own, maxTokens: 128 }, own)).toContain('maxTokens 128');
   });
 
+  it('refuses a job made on another CPU kernel class, and a payload without one', () => {
+    const own = job().model;
+    expect(identityMismatch({ ...own, kernels: 'avx2' }, own)).toBe(
+      'refused: the job wants q8 kernels of CPU class avx2, this worker has avx512-vnni (their vectors differ)',
+    );
+    const { kernels: _kernels, ...withoutKernels } = own;
+    expect(() => parseEncodeJob({ ...job(), model: withoutKernels })).toThrow('model.kernels must be a string');
+    expect(() => parseContextJob({ ...contextJob(), model: withoutKernels })).toThrow('model.kernels must be a string');
+  });
+
   it('names queues per run', () => {
     expect(encodeQueueName()).toBe('intentsim-encode');
     expect(encodeQueueName('run-7')).toBe('run-7-encode');
@@ -243,11 +253,11 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
   let url = '';
   const workers: WorkerProcess[] = [];
 
-  const startWorker = (queueName: string, extra: string[] = []): WorkerProcess => {
+  const startWorker = (queueName: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): WorkerProcess => {
     const child = spawn(
       process.execPath,
       [CLI, 'worker', '--queue', url, '--queue-name', queueName, '--model-dir', ws.model, '--device', 'cpu', ...extra],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
     );
     let log = '';
     child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
@@ -264,8 +274,8 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const startWorkers = async (n: number, queueName: string, extra: string[] = []) => {
-    const started = Array.from({ length: n }, () => startWorker(queueName, extra));
+  const startWorkers = async (n: number, queueName: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}) => {
+    const started = Array.from({ length: n }, () => startWorker(queueName, extra, env));
     for (const w of started) await waitFor(() => w.log().includes('worker: serving'), 'a worker to start');
     return started;
   };
@@ -479,6 +489,49 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     expect(await stop(right!)).toBe(0);
   }, 120_000);
 
+  it('a job made on another CPU kernel class is refused: q8 on any other class, fp32 where the float kernels differ', async () => {
+    // The classes are injected (INTENTSIM_KERNEL_CLASS), so this runs the same on every machine.
+    const { QueuedSentenceEncoder } = await import('../workers/queue/queued-encoder.js');
+    const { OnnxSentenceEncoder } = await import('../embeddings/onnx-encoder.js');
+    const texts = ['PersonX buy a phone.', 'PersonY call PersonX.', 'It rains.'];
+    const saved = process.env.INTENTSIM_KERNEL_CLASS;
+    process.env.INTENTSIM_KERNEL_CLASS = 'avx512-vnni'; // the coordinator's class
+    const run = async (dtype: 'fp32' | 'q8', workerClass: string, name: string) => {
+      const [w] = await startWorkers(1, name, ['--dtype', dtype], { INTENTSIM_KERNEL_CLASS: workerClass });
+      const options = { modelDir: ws.model, device: 'cpu' as const, dtype, batchSize: 2 };
+      const queued = await QueuedSentenceEncoder.open(options, { url, name });
+      try {
+        return await queued.encode(texts).then(
+          (v) => ({ vectors: v, log: w!.log() }),
+          (err: Error) => ({ error: err.message, log: w!.log() }),
+        );
+      } finally {
+        await queued.close();
+        await stop(w!);
+      }
+    };
+    try {
+      // AVX-512 without VNNI: q8's u8×s8 kernel differs (saturating VPMADDUBSW), the float kernels do not.
+      const q8 = await run('q8', 'avx512', 'kernels-q8');
+      expect('error' in q8 && q8.error).toMatch(
+        /refused: the job wants q8 kernels of CPU class avx512-vnni, this worker has avx512 \(their vectors differ\)/,
+      );
+      const fp32 = await run('fp32', 'avx512', 'kernels-fp32');
+      const local = await OnnxSentenceEncoder.open({ modelDir: ws.model, device: 'cpu', batchSize: 2 });
+      const expected = await local.encode(texts);
+      await local.close();
+      expect('vectors' in fp32 && Buffer.from(fp32.vectors.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+      // AVX2: other float kernels (FMA3), so fp32 is refused too.
+      const avx2 = await run('fp32', 'avx2', 'kernels-fp32-avx2');
+      expect('error' in avx2 && avx2.error).toMatch(
+        /refused: the job wants fp32 kernels of CPU class avx512f, this worker has fma3/,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.INTENTSIM_KERNEL_CLASS;
+      else process.env.INTENTSIM_KERNEL_CLASS = saved;
+    }
+  }, 120_000);
+
   /** embed's inputs in the demo world. */
   const embedInputs = () => [
     ...['--graph', join(ws.world, 'graph.sqlite'), '--products', join(ws.world, 'products.jsonl')],
@@ -600,7 +653,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     try {
       await q.add('encode-sentences', {
         format: 1,
-        model: { fingerprint: 'x', dtype: 'q8', maxTokens: 1 },
+        model: { fingerprint: 'x', dtype: 'q8', maxTokens: 1, kernels: 'x' },
         sentences: 'no',
       });
       let failed: Awaited<ReturnType<typeof q.getFailed>> = [];

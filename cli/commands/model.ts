@@ -53,11 +53,12 @@ Example
       `Writes a BERT ONNX model with all-MiniLM-L6-v2's shape (vocabulary 30,522,
 hidden 384, 6 layers, 12 heads, intermediate 1,536, 512 positions) and random
 seeded weights: the same FLOPs as the real model, for throughput benchmarks.
-q8 is dynamic quantisation as onnxruntime's quantize_dynamic does it
-(DynamicQuantizeLinear + MatMulInteger with int8 weights; int8 word
-embeddings). The tokenizer is the real all-MiniLM-L6-v2 one when
---tokenizer-from names it (default: the copy in ../shared when present), else
-a generated 30,522-token WordPiece vocabulary. Its similarities mean nothing.
+q8 is dynamic quantisation as onnxruntime's quantize_dynamic does it with
+reduce_range (DynamicQuantizeLinear + MatMulInteger with 7-bit int8 weights,
+which no CPU's kernel saturates; int8 word embeddings). The tokenizer is the
+real all-MiniLM-L6-v2 one when --tokenizer-from names it (default: the copy in
+../shared when present), else a generated 30,522-token WordPiece vocabulary.
+Its similarities mean nothing.
 
 Example
   intentsim model make-bench --out /tmp/minilm-shape --dtype both`,

@@ -68,7 +68,8 @@ export function registerWorkerCommand(program: Command): void {
     });
     log(
       `worker: serving ${handle.queues.join(' and ')} at ${displayQueueUrl(url)}; ${encoder.name} (${encoder.dtype}) ` +
-        `on ${encoder.provider}, fingerprint ${encoder.fingerprint}, ${o.concurrency} job(s) at once; ` +
+        `on ${encoder.provider} (CPU kernel class ${handle.kernels}), fingerprint ${encoder.fingerprint}, ` +
+        `${o.concurrency} job(s) at once; ` +
         (o.graph === undefined
           ? 'no graph (node-context jobs are left to workers with --graph)'
           : `graph ${redact(o.graph)} (${handle.graph})`),

@@ -1,12 +1,23 @@
 // What every job kind on the queue shares: the model identity a worker checks before computing, the
 // error for a payload that is not what its kind says, and float32 rows as base64 (JSON carries them).
 import type { ModelDtype } from '../../embeddings/model-files.js';
+import { kernelClass } from '../../embeddings/kernel-class.js';
 
 /** What identifies the vectors a model gives: a worker with any other value refuses the job. */
 export interface ModelIdentity {
   fingerprint: string;
   dtype: ModelDtype;
   maxTokens: number;
+  /**
+   * ONNX Runtime's kernel class for this dtype on the machine (embeddings/kernel-class.ts): CPUs of
+   * other classes give other bytes (q8: other integer kernels; both dtypes: other float kernels).
+   */
+  kernels: string;
+}
+
+/** The identity of `model` on this machine. */
+export function modelIdentity(model: { fingerprint: string; dtype: ModelDtype; maxTokens: number }): ModelIdentity {
+  return { ...model, kernels: kernelClass(model.dtype) };
 }
 
 /** Why a worker with `own` identity must not run a job made for `wanted`, or undefined when it may. */
@@ -15,6 +26,8 @@ export function identityMismatch(wanted: ModelIdentity, own: ModelIdentity): str
     if (wanted[field] !== own[field])
       return `refused: the job wants model ${field} ${String(wanted[field])}, this worker has ${String(own[field])}`;
   }
+  if (wanted.kernels !== own.kernels)
+    return `refused: the job wants ${wanted.dtype} kernels of CPU class ${wanted.kernels}, this worker has ${own.kernels} (their vectors differ)`;
   return undefined;
 }
 
@@ -25,6 +38,7 @@ export function checkModelField(model: unknown, fail: (reason: string) => never)
   if (typeof m.fingerprint !== 'string') fail('model.fingerprint must be a string');
   if (m.dtype !== 'fp32' && m.dtype !== 'q8') fail('model.dtype must be fp32 or q8');
   if (!Number.isInteger(m.maxTokens)) fail('model.maxTokens must be an integer');
+  if (typeof m.kernels !== 'string') fail('model.kernels must be a string');
 }
 
 export class MalformedJobError extends Error {

@@ -3,9 +3,9 @@
 //   the local model, batch for batch as the coordinator cut them;
 // - node-context (context-job.ts), only when it has a graph: one unit of `embed`'s context work,
 //   read from its own copy of the graph and computed as the coordinator would have computed it.
-// A job made for another model, dtype, token limit, graph or template set is refused (failed without
-// retries, with the reason); a malformed payload fails with the field that is wrong; the worker keeps
-// serving after both.
+// A job made for another model, dtype, token limit, CPU kernel class (embeddings/kernel-class.ts),
+// graph or template set is refused (failed without retries, with the reason); a malformed payload
+// fails with the field that is wrong; the worker keeps serving after both.
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { OnnxSentenceEncoder } from '../../embeddings/onnx-encoder.js';
@@ -26,7 +26,13 @@ import {
   type ContextJobResult,
   type WorkerGraph,
 } from './context-job.js';
-import { float32ToBase64, identityMismatch, MalformedJobError, type ModelIdentity } from './job-payloads.js';
+import {
+  float32ToBase64,
+  identityMismatch,
+  MalformedJobError,
+  modelIdentity,
+  type ModelIdentity,
+} from './job-payloads.js';
 import { QueueConnection } from './redis-connection.js';
 import { contextQueueName, encodeQueueName } from './queue-names.js';
 import { UserError } from '../../core/errors.js';
@@ -52,6 +58,8 @@ export interface QueueWorkerHandle {
   readonly queues: string[];
   /** The graph's identity (graph/graph-identity.ts), when the worker has a graph. */
   readonly graph?: string;
+  /** The kernel class of the worker's model on this CPU (embeddings/kernel-class.ts): jobs of another are refused. */
+  readonly kernels: string;
   /** Stops taking jobs, lets the jobs in hand finish, disconnects. */
   close(): Promise<void>;
   /** Jobs finished, refused and malformed so far. */
@@ -63,11 +71,11 @@ export async function serveQueueJobs(
   options: QueueWorkerOptions,
 ): Promise<QueueWorkerHandle> {
   const redis = await QueueConnection.open(options.url);
-  const own: ModelIdentity = {
+  const own: ModelIdentity = modelIdentity({
     fingerprint: encoder.fingerprint,
     dtype: encoder.dtype,
     maxTokens: encoder.info.maxTokens,
-  };
+  });
   const log = options.log ?? (() => {});
   const counts = { done: 0, refused: 0, malformed: 0 };
 
@@ -162,6 +170,7 @@ export async function serveQueueJobs(
   return {
     queues: workers.map((w) => w.name),
     graph,
+    kernels: own.kernels,
     close: async () => {
       await Promise.all(workers.map((w) => w.close()));
       await redis.close();

@@ -18,7 +18,7 @@ import { ConfigError } from '../../core/errors.js';
 import { TEMPLATES_FINGERPRINT } from '../../embeddings/context-embedder.js';
 import { decodeVectors, encodeJobId, ENCODE_JOB_NAME, type EncodeJob, type EncodeJobResult } from './encode-job.js';
 import { CONTEXT_JOB_NAME, type ContextJob, type ContextJobResult } from './context-job.js';
-import type { ModelIdentity } from './job-payloads.js';
+import { modelIdentity, type ModelIdentity } from './job-payloads.js';
 import { displayQueueUrl } from './redis-connection.js';
 import { contextQueueName, encodeQueueName } from './queue-names.js';
 import { JobClient, jobClientSettings, type QueueOptions, type QueueSnapshot } from './job-client.js';
@@ -98,7 +98,11 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
 
   /** What a worker's model must be to run this run's jobs. */
   get modelIdentity(): ModelIdentity {
-    return { fingerprint: this.fingerprint, dtype: this.local.dtype, maxTokens: this.local.info.maxTokens };
+    return modelIdentity({
+      fingerprint: this.fingerprint,
+      dtype: this.local.dtype,
+      maxTokens: this.local.info.maxTokens,
+    });
   }
 
   get name(): string {
