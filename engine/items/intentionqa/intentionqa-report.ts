@@ -5,6 +5,7 @@
 // fall next to its windows (similarity-distribution.ts). Rendered as markdown and as a small
 // hand-written SVG.
 import { escapeXml } from '../../../core/xml.js';
+import type { ValiditySettings } from './validity-filters.js';
 import type { IntentionQaRecord } from './item-types.js';
 import { DIFFICULTIES, PAPER_DIFFICULTY, type Difficulty } from './difficulty.js';
 import { LETTERS, type Letter } from './intentionqa-prompts.js';
@@ -183,6 +184,8 @@ export interface ReportSettings {
   requireOverlap: boolean;
   search: string;
   productsWithoutVector: number;
+  /** The validity filters (validity-filters.ts); absent when all three are off (the released preset). */
+  validity?: ValiditySettings;
   /** A warning printed at the top, e.g. that the embeddings are synthetic. */
   caveat?: string;
   /** The encoder that made the embeddings, when known, and whether its cosines were centered. */
