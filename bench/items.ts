@@ -22,7 +22,8 @@ import { join } from 'node:path';
 import { IntentionQaRun } from '../engine/items/intentionqa/build-items.js';
 import { TASK1_WINDOW_UNIFORM, TASK2_WINDOW } from '../engine/items/intentionqa/run-context.js';
 import { MatrixRanges, PIPELINE_LANES, PIPELINE_MIN_PAIRS } from '../engine/search/matrix-ranges.js';
-import { ExactScanRange } from '../engine/search/range-search.js';
+import { ExactScanRange, type RangeSearch } from '../engine/search/range-search.js';
+import { intentionKey } from '../engine/items/intentionqa/validity-filters.js';
 import { Rng } from '../core/rng.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
 import { DEFAULT_HNSW_PARAMS, HnswRange, VectorIndex } from '../engine/search/vector-index.js';
@@ -211,6 +212,28 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       ...(n === 100_000 ? { target: '≤ 60 s', meets: total <= 60 ? 'yes' : 'NO' } : {}),
     });
 
+    // 2b. The validity filters (issue 26): the same items with the three filters on and off, over the
+    //     same window search, interleaved; their cost against the items stage (search + items).
+    const filters = await validityFilterCost(world, vectors, search, seed, workers);
+    // CPU seconds (this process and its worker threads) as well as wall: on a loaded machine the wall
+    // difference is noise. The share is against the items alone (stricter than the whole stage).
+    const overhead = (filters.on - filters.off) / (searchS + filters.off);
+    const cpuShare = (filters.cpuOn - filters.cpuOff) / filters.cpuOff;
+    rows.push({
+      measure: `validity filters on (pair-asserted, generic, second-answer over ${filters.keys} intention vectors) vs off: items with the default search + ${workers} workers, min of ${filters.rounds} interleaved rounds`,
+      ...common,
+      seconds: round(filters.on),
+      cpu_seconds: round(filters.cpuOn),
+      items: filters.items,
+      baseline: 'filters off',
+      baseline_seconds: round(filters.off),
+      baseline_cpu_seconds: round(filters.cpuOff),
+      share_of_items_stage: round(overhead, 3),
+      cpu_share_of_items: round(cpuShare, 3),
+      target: '< 10% of the items stage (CPU, against the items alone)',
+      meets: cpuShare < 0.1 ? 'yes' : 'NO',
+    });
+
     // 3. The HNSW index: its build, its range queries against the exact scan (recall), and — where the
     //    default search is not the index already — the whole items run through it.
     t = process.hrtime.bigint();
@@ -396,6 +419,58 @@ async function compareRangePaths(
 }
 
 /** Every record of `run` drafted by a pool of `workers`, hashed (SHA-256 of the JSONL) and counted. */
+/**
+ * Items with the validity filters off and on (one random unit vector per intention text for the
+ * second-answer filter), over the same search, in interleaved rounds; the minimum of each.
+ */
+async function validityFilterCost(
+  world: ReturnType<typeof intentionQaWorld>,
+  vectors: UnitVectors,
+  search: RangeSearch,
+  seed: number,
+  workers: number,
+): Promise<{
+  on: number;
+  off: number;
+  cpuOn: number;
+  cpuOff: number;
+  items: number;
+  keys: number;
+  rounds: number;
+}> {
+  const keys = [...new Set(world.assertions.map((a) => intentionKey(a.intention)))];
+  const rng = new Rng(`bench-items/intentions/${seed}`);
+  const data = Float32Array.from({ length: keys.length * DIM }, () => rng.next() - 0.5);
+  const intentionVectors = UnitVectors.fromVectorSet({ ids: keys, dim: DIM, data });
+  const off = { excludePairAsserted: false, excludeGeneric: false, excludeSecondAnswers: false };
+  const on = { excludePairAsserted: true, excludeGeneric: true, excludeSecondAnswers: true };
+  const rounds = 3;
+  const best = { on: Infinity, off: Infinity };
+  const bestCpu = { on: Infinity, off: Infinity };
+  let items = 0;
+  for (let round = 0; round < rounds; round++) {
+    for (const [mode, fields] of [
+      ['off', off],
+      ['on', on],
+    ] as const) {
+      const t = process.hrtime.bigint();
+      const cpu0 = process.cpuUsage();
+      const run = await IntentionQaRun.prepare({
+        ...world,
+        embeddings: vectors,
+        intentionVectors,
+        options: { seed, search, ...fields },
+      });
+      const r = await itemsInParallel(run, workers);
+      best[mode] = Math.min(best[mode], seconds(t));
+      const cpu = process.cpuUsage(cpu0);
+      bestCpu[mode] = Math.min(bestCpu[mode], (cpu.user + cpu.system) / 1e6);
+      if (mode === 'on') items = r.items;
+    }
+  }
+  return { ...best, cpuOn: bestCpu.on, cpuOff: bestCpu.off, items, keys: keys.length, rounds };
+}
+
 async function itemsInParallel(
   run: IntentionQaRun,
   workers: number,

@@ -103,12 +103,14 @@ describe('windows and difficulty cut points as options', () => {
       task1Window: { lo: 0.6, hi: 0.9 },
       task2Window: { lo: 0.7, hi: 0.9 },
       difficulty: { easy: 0.85, medium: 0.6 },
+      secondAnswerCosine: 0.8,
     });
     expect(calibrationFor('glove-100d')).toBe(GLOVE_CALIBRATION);
     expect(GLOVE_CALIBRATION).toMatchObject({
       center: true,
       task1Window: { lo: 0.3, hi: 0.9 },
       task2Window: { lo: 0.4, hi: 0.9 },
+      secondAnswerCosine: 0.75,
     });
   });
 });

@@ -29,6 +29,9 @@ describe('presets: {preset, overrides} → options (a pure function)', () => {
       excludeRelations: [],
       relationScope: 'mixed',
       task2Universe: 'catalog',
+      excludePairAsserted: true,
+      excludeGeneric: true,
+      excludeSecondAnswers: true,
     });
     expect(PRESET_OPTIONS.released).toEqual({
       sampling: 'lowest',
@@ -37,6 +40,9 @@ describe('presets: {preset, overrides} → options (a pure function)', () => {
       excludeRelations: ['createdBy', 'deriveFrom', 'distinctFrom', 'madeOf', 'partOf', 'similarTo', 'symbolOf'],
       relationScope: 'same',
       task2Universe: 'assertions',
+      excludePairAsserted: false,
+      excludeGeneric: false,
+      excludeSecondAnswers: false,
     });
   });
 

@@ -22,7 +22,16 @@ import { addNeighbourhoodModeOption } from './graph-options.js';
 import { addEncodeWorkersOption, encoderOptions, type ModelCliOptions } from './model-options.js';
 import { addBadInputOptions, inputLimits } from './bad-input.js';
 import { addSeedOption } from './seed-option.js';
-import { autoOrNonNegativeInt, cosineBounds, difficultyCuts, fraction, nameList, seed } from './value-parsers.js';
+import {
+  autoOrNonNegativeInt,
+  cosineBounds,
+  difficultyCuts,
+  fraction,
+  nameList,
+  number,
+  positiveInt,
+  seed,
+} from './value-parsers.js';
 
 /** The flag of each field a preset sets (a new preset row fails to compile until it has a flag). */
 const PRESET_FLAGS: Record<keyof PresetOptions, string> = {
@@ -32,6 +41,9 @@ const PRESET_FLAGS: Record<keyof PresetOptions, string> = {
   task2Universe: '--task2-universe',
   typicalityComparison: '--typicality-comparison',
   excludeRelations: '--exclude-relations',
+  excludePairAsserted: '--exclude-pair-asserted',
+  excludeGeneric: '--exclude-generic',
+  excludeSecondAnswers: '--exclude-second-answers',
 };
 
 /** The help text's default for a flag that a preset sets: each preset's value. */
@@ -108,6 +120,33 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
         '--exclude-relations <list>',
         `drop the assertions of these relations first (comma-separated; none: drop none) ${presetDefault('excludeRelations')}`,
       ).argParser(nameList),
+    )
+    // The validity filters (docs/intentionqa.md, "Validity filters"): each flag and its --no- form;
+    // neither given, the preset decides (on in paper, off in released).
+    .option(
+      '--exclude-pair-asserted',
+      `validity filter: no Task-1 distractor is an intention asserted for the same product pair (any typicality or relation), no Task-2 distractor is asserted with p_A for the gold's intention ${presetDefault('excludePairAsserted')}`,
+    )
+    .option('--no-exclude-pair-asserted', 'turn the pair-asserted filter off, whatever the preset')
+    .option(
+      '--exclude-generic',
+      `validity filter: an intention asserted across ≥ --generic-min-groups unrelated concept groups is never a distractor, and its own assertion is dropped (generic-gold) ${presetDefault('excludeGeneric')}`,
+    )
+    .option('--no-exclude-generic', 'turn the generic filter off, whatever the preset')
+    .option(
+      '--exclude-second-answers',
+      `validity filter: no distractor whose intention is within --second-answer-cosine of one asserted for the pair (Task 1) or of the gold's, asserted with p_A (Task 2) ${presetDefault('excludeSecondAnswers')}`,
+    )
+    .option('--no-exclude-second-answers', 'turn the second-answer filter off, whatever the preset')
+    .option(
+      '--generic-min-groups <n>',
+      "the generic filter's cut-off: distinct unrelated concept groups (default 3)",
+      positiveInt,
+    )
+    .option(
+      '--second-answer-cosine <x>',
+      "the second-answer filter's cosine threshold between intention texts (default: the encoder's; 0.8 for Sentence-BERT)",
+      number,
     );
   // No defaults here: left out, they take the encoder's calibration (the paper's for Sentence-BERT).
   const withWindows = withItems
@@ -164,6 +203,11 @@ export function pipelineStageOptions(o: ModelCliOptions & ItemCliOptions): Pick<
       typicalityThreshold: o.typicality,
       typicalityComparison: o.typicalityComparison,
       excludeRelations: o.excludeRelations,
+      excludePairAsserted: o.excludePairAsserted,
+      excludeGeneric: o.excludeGeneric,
+      excludeSecondAnswers: o.excludeSecondAnswers,
+      genericMinGroups: o.genericMinGroups,
+      secondAnswerCosine: o.secondAnswerCosine,
       task1Window: o.task1Window,
       task2Window: o.task2Window,
       difficulty: o.difficultyCuts,

@@ -3,6 +3,9 @@
 //   world/        graph.sqlite, products.jsonl, assertions.jsonl, concepts.jsonl, world.json
 //                 (deterministic, reused when world.json says it was written whole with this seed)
 //   intentionqa/  the pipeline's output (engine/pipeline/run-pipeline.ts)
+//   intentionqa-unfiltered/  the same run with the validity filters off (only when one is on), whose
+//                 items the embedding solver also answers (evaluation/unfiltered/) for the report's
+//                 validity section (solver-comparison.ts)
 //   sib-input/    the sample sessions, annotations and catalogue
 //   sib/          SessionIntentBench tasks and distractor-backed items
 //   evaluation/   the embedding solver's answers to the IntentionQA items (responses_task1.jsonl,
@@ -16,7 +19,8 @@
 // each part claims its own folder and removes its completion file (world.json, intentionqa's
 // manifest.json, sib-summary.json) before rewriting it.
 import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
 import { readJsonFile } from '../../core/file-errors.js';
@@ -40,6 +44,7 @@ import { scoreIntentionQa } from '../scoring/intentionqa/score-intentionqa.js';
 import type { IntentionQaScoreSummary } from '../scoring/intentionqa/intentionqa-score-types.js';
 import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
 import { writeDemo } from './demo-world.js';
+import { appendSolverComparison, solverAccuracy, type SolverComparison } from './solver-comparison.js';
 import { writeSampleFiles } from './sib-sample-data.js';
 
 export interface RunDemoOptions {
@@ -61,6 +66,8 @@ export interface DemoRun {
   sib: { summary: SibSummary; dir: string; distractorItems: number };
   /** The embedding solver on the IntentionQA items, scored: the demo's closing table. */
   evaluation: { summary: IntentionQaScoreSummary; dir: string };
+  /** With a validity filter on: the solver on the filtered items beside the same run's unfiltered ones. */
+  solverComparison?: SolverComparison;
   /** Set when the demo's encoder is not Sentence-BERT: what every report says about it. */
   caveat?: string;
   seconds: number;
@@ -137,6 +144,30 @@ async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
     caveat,
   });
 
+  // With a validity filter on, the same run with the three filters off, for the solver comparison
+  // (solver-comparison.ts): the node cache is shared, so this costs the items stage and opening the encoder.
+  const unfilteredDir = join(options.out, 'intentionqa-unfiltered');
+  const unfiltered =
+    pipeline.validity === null
+      ? undefined
+      : await runPipeline({
+          embed: {
+            ...options.embed,
+            graph: join(worldDir, 'graph.sqlite'),
+            products: join(worldDir, 'products.jsonl'),
+            concepts: join(worldDir, 'concepts.jsonl'),
+            encoder,
+            cacheDir: options.embed.cacheDir ?? join(options.out, 'intentionqa', 'cache'),
+          },
+          assertions: join(worldDir, 'assertions.jsonl'),
+          items: { ...options.items, excludePairAsserted: false, excludeGeneric: false, excludeSecondAnswers: false },
+          out: unfilteredDir,
+          onError: options.onError,
+          limits: options.limits,
+          progress: options.progress,
+          caveat,
+        });
+
   log('demo: assembling SessionIntentBench tasks from the sample sessions\n');
   const sibInputs = await writeSampleFiles(join(options.out, 'sib-input'));
   const sibDir = join(options.out, 'sib');
@@ -167,10 +198,28 @@ async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
     items: join(itemsDir, INTENTIONQA_FILES[`task${task}`]),
     responses: join(evaluationDir, `responses_task${task}.jsonl`),
   }));
+  const unfilteredFiles = ([1, 2] as const).map((task) => ({
+    items: join(unfilteredDir, 'items', INTENTIONQA_FILES[`task${task}`]),
+    responses: join(evaluationDir, 'unfiltered', `responses_task${task}.jsonl`),
+  }));
   const solverEncoder = await openEncoder(encoder);
+  let comparison: SolverComparison | undefined;
   try {
     for (const f of files)
       await solveByEmbedding({ items: f.items, out: f.responses, encoder: solverEncoder, onError: options.onError });
+    if (unfiltered) {
+      log("demo: answering the unfiltered items too (the report's validity section)\n");
+      for (const f of unfilteredFiles) {
+        await mkdir(dirname(f.responses), { recursive: true });
+        await solveByEmbedding({ items: f.items, out: f.responses, encoder: solverEncoder, onError: options.onError });
+      }
+      const accuracy = async (k: 0 | 1) => ({
+        filtered: await solverAccuracy(files[k]!.items, files[k]!.responses),
+        unfiltered: await solverAccuracy(unfilteredFiles[k]!.items, unfilteredFiles[k]!.responses),
+      });
+      comparison = { task1: await accuracy(0), task2: await accuracy(1) };
+      await appendSolverComparison(pipeline.outputs.report, comparison, solverEncoder.name);
+    }
   } finally {
     await solverEncoder.close();
   }
@@ -185,6 +234,7 @@ async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
     pipeline,
     sib: { summary, dir: sibDir, distractorItems },
     evaluation: { summary: evaluation.summary, dir: evaluationDir },
+    ...(comparison ? { solverComparison: comparison } : {}),
     caveat,
     seconds: (performance.now() - started) / 1000,
   };

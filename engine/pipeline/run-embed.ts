@@ -35,6 +35,8 @@ import { openEmbedResources, type EmbedResources } from './embed-resources.js';
 import { PendingChunk, chunkOutputs } from './embed-chunk.js';
 import { EmbedSummary, type EmbedManifest } from './embed-summary.js';
 
+import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
+
 export type { EmbedManifest };
 
 export const NODE_CACHE_FILE = 'node-embeddings.sqlite';
@@ -72,6 +74,12 @@ export interface EmbedRunOptions {
    * pipeline's items stage), so that it does not read the products file a second time.
    */
   titles?: Map<string, string>;
+  /**
+   * Runs with the open encoder once the products are embedded, before it is closed: a caller that
+   * needs more texts in the same space (the pipeline's intention texts for the second-answer filter)
+   * does not open the encoder a second time.
+   */
+  withEncoder?: (encoder: SentenceEncoder) => Promise<void>;
 }
 
 /** What runEmbed reads and writes, checked before any work. */
@@ -183,6 +191,7 @@ async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
     await resources.commitOutputs();
     await rejects.close();
     timings.writeMs += performance.now() - t;
+    if (options.withEncoder) await options.withEncoder(encoder);
 
     const manifest = summary.manifest({
       rejected: rejects.count,

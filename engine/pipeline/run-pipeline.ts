@@ -36,12 +36,15 @@ import type { Assertion } from '../items/intentionqa/assertions.js';
 import { IntentionQaRun } from '../items/intentionqa/build-items.js';
 import {
   presetOverrides,
+  resolveOptions,
   type IntentionQaSettings,
   type Preset,
   type PresetOptions,
   type WindowBounds,
 } from '../items/intentionqa/intentionqa-options.js';
 import { calibratedSettings } from '../items/intentionqa/calibration.js';
+import { encodeIntentionTexts, type ValiditySettings } from '../items/intentionqa/validity-filters.js';
+import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import type { DifficultyCuts } from '../items/intentionqa/difficulty.js';
 import { centerVectors } from '../search/centering.js';
 import { writeItems, type WrittenItems } from '../items/intentionqa/write-items.js';
@@ -114,7 +117,15 @@ export interface PipelineManifest {
     center: boolean;
     /** How windows were enumerated (the report's words). */
     search: string;
+    /** The validity filters (validity-filters.ts), on or off. */
+    excludePairAsserted: boolean;
+    excludeGeneric: boolean;
+    excludeSecondAnswers: boolean;
+    genericMinGroups: number;
+    secondAnswerCosine: number;
   };
+  /** What the validity filters saw and caught (null when all three are off). */
+  validity: ValiditySettings | null;
   /** The saved window ranges or index this run reloaded instead of computing (null: computed). */
   reusedSearch: string | null;
   /** Why the window search was computed rather than reloaded: nothing saved, other inputs, a damaged file (null: reloaded). */
@@ -184,8 +195,31 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   const embeddingsDir = join(options.out, 'embeddings');
   const itemsDir = join(options.out, 'items');
 
-  // Stage 1: context embeddings of every product (resumable through the node cache).
+  // The assertions first: the second-answer filter needs their intention texts encoded by stage 1's
+  // encoder while it is open, and a bad assertions file fails before any embedding.
   let t = performance.now();
+  const assertionRejects = new RejectsSink(join(itemsDir, 'assertions.rejects.jsonl'));
+  const assertions: Assertion[] = [];
+  for await (const a of readAssertions(options.assertions, {
+    ...options.limits,
+    onError: options.onError,
+    rejects: assertionRejects,
+  }))
+    assertions.push(a);
+  await assertionRejects.close();
+  timings.loadAssertions = Math.round(performance.now() - t);
+  const { workers: itemWorkerRequest = 'auto', center: givenCenter, ...given } = options.items;
+  let intentionSet: VectorSet | undefined;
+  const encodeIntentions = resolveOptions(given).excludeSecondAnswers
+    ? async (encoder: SentenceEncoder) => {
+        const started = performance.now();
+        intentionSet = await encodeIntentionTexts(encoder, assertions);
+        timings.encodeIntentions = Math.round(performance.now() - started);
+      }
+    : undefined;
+
+  // Stage 1: context embeddings of every product (resumable through the node cache).
+  t = performance.now();
   const titles = new Map<string, string>(); // filled by stage 1 (read once), used by stage 2
   const embed: EmbedManifest = await runEmbed({
     ...options.embed,
@@ -195,6 +229,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
     onError: options.onError,
     limits: options.limits,
     progress: options.progress,
+    ...(encodeIntentions ? { withEncoder: encodeIntentions } : {}),
   });
   timings.embed = Math.round(performance.now() - t);
   for (const [stage, ms] of Object.entries(embed.timings)) timings[`embed.${stage}`] = ms;
@@ -202,8 +237,10 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   // Stage 2: items from the embeddings, with the windows and centering the encoder calls for unless
   // the options say otherwise.
   t = performance.now();
-  const { workers: itemWorkerRequest = 'auto', ...given } = options.items;
-  const { center, settings: itemOptions } = calibratedSettings(embed.encoder.encoder, given);
+  const { center, settings: itemOptions } = calibratedSettings(embed.encoder.encoder, {
+    ...given,
+    center: givenCenter,
+  });
   const meanFile = join(embeddingsDir, EMBEDDINGS_MEAN_FILE);
   let vectorSet = await readEmbeddings(embeddingsDir);
   if (center) {
@@ -216,15 +253,11 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   // Normalised once; the raw matrix is not kept (it would double the largest allocation of the stage).
   const embeddings = UnitVectors.fromVectorSet(vectorSet);
   const phrases = await readPhrases(join(embeddingsDir, 'phrases.jsonl'), options.limits);
-  const assertionRejects = new RejectsSink(join(itemsDir, 'assertions.rejects.jsonl'));
-  const assertions: Assertion[] = [];
-  for await (const a of readAssertions(options.assertions, {
-    ...options.limits,
-    onError: options.onError,
-    rejects: assertionRejects,
-  }))
-    assertions.push(a);
-  await assertionRejects.close();
+  // Intention vectors are centered like the products (on their own mean): raw averaged GloVe vectors
+  // of sentences that all start "because they …" are all alike.
+  const intentionVectors = intentionSet
+    ? UnitVectors.fromVectorSet(center ? centerVectors(intentionSet).centered : intentionSet)
+    : undefined;
   timings.loadInputs = Math.round(performance.now() - t);
 
   t = performance.now();
@@ -233,6 +266,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
     assertions,
     embeddings,
     phrases,
+    ...(intentionVectors ? { intentionVectors } : {}),
     options: {
       ...itemOptions,
       indexPath: join(embeddingsDir, 'products.hnsw'),
@@ -290,7 +324,13 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
       difficulty: o.difficulty,
       center,
       search: settings.search,
+      excludePairAsserted: o.excludePairAsserted,
+      excludeGeneric: o.excludeGeneric,
+      excludeSecondAnswers: o.excludeSecondAnswers,
+      genericMinGroups: o.genericMinGroups,
+      secondAnswerCosine: o.secondAnswerCosine,
     },
+    validity: run.validitySettings() ?? null,
     caveat: options.caveat ?? null,
     reusedSearch: run.context.reusedSearchFrom ?? null,
     searchComputedBecause: run.context.searchComputedBecause ?? null,

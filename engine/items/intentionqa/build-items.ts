@@ -25,6 +25,7 @@ import type { ReportSettings } from './intentionqa-report.js';
 import { similarityDistribution, type SimilarityDistribution } from './similarity-distribution.js';
 import { draftTask1 } from './task1.js';
 import { draftTask2 } from './task2.js';
+import type { ValiditySettings } from './validity-filters.js';
 
 /** Places the gold among the distractors and checks the item invariants. */
 export function placeOptions(
@@ -76,6 +77,7 @@ export class IntentionQaRun {
   settings(extras: Pick<ReportSettings, 'caveat' | 'encoder'> = {}): ReportSettings {
     const o = this.options;
     const caveat = extras.caveat;
+    const validity = this.validitySettings();
     return {
       seed: String(o.seed),
       preset: o.preset,
@@ -92,12 +94,31 @@ export class IntentionQaRun {
       requireOverlap: o.requireOverlap,
       search: this.context.search.description,
       productsWithoutVector: this.context.vectors.size - this.context.vectors.validRows.length,
+      // Only when a filter is on, so that `--preset released` writes the files it wrote before.
+      ...(validity ? { validity } : {}),
       ...(caveat ? { caveat } : {}),
       ...(extras.encoder ? { encoder: extras.encoder } : {}),
       similarity: {
         distribution: this.similarityDistribution(),
         bounds: { task1: o.task1Window, task2: o.task2Window, difficulty: o.difficulty },
       },
+    };
+  }
+
+  /** The validity filters' settings and what the generic one catches (undefined when all three are off). */
+  validitySettings(): ValiditySettings | undefined {
+    const o = this.options;
+    const v = this.context.validity;
+    if (!v) return undefined;
+    return {
+      excludePairAsserted: o.excludePairAsserted,
+      excludeGeneric: o.excludeGeneric,
+      excludeSecondAnswers: o.excludeSecondAnswers,
+      genericMinGroups: o.genericMinGroups,
+      secondAnswerCosine: o.secondAnswerCosine,
+      intentionTexts: v.keys,
+      intentionVectors: v.vectors ? v.vectors.validRows.length : null,
+      genericIntentions: o.excludeGeneric ? [...v.generic.values()] : [],
     };
   }
 
@@ -138,6 +159,11 @@ export class IntentionQaRun {
     if (missingVector.length > 0) {
       const detail = `no context vector for ${missingVector.join(', ')} (no similarity, so no window and no difficulty)`;
       return { index: i, dropped: { id: a.id, task: null, reason: 'product-without-vector', detail }, tasks: [] };
+    }
+    if (options.excludeGeneric && ctx.validity!.isGeneric(ctx.intentionKeys[i]!)) {
+      const g = ctx.validity!.generic.get(ctx.intentionKeys[i]!)!;
+      const detail = `its intention is generic: asserted for ${g.pairs} pairs in ${g.groups} unrelated concept groups (cut-off ${options.genericMinGroups})`;
+      return { index: i, dropped: { id: a.id, task: null, reason: 'generic-gold', detail }, tasks: [] };
     }
     // Task 2 is drawn first: when its window around the anchor is enumerated, Task 1 (whose pivot is
     // the same product) reuses that range query. Records still come out Task 1 first.

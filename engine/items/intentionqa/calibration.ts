@@ -8,6 +8,7 @@ import { PAPER_DIFFICULTY, type DifficultyCuts } from './difficulty.js';
 import {
   PAPER_TASK1_WINDOW,
   PAPER_TASK2_WINDOW,
+  PAPER_SECOND_ANSWER_COSINE,
   type IntentionQaSettings,
   type WindowBounds,
 } from './intentionqa-options.js';
@@ -18,6 +19,8 @@ export interface SimilarityCalibration {
   task1Window: WindowBounds;
   task2Window: WindowBounds;
   difficulty: DifficultyCuts;
+  /** The second-answer filter's cosine threshold between intention texts (validity-filters.ts). */
+  secondAnswerCosine: number;
 }
 
 export const PAPER_CALIBRATION: SimilarityCalibration = {
@@ -25,6 +28,7 @@ export const PAPER_CALIBRATION: SimilarityCalibration = {
   task1Window: PAPER_TASK1_WINDOW,
   task2Window: PAPER_TASK2_WINDOW,
   difficulty: PAPER_DIFFICULTY,
+  secondAnswerCosine: PAPER_SECOND_ANSWER_COSINE,
 };
 
 /**
@@ -38,11 +42,23 @@ export const PAPER_CALIBRATION: SimilarityCalibration = {
  * items for 415 and 397 assertions (the paper's: 281 and 319), and still 96% of the Task-2
  * distractors come from the gold's cluster (random products: 10%).
  */
+/**
+ * glove-100d's second-answer threshold, measured on the demo world's 66 intention texts (averaged
+ * GloVe vectors centered on their mean; docs/intentionqa.md, "Validity filters", has the table).
+ * Averaged word vectors cannot tell a paraphrase from a neighbouring topic: at 0.75 the pairs caught
+ * are "used for camping" ~ "used for hiking" (0.865), "making her look elegant" ~ "making her feel
+ * pretty" (0.773), but also "taking care of baby" ~ "taking care of pet" (0.830); 9 of 2,119 text
+ * pairs (0.4%) are at or above it. Lower, the filter removes mostly different intentions of one
+ * template ("a type of X" ~ "a type of Y": 0.63–0.79), which are the hard distractors.
+ */
+export const GLOVE_SECOND_ANSWER_COSINE = 0.75;
+
 export const GLOVE_CALIBRATION: SimilarityCalibration = {
   center: true,
   task1Window: { lo: 0.3, hi: 0.9 },
   task2Window: { lo: 0.4, hi: 0.9 },
   difficulty: PAPER_DIFFICULTY,
+  secondAnswerCosine: GLOVE_SECOND_ANSWER_COSINE,
 };
 
 /** The defaults for the encoder that made the embeddings (EncoderDescription.encoder). */
@@ -69,6 +85,7 @@ export function calibratedSettings(
     task1Window: calibration.task1Window,
     task2Window: calibration.task2Window,
     difficulty: calibration.difficulty,
+    secondAnswerCosine: calibration.secondAnswerCosine,
     ...defined,
   };
   return { center: center ?? calibration.center, settings };

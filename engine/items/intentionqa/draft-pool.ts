@@ -34,6 +34,8 @@ export interface IntentionQaWorkerData {
   assertions: readonly Assertion[];
   phrases: Array<[string, readonly string[]]>;
   vectors: { ids: readonly string[]; dim: number; data: Float32Array; valid: Uint8Array };
+  /** The intention vectors of the second-answer filter, when given (same layout as `vectors`). */
+  intentionVectors?: { ids: readonly string[]; dim: number; data: Float32Array; valid: Uint8Array };
   options: Omit<IntentionQaOptions, 'search' | 'indexPath' | 'rangesPath' | 'progress'>;
   search: RangeSearchSpec;
 }
@@ -76,11 +78,14 @@ export async function* draftInParallel(
   const { spec: search, release } = await searchToShare.toWorkerSpec();
   const { search: _s, indexPath: _p, rangesPath: _r, progress: _g, ...options } = run.options;
   const vectors = run.context.vectors;
+  const iv = run.input.intentionVectors;
+  const intentions = iv ? { ids: iv.ids, dim: iv.dim, data: iv.data, valid: iv.valid } : undefined;
   const data: IntentionQaWorkerData = {
     products: [...run.input.products],
     assertions: run.input.assertions,
     phrases: [...run.input.phrases],
     vectors: { ids: vectors.ids, dim: vectors.dim, data: vectors.data, valid: vectors.valid },
+    ...(intentions ? { intentionVectors: intentions } : {}),
     options,
     search,
   };

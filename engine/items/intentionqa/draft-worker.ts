@@ -37,6 +37,16 @@ async function prepare(data: IntentionQaWorkerData): Promise<IntentionQaRun> {
     assertions: data.assertions,
     phrases: new Map(data.phrases),
     embeddings: vectors,
+    ...(data.intentionVectors
+      ? {
+          intentionVectors: UnitVectors.fromUnitRows(
+            data.intentionVectors.ids,
+            data.intentionVectors.dim,
+            data.intentionVectors.data,
+            data.intentionVectors.valid,
+          ),
+        }
+      : {}),
     options: { ...data.options, search, progress: false },
   });
 }

@@ -1,6 +1,7 @@
 // A task's distractors for one assertion before the gold is placed, or the reason there are none.
 import type { DrawResult } from '../../search/windows.js';
 import type { DistractorRecord, DroppedAssertion, SamplingRecord } from './item-types.js';
+import { VALIDITY_FILTERS, type ValidityFilter } from './validity-filters.js';
 
 export const DISTRACTORS_PER_ITEM = 3;
 
@@ -21,6 +22,23 @@ export function countReasons(refused: ReadonlyArray<{ reason: string }>): Record
   return out;
 }
 
+/**
+ * The validity filter that emptied a window: when the draw fell short of three distractors but would
+ * have had them without the validity filters' refusals, the filter that refused most (ties: the
+ * first in VALIDITY_FILTERS); otherwise undefined (the window itself was short).
+ */
+export function emptiedBy(r: Pick<DrawResult, 'chosen' | 'dropped'>): ValidityFilter | undefined {
+  const counts = countReasons(r.dropped);
+  let best: ValidityFilter | undefined;
+  let filtered = 0;
+  for (const f of VALIDITY_FILTERS) {
+    const n = counts[f] ?? 0;
+    filtered += n;
+    if (n > 0 && (best === undefined || n > counts[best]!)) best = f;
+  }
+  return best !== undefined && r.chosen.length + filtered >= DISTRACTORS_PER_ITEM ? best : undefined;
+}
+
 /** The drop record for a window that gave fewer than three valid distractors. */
 export function shortWindow(
   id: string,
@@ -31,7 +49,7 @@ export function shortWindow(
 ): DroppedAssertion {
   const refused = countReasons(r.dropped);
   const found = r.chosen.length;
-  const reason = found === 0 && r.dropped.length === 0 ? 'window-empty' : 'too-few-distractors';
+  const reason = emptiedBy(r) ?? (found === 0 && r.dropped.length === 0 ? 'window-empty' : 'too-few-distractors');
   const parts = [`${found} valid distractor${found === 1 ? '' : 's'} in ${windowText}`];
   if (r.members !== undefined) parts.push(`${r.members} eligible member${r.members === 1 ? '' : 's'}`);
   if (refusedIds.length > 0)

@@ -87,6 +87,29 @@ export interface IntentionQaOptions {
   task2Universe: Task2Universe;
   /** Only candidates whose concept words overlap (the released items' rule). */
   requireOverlap: boolean;
+  /**
+   * Validity filter `pair-asserted` (validity-filters.ts): no Task-1 distractor is an intention
+   * asserted for the same unordered product pair (any typicality, any relation; compared after
+   * normalize_name), and no Task-2 distractor product is asserted with p_A for the gold's intention.
+   */
+  excludePairAsserted: boolean;
+  /**
+   * Validity filter `generic`: an intention asserted for pairs in at least `genericMinGroups`
+   * unrelated concept groups is never a distractor, and an assertion whose intention is generic is
+   * dropped (reason `generic-gold`).
+   */
+  excludeGeneric: boolean;
+  /** The generic filter's cut-off: distinct concept groups (validity-filters.ts, conceptGroups). */
+  genericMinGroups: number;
+  /**
+   * Validity filter `second-answer`: a Task-1 distractor whose intention has a cosine ≥
+   * `secondAnswerCosine` with an intention asserted for the pair, and a Task-2 distractor product
+   * asserted with p_A for an intention that close to the gold's, are excluded. Needs intention
+   * vectors (IntentionQaInput.intentionVectors); without them only equal texts count as close.
+   */
+  excludeSecondAnswers: boolean;
+  /** The second-answer filter's threshold, in the encoder's space (calibration.ts, per encoder). */
+  secondAnswerCosine: number;
   tasks: ReadonlyArray<1 | 2>;
   /** Task 1's distractor window on Sim_i (default the paper's, PAPER_TASK1_WINDOW). */
   task1Window: WindowBounds;
@@ -114,7 +137,15 @@ export interface IntentionQaOptions {
 /** The fields where the paper and the released code differ: what a preset sets. */
 export type PresetOptions = Pick<
   IntentionQaOptions,
-  'sampling' | 'anchor' | 'typicalityComparison' | 'excludeRelations' | 'relationScope' | 'task2Universe'
+  | 'sampling'
+  | 'anchor'
+  | 'typicalityComparison'
+  | 'excludeRelations'
+  | 'relationScope'
+  | 'task2Universe'
+  | 'excludePairAsserted'
+  | 'excludeGeneric'
+  | 'excludeSecondAnswers'
 >;
 
 export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> = {
@@ -129,6 +160,11 @@ export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> =
     // about 4% more on a generated one (more of them hard), twice the window members, and half as
     // many distractors that are a known co-purchase of p_A, with the same similarity to the gold.
     task2Universe: 'catalog',
+    // Not the paper's code, but what its human annotation removed (docs/intentionqa.md, "Validity
+    // filters"): on in every preset but `released`.
+    excludePairAsserted: true,
+    excludeGeneric: true,
+    excludeSecondAnswers: true,
   },
   released: {
     sampling: 'lowest',
@@ -137,8 +173,27 @@ export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> =
     excludeRelations: RELEASED_EXCLUDED_RELATIONS,
     relationScope: 'same',
     task2Universe: 'assertions',
+    // The released code removed a candidate only when its text equalled the gold's.
+    excludePairAsserted: false,
+    excludeGeneric: false,
+    excludeSecondAnswers: false,
   },
 };
+
+/**
+ * The generic filter's default cut-off. On the demo world (docs/intentionqa.md, "Validity filters")
+ * 65 of 66 intention texts span 1 concept group and "because they are both used for the same
+ * purpose." spans 9: any cut-off from 2 to 9 separates them; 3 leaves room for an intention shared by
+ * two neighbouring categories.
+ */
+export const DEFAULT_GENERIC_MIN_GROUPS = 3;
+
+/**
+ * The second-answer threshold for Sentence-BERT sentence embeddings of intention texts (not
+ * measured here: no Sentence-BERT model on the development machine). Sentence-BERT gives
+ * paraphrases cosines around 0.8 and above; calibration.ts has the measured glove-100d value.
+ */
+export const PAPER_SECOND_ANSWER_COSINE = 0.8;
 
 /** The engine's defaults: the paper preset, and the settings that no preset touches. */
 export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
@@ -147,6 +202,8 @@ export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
   seed: 0,
   typicalityThreshold: 0.5,
   requireOverlap: true,
+  genericMinGroups: DEFAULT_GENERIC_MIN_GROUPS,
+  secondAnswerCosine: PAPER_SECOND_ANSWER_COSINE,
   tasks: [1, 2],
   task1Window: PAPER_TASK1_WINDOW,
   task2Window: PAPER_TASK2_WINDOW,
@@ -199,6 +256,12 @@ export function resolveOptions(settings: IntentionQaSettings = {}): IntentionQaO
   o.excludeRelations = [...new Set(o.excludeRelations)].sort();
   oneOf('relationScope', o.relationScope, RELATION_SCOPES);
   oneOf('task2Universe', o.task2Universe, TASK2_UNIVERSES);
+  for (const field of ['excludePairAsserted', 'excludeGeneric', 'excludeSecondAnswers'] as const)
+    if (typeof o[field] !== 'boolean') throw new ConfigError(field, `must be true or false, got ${String(o[field])}`);
+  if (!(Number.isInteger(o.genericMinGroups) && o.genericMinGroups >= 2))
+    throw new ConfigError('genericMinGroups', `must be an integer ≥ 2, got ${String(o.genericMinGroups)}`);
+  if (!(o.secondAnswerCosine >= -1 && o.secondAnswerCosine <= 1))
+    throw new ConfigError('secondAnswerCosine', `must be in [-1, 1], got ${String(o.secondAnswerCosine)}`);
   if (o.tasks.length === 0 || o.tasks.some((t) => t !== 1 && t !== 2))
     throw new ConfigError('tasks', 'must be a non-empty subset of [1, 2]');
   parseSampling(o.sampling);

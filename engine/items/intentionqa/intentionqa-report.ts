@@ -5,6 +5,8 @@
 // fall next to its windows (similarity-distribution.ts). Rendered as markdown and as a small
 // hand-written SVG.
 import { escapeXml } from '../../../core/xml.js';
+import type { ValiditySettings } from './validity-filters.js';
+import { addToValidityStats, emptyValidityStats, validitySection, type ValidityStats } from './validity-report.js';
 import type { IntentionQaRecord } from './item-types.js';
 import { DIFFICULTIES, PAPER_DIFFICULTY, type Difficulty } from './difficulty.js';
 import { LETTERS, type Letter } from './intentionqa-prompts.js';
@@ -82,6 +84,8 @@ export interface IntentionQaStats {
   droppedBoth: Record<string, number>;
   /** Per relation of the input assertions (keys in first-seen order). */
   byRelation: Record<string, RelationStats>;
+  /** The validity filters' counts (validity-report.ts); only when a filter is on. */
+  validity?: ValidityStats;
 }
 
 function emptyTask(bins: SimilarityBins): TaskStats {
@@ -114,13 +118,14 @@ function increment(counts: Record<string, number>, key: string): void {
 export class StatsAccumulator {
   readonly stats: IntentionQaStats;
 
-  constructor(bins: SimilarityBins = SIMILARITY_BINS) {
+  constructor(bins: SimilarityBins = SIMILARITY_BINS, options: { validity?: boolean } = {}) {
     this.stats = {
       similarityBins: bins,
       task1: emptyTask(bins),
       task2: emptyTask(bins),
       droppedBoth: {},
       byRelation: {},
+      ...(options.validity ? { validity: emptyValidityStats() } : {}),
     };
   }
 
@@ -133,6 +138,7 @@ export class StatsAccumulator {
   }
 
   add(record: IntentionQaRecord): void {
+    if (this.stats.validity) addToValidityStats(this.stats.validity, record);
     if (record.kind === 'dropped') {
       const d = record.dropped;
       increment(d.task === null ? this.stats.droppedBoth : this.stats[`task${d.task}`].dropped, d.reason);
@@ -183,6 +189,8 @@ export interface ReportSettings {
   requireOverlap: boolean;
   search: string;
   productsWithoutVector: number;
+  /** The validity filters (validity-filters.ts); absent when all three are off (the released preset). */
+  validity?: ValiditySettings;
   /** A warning printed at the top, e.g. that the embeddings are synthetic. */
   caveat?: string;
   /** The encoder that made the embeddings, when known, and whether its cosines were centered. */
@@ -261,6 +269,7 @@ export function renderMarkdown(stats: IntentionQaStats, s: ReportSettings, svgFi
   }
   lines.push('');
   if (s.similarity) lines.push(...similaritySection(s, s.similarity.distribution, s.similarity.bounds));
+  if (stats.validity && s.validity) lines.push(...validitySection(stats.validity, s.validity, s.encoder?.name));
   return lines.join('\n');
 }
 

@@ -88,7 +88,13 @@ export type DropReason =
   | 'product-without-vector'
   | 'product-not-in-catalogue'
   | 'window-empty'
-  | 'too-few-distractors';
+  | 'too-few-distractors'
+  // The validity filters (validity-filters.ts): a window that the filter emptied (fewer than three
+  // distractors left, at least three without the filters), and an assertion whose intention is generic.
+  | 'pair-asserted'
+  | 'generic'
+  | 'second-answer'
+  | 'generic-gold';
 
 /** An assertion that did not become an item of a task, and why (never silently lost). */
 export interface DroppedAssertion {

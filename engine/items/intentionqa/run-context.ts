@@ -19,6 +19,7 @@ import {
   type IntentionQaSettings,
 } from './intentionqa-options.js';
 import { normalizeOptionText } from '../option-text.js';
+import { ValidityIndex, intentionKey } from './validity-filters.js';
 
 /** Task 1, paper (uniform): Sim_i ∈ [0.6, 0.9]. */
 export const TASK1_WINDOW_UNIFORM: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: true };
@@ -53,6 +54,12 @@ export interface IntentionQaInput {
   phrases: ReadonlyMap<string, readonly string[]>;
   /** A preset and overrides, resolved by resolveOptions (intentionqa-options.ts). */
   options?: IntentionQaSettings;
+  /**
+   * Unit vectors of the assertions' intention texts, one row per intentionKey (validity-filters.ts),
+   * made by the encoder of the product embeddings: what the second-answer filter compares. Absent:
+   * that filter counts only equal texts as close (and the report says so).
+   */
+  intentionVectors?: UnitVectors;
 }
 
 export class IntentionQaContext {
@@ -75,6 +82,10 @@ export class IntentionQaContext {
   /** The rows Task-2 distractors come from, ascending (task2Universe), and a 1 at each of them. */
   readonly task2Rows: Int32Array;
   readonly inTask2Universe: Uint8Array;
+  /** The validity filters' index over every input assertion (undefined when all three filters are off). */
+  readonly validity: ValidityIndex | undefined;
+  /** intentionKey of each kept assertion's intention (filled only when a validity filter is on). */
+  readonly intentionKeys: string[];
   /** Assertions removed by the filters, in input order, with why. */
   readonly filtered: Array<{ assertion: Assertion; drop: FilterDrop }>;
   /** Scratch for enumerations: visitStamps[j] === current stamp means "assertion j already seen". */
@@ -117,6 +128,17 @@ export class IntentionQaContext {
     this.rowA = new Int32Array(n);
     this.rowB = new Int32Array(n);
     this.normIntention = this.assertions.map((a) => normalizeOptionText(a.intention));
+    const anyValidityFilter = options.excludePairAsserted || options.excludeGeneric || options.excludeSecondAnswers;
+    this.validity = anyValidityFilter
+      ? new ValidityIndex(
+          input.assertions,
+          input.phrases,
+          options.genericMinGroups,
+          options.excludeSecondAnswers ? input.intentionVectors : undefined,
+          options.secondAnswerCosine,
+        )
+      : undefined;
+    this.intentionKeys = anyValidityFilter ? this.assertions.map((a) => intentionKey(a.intention)) : [];
     const valid: number[] = [];
     this.assertionsOfRow = new Map();
     for (let i = 0; i < n; i++) {

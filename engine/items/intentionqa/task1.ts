@@ -3,7 +3,9 @@
 // this one; with requireOverlap (default) only assertions whose concept words overlap (AB vs CD); with
 // relationScope `same` only assertions of this one's relation; an intention equal to the gold
 // (normalised text) is a false negative, dropped, recorded and backfilled; a text equal to an already
-// chosen distractor is refused the same way, so the four options are distinct.
+// chosen distractor is refused the same way, so the four options are distinct. The validity filters
+// (validity-filters.ts), when on, refuse an intention asserted for this pair (`pair-asserted`), a
+// generic one (`generic`) and one close to an intention asserted for this pair (`second-answer`).
 import type { Rng } from '../../../core/rng.js';
 import { drawFromWindow, formatWindow } from '../../search/windows.js';
 import { overlaps } from './concept-overlap.js';
@@ -37,6 +39,8 @@ export function draftTask1(
   const candidates = sameRelation ? ctx.validAssertionsOfRelation.get(a.relation)! : ctx.validAssertions;
   const gold = ctx.normIntention[i]!;
   const taken = new Set<string>();
+  const validity = ctx.validity;
+  const assertedForPair = validity ? validity.assertedFor(a.itemA, a.itemB) : [];
   const r = drawFromWindow(intentionUniverse(ctx, i, pivot, w, pivotKnown, candidates), {
     ...w,
     k: DISTRACTORS_PER_ITEM,
@@ -47,6 +51,12 @@ export function draftTask1(
     accept: (j) => {
       const text = ctx.normIntention[j]!;
       if (text === gold) return 'false-negative';
+      if (validity) {
+        const key = ctx.intentionKeys[j]!;
+        if (options.excludePairAsserted && assertedForPair.includes(key)) return 'pair-asserted';
+        if (options.excludeGeneric && validity.isGeneric(key)) return 'generic';
+        if (options.excludeSecondAnswers && validity.closeToAny(key, assertedForPair)) return 'second-answer';
+      }
       if (taken.has(text)) return 'duplicate-option';
       taken.add(text);
       return true;

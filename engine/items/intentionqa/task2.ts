@@ -5,7 +5,8 @@
 // itself or a product titled like it; with requireOverlap (default) only products whose concept words
 // overlap p_A's (docs/intentionqa.md, "A vs candidate"); p_B itself or a product titled like p_B is a
 // false negative, dropped, recorded and backfilled; a title equal to an already chosen distractor is
-// refused the same way.
+// refused the same way. The validity filters (validity-filters.ts), when on, refuse a product asserted
+// with p_A for the gold's intention (`pair-asserted`) or for one close to it (`second-answer`).
 import type { Rng } from '../../../core/rng.js';
 import { drawFromWindow, formatWindow, productUniverse } from '../../search/windows.js';
 import { overlaps } from './concept-overlap.js';
@@ -30,6 +31,8 @@ export function draftTask2(
   const givenTitle = ctx.normTitleOfRow[given];
   const goldTitle = ctx.normTitleOfRow[answer];
   const taken = new Set<string>();
+  const validity = ctx.validity;
+  const goldKey = validity ? ctx.intentionKeys[i]! : '';
   const universe = productUniverse(
     ctx.vectors.vector(anchor),
     ctx.search,
@@ -61,6 +64,11 @@ export function draftTask2(
       accept: (row) => {
         const title = ctx.normTitleOfRow[row]!;
         if (row === answer || title === goldTitle) return 'false-negative';
+        if (validity) {
+          const asserted = validity.assertedFor(a.itemA, ctx.vectors.ids[row]!);
+          if (options.excludePairAsserted && asserted.includes(goldKey)) return 'pair-asserted';
+          if (options.excludeSecondAnswers && validity.closeToAny(goldKey, asserted)) return 'second-answer';
+        }
         if (taken.has(title)) return 'duplicate-option';
         taken.add(title);
         return true;

@@ -49,6 +49,7 @@ export async function writeItems(
     const bounds = settings.similarity?.bounds;
     const acc = new StatsAccumulator(
       bounds ? similarityBinsFor(Math.min(bounds.task1.lo, bounds.task2.lo)) : SIMILARITY_BINS,
+      { validity: settings.validity !== undefined },
     );
     for await (const r of records) {
       acc.add(r);

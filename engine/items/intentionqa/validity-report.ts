@@ -1,0 +1,94 @@
+// The report's "Validity" section: per validity filter (validity-filters.ts) the window members it
+// refused and the items it dropped, per task; the assertions dropped because their own intention is
+// generic; the generic texts with their evidence. Counted only when a filter is on, so that a
+// `--preset released` run writes the summary and report it wrote before the filters existed.
+import type { IntentionQaRecord } from './item-types.js';
+import { VALIDITY_FILTERS, type ValidityFilter, type ValiditySettings } from './validity-filters.js';
+
+export interface FilterCounts {
+  /** Window members the filter refused (in emitted items and in dropped ones). */
+  refused: number;
+  /** Items the filter emptied: dropped under its name. */
+  dropped: number;
+}
+
+export interface ValidityStats {
+  task1: Record<ValidityFilter, FilterCounts>;
+  task2: Record<ValidityFilter, FilterCounts>;
+  /** Assertions dropped before either task because their own intention is generic. */
+  genericGold: number;
+}
+
+function emptyCounts(): Record<ValidityFilter, FilterCounts> {
+  return Object.fromEntries(VALIDITY_FILTERS.map((f) => [f, { refused: 0, dropped: 0 }])) as Record<
+    ValidityFilter,
+    FilterCounts
+  >;
+}
+
+export function emptyValidityStats(): ValidityStats {
+  return { task1: emptyCounts(), task2: emptyCounts(), genericGold: 0 };
+}
+
+const isFilter = (reason: string): reason is ValidityFilter => (VALIDITY_FILTERS as readonly string[]).includes(reason);
+
+export function addToValidityStats(v: ValidityStats, record: IntentionQaRecord): void {
+  if (record.kind === 'dropped') {
+    const d = record.dropped;
+    if (d.task === null) {
+      if (d.reason === 'generic-gold') v.genericGold += 1;
+      return;
+    }
+    const counts = v[`task${d.task}`];
+    if (isFilter(d.reason)) counts[d.reason].dropped += 1;
+    for (const [reason, n] of Object.entries(d.refused ?? {})) if (isFilter(reason)) counts[reason].refused += n;
+    return;
+  }
+  const counts = v[`task${record.item.task}`];
+  for (const r of record.item.selection.refused) if (isFilter(r.reason)) counts[r.reason].refused += 1;
+}
+
+const FILTER_WORDS: Record<ValidityFilter, string> = {
+  'pair-asserted': 'asserted for the pair',
+  generic: 'generic intention',
+  'second-answer': 'close to an asserted intention',
+};
+
+/** The markdown section. */
+export function validitySection(v: ValidityStats, s: ValiditySettings, encoder: string | undefined): string[] {
+  const onOff = (on: boolean) => (on ? 'on' : 'off');
+  const vectors =
+    s.intentionVectors === null
+      ? 'no intention vectors: only equal texts count as close'
+      : `${s.intentionVectors} of ${s.intentionTexts} intention texts encoded${encoder ? ` by ${encoder}` : ''}`;
+  const lines = [
+    '',
+    '## Validity',
+    '',
+    'An item is right only if exactly one option is right. Beyond the released rule (a candidate equal to the',
+    'gold is refused), the validity filters refuse window members that would be a second right answer;',
+    "a window they leave with fewer than three distractors is dropped under the filter's name.",
+    '',
+    `Filters: pair-asserted ${onOff(s.excludePairAsserted)}, generic ${onOff(s.excludeGeneric)} (cut-off: ${s.genericMinGroups} concept groups), second-answer ${onOff(s.excludeSecondAnswers)} (cosine ≥ ${s.secondAnswerCosine}; ${vectors}).`,
+    '',
+    '| filter | Task 1 members refused | Task 1 items dropped | Task 2 members refused | Task 2 items dropped |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  for (const f of VALIDITY_FILTERS) {
+    const [a, b] = [v.task1[f], v.task2[f]];
+    const task2 = f === 'generic' ? '– | –' : `${b.refused} | ${b.dropped}`; // Task 2's options are products
+    lines.push(`| ${f} (${FILTER_WORDS[f]}) | ${a.refused} | ${a.dropped} | ${task2} |`);
+  }
+  lines.push(
+    '',
+    `Assertions whose own intention is generic, dropped before either task (\`generic-gold\`): ${v.genericGold}.`,
+    'They are dropped rather than flagged: a generic intention fits any pair bought together, so in Task 2',
+    'every plausible product is a second answer, and in Task 1 the item asks nothing about the pair.',
+  );
+  if (s.genericIntentions.length > 0) {
+    lines.push('', 'Generic intention texts (concept groups of the pairs they are asserted for):', '');
+    lines.push('| text | concept groups | pairs |', '|---|---:|---:|');
+    for (const g of s.genericIntentions) lines.push(`| ${g.text.replace(/\|/g, '\\|')} | ${g.groups} | ${g.pairs} |`);
+  }
+  return lines;
+}

@@ -1,0 +1,166 @@
+// Issue 26's acceptance check on the demo world (seed 1, glove-100d, the default paper preset): no
+// Task-1 item has a distractor asserted for its own product pair, and no distractor is a generic
+// intention. Counted here with this file's own code, from the world's raw files (assertions.jsonl,
+// concepts.jsonl) and the written items, never through the engine's filter code; the same counts on
+// a run with the three filters off must be above zero, so the check can see what it looks for.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeDemo } from '../engine/demo/demo-world.js';
+import { runPipeline, type PipelineManifest } from '../engine/pipeline/run-pipeline.js';
+import { GLOVE_TEST_CACHE, realGlovePackage } from './support/glove.js';
+
+const pkg = realGlovePackage('test/intentionqa-validity-demo.test.ts (the demo world with glove-100d)');
+
+function jsonl<T>(file: string): T[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as T);
+}
+
+/** normalize_name as the released findNode_aser.py wrote it: lower case, no ( … ), no punctuation, no a|an|the. */
+function releasedNormalizeName(text: string): string {
+  return text
+    .replace(/\([^()]*\)/g, '')
+    .toLowerCase()
+    .replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, '')
+    .split(/\s+/)
+    .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
+    .join(' ');
+}
+
+interface RawAssertion {
+  item_a_id: string;
+  item_b_id: string;
+  assertion: string;
+}
+
+/** Everything this test knows about the world, from its raw files only. */
+function readWorld(world: string) {
+  const assertions = jsonl<RawAssertion>(join(world, 'assertions.jsonl'));
+  const words = new Map<string, string[]>();
+  for (const c of jsonl<{ id: string; phrases: string[] }>(join(world, 'concepts.jsonl')))
+    words.set(
+      c.id,
+      c.phrases.flatMap((p) => releasedNormalizeName(p).split(' ')),
+    );
+  const intentionOf = (a: RawAssertion) => releasedNormalizeName(a.assertion.slice(a.assertion.indexOf('because')));
+  const pair = (x: string, y: string) => [x, y].sort().join('+');
+  const ofPair = new Map<string, Set<string>>();
+  const pairsOfText = new Map<string, Map<string, string[]>>();
+  for (const a of assertions) {
+    const p = pair(a.item_a_id, a.item_b_id);
+    const text = intentionOf(a);
+    if (!ofPair.has(p)) ofPair.set(p, new Set());
+    ofPair.get(p)!.add(text);
+    if (!pairsOfText.has(text)) pairsOfText.set(text, new Map());
+    pairsOfText.get(text)!.set(p, [...(words.get(a.item_a_id) ?? []), ...(words.get(a.item_b_id) ?? [])]);
+  }
+  // Concept groups, the slow way: breadth-first search over pairs that share a word.
+  const generic = new Set<string>();
+  for (const [text, pairs] of pairsOfText) {
+    const sets = [...pairs.values()].map((w) => new Set(w));
+    const seen = new Array<boolean>(sets.length).fill(false);
+    let groups = 0;
+    for (let s = 0; s < sets.length; s++) {
+      if (seen[s]) continue;
+      groups += 1;
+      const queue = [s];
+      seen[s] = true;
+      while (queue.length > 0) {
+        const k = queue.shift()!;
+        for (let j = 0; j < sets.length; j++)
+          if (!seen[j] && [...sets[k]!].some((w) => sets[j]!.has(w))) {
+            seen[j] = true;
+            queue.push(j);
+          }
+      }
+    }
+    if (groups >= 3) generic.add(text);
+  }
+  return { ofPair, generic, pair };
+}
+
+interface Item {
+  id: string;
+  item_a_id: string;
+  item_b_id: string;
+  distractors_asserstion: string[];
+}
+
+function count(runDir: string, world: ReturnType<typeof readWorld>) {
+  const items = jsonl<Item>(join(runDir, 'items', 'intentionqa_task1.jsonl'));
+  let assertedForPair = 0;
+  let genericDistractors = 0;
+  for (const item of items) {
+    const asserted = world.ofPair.get(world.pair(item.item_a_id, item.item_b_id)) ?? new Set();
+    if (item.distractors_asserstion.some((d) => asserted.has(releasedNormalizeName(d)))) assertedForPair += 1;
+    genericDistractors += item.distractors_asserstion.filter((d) => world.generic.has(releasedNormalizeName(d))).length;
+  }
+  return { items: items.length, assertedForPair, genericDistractors };
+}
+
+describe.skipIf(!pkg)('validity filters on the demo world (glove-100d, seed 1), counted independently', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'intentsim-validity-demo-'));
+  const worldDir = join(dir, 'world');
+  const manifests: Record<'on' | 'off', PipelineManifest | undefined> = { on: undefined, off: undefined };
+  const run = (name: 'on' | 'off', items: Record<string, unknown>) =>
+    runPipeline({
+      embed: {
+        graph: join(worldDir, 'graph.sqlite'),
+        products: join(worldDir, 'products.jsonl'),
+        concepts: join(worldDir, 'concepts.jsonl'),
+        mode: 'induced',
+        encoder: { encoder: 'glove-100d', cacheDir: GLOVE_TEST_CACHE },
+        workers: 0,
+        cacheDir: join(dir, 'cache'),
+      },
+      assertions: join(worldDir, 'assertions.jsonl'),
+      items: { seed: 1, workers: 0, ...items },
+      out: join(dir, name),
+      onError: 'fail',
+    });
+  beforeAll(async () => {
+    await writeDemo(worldDir, { seed: 1 });
+    manifests.on = await run('on', {});
+    manifests.off = await run('off', {
+      excludePairAsserted: false,
+      excludeGeneric: false,
+      excludeSecondAnswers: false,
+    });
+  }, 300_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finds the generic text the issue names, and only texts asserted across several concept groups', () => {
+    const world = readWorld(worldDir);
+    expect([...world.generic]).toEqual(['because they are both used for same purpose']);
+    expect(manifests.on!.validity!.genericIntentions.map((g) => releasedNormalizeName(g.text))).toEqual([
+      ...world.generic,
+    ]);
+  });
+
+  it('with the filters (the default): no distractor asserted for the pair, no generic distractor', () => {
+    const world = readWorld(worldDir);
+    const on = count(join(dir, 'on'), world);
+    expect(on.items).toBeGreaterThan(300);
+    expect(on.assertedForPair).toBe(0);
+    expect(on.genericDistractors).toBe(0);
+  });
+
+  it('without them both counts are above zero (what the issue found), so the check sees them', () => {
+    const world = readWorld(worldDir);
+    const off = count(join(dir, 'off'), world);
+    expect(off.assertedForPair).toBeGreaterThan(0);
+    expect(off.genericDistractors).toBeGreaterThan(0);
+    expect(manifests.off!.validity).toBeNull();
+    expect(manifests.on!.options).toMatchObject({
+      excludePairAsserted: true,
+      excludeGeneric: true,
+      excludeSecondAnswers: true,
+      genericMinGroups: 3,
+      secondAnswerCosine: 0.75,
+    });
+  });
+});

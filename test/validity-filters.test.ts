@@ -1,0 +1,310 @@
+// The validity filters (engine/items/intentionqa/validity-filters.ts) on inputs small enough to check
+// by hand: the intention key, the concept groups, the index, the drop reason of an emptied window, and
+// items built from a hand-made world where every cosine between two products is 0.8 (inside both
+// paper windows), so that which distractors remain is decided by the filters alone.
+import { describe, expect, it } from 'vitest';
+import type { Assertion } from '../engine/items/intentionqa/assertions.js';
+import { IntentionQaRun } from '../engine/items/intentionqa/build-items.js';
+import { emptiedBy } from '../engine/items/intentionqa/draft.js';
+import type { IntentionQaSettings } from '../engine/items/intentionqa/intentionqa-options.js';
+import { resolveOptions } from '../engine/items/intentionqa/intentionqa-options.js';
+import type { Task1Item, Task2Item } from '../engine/items/intentionqa/item-types.js';
+import { ValidityIndex, conceptGroups, intentionKey, pairKey } from '../engine/items/intentionqa/validity-filters.js';
+import { UnitVectors } from '../engine/search/unit-vectors.js';
+import { collectRecords } from './support/intentionqa-records.js';
+import { draftInParallel } from '../engine/items/intentionqa/draft-pool.js';
+import { ConfigError } from '../core/errors.js';
+
+describe('intention key (the released normalize_name)', () => {
+  it('ignores case, punctuation, articles and spacing, and nothing else', () => {
+    expect(intentionKey('Because they are both used for THE same purpose.')).toBe(
+      'because they are both used for same purpose',
+    );
+    expect(intentionKey('because  they both are a type of jewelry')).toBe(
+      intentionKey('Because they both are type of Jewelry!'),
+    );
+    expect(intentionKey('because they both are cables')).not.toBe(intentionKey('because they both are cable'));
+  });
+  it('pairs are unordered', () => {
+    expect(pairKey('P1', 'P2')).toBe(pairKey('P2', 'P1'));
+    expect(pairKey('P1', 'P2')).not.toBe(pairKey('P1', 'P3'));
+  });
+});
+
+describe('concept groups', () => {
+  const w = (...words: string[]) => new Set(words);
+  it('counts the connected components of pairs linked by a shared word', () => {
+    // {0, 1} share "b"; {3, 4} share "f"; 2 alone; 5 has no words: a group of its own.
+    expect(conceptGroups([w('a', 'b'), w('b', 'c'), w('d'), w('e', 'f'), w('f'), w()])).toBe(4);
+    expect(conceptGroups([])).toBe(0);
+    // a chain links through an intermediate pair: 0–1 by "b", 1–2 by "c"
+    expect(conceptGroups([w('a', 'b'), w('b', 'c'), w('c', 'd')])).toBe(1);
+  });
+  it('equals a slow all-pairs search on random inputs', () => {
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    for (let trial = 0; trial < 50; trial++) {
+      const sets = Array.from({ length: 1 + rand(12) }, () =>
+        w(...Array.from({ length: rand(3) }, () => `w${rand(15)}`)),
+      );
+      const seen = new Set<number>();
+      let slow = 0;
+      for (let s = 0; s < sets.length; s++) {
+        if (seen.has(s)) continue;
+        slow += 1;
+        const stack = [s];
+        seen.add(s);
+        while (stack.length > 0) {
+          const k = stack.pop()!;
+          for (let j = 0; j < sets.length; j++)
+            if (!seen.has(j) && [...sets[k]!].some((x) => sets[j]!.has(x))) {
+              seen.add(j);
+              stack.push(j);
+            }
+        }
+      }
+      expect(conceptGroups(sets)).toBe(slow);
+    }
+  });
+});
+
+const assertion = (id: string, itemA: string, itemB: string, intention: string, typicality = 1): Assertion => ({
+  id,
+  itemA,
+  itemB,
+  relation: 'usedFor',
+  assertion: `PersonX bought a product of Item A and a product of Item B ${intention}`,
+  intention,
+  typicality,
+});
+
+describe('ValidityIndex', () => {
+  const phrases = new Map<string, string[]>([
+    ['A1', ['red apple']],
+    ['A2', ['green apple']],
+    ['B1', ['blue car']],
+    ['B2', ['car seat']],
+    ['C1', ['tea cup']],
+    ['C2', ['tea pot']],
+  ]);
+  const assertions = [
+    assertion('1', 'A1', 'A2', 'because same purpose.'),
+    assertion('2', 'B1', 'B2', 'because the same purpose'),
+    assertion('3', 'C1', 'C2', 'because Same Purpose!', 0.1),
+    assertion('4', 'A1', 'A2', 'because fruit.'),
+    assertion('5', 'A2', 'A1', 'because fruit'),
+    assertion('6', 'B1', 'B2', 'because driving.'),
+    assertion('7', 'B2', 'A1', 'because driving.'),
+  ];
+  it('lists the intentions of every unordered pair, at any typicality', () => {
+    const v = new ValidityIndex(assertions, phrases, 3, undefined, 0.8);
+    expect(v.assertedFor('A2', 'A1')).toEqual(['because same purpose', 'because fruit']);
+    expect(v.assertedFor('B1', 'B2')).toEqual(['because same purpose', 'because driving']);
+    expect(v.assertedFor('C2', 'C1')).toEqual(['because same purpose']);
+    expect(v.assertedFor('A1', 'C1')).toEqual([]);
+    expect(v.keys).toBe(3);
+  });
+  it('calls generic the texts asserted across at least the cut-off of concept groups', () => {
+    // "same purpose": apple, car and tea pairs, three groups. "driving": B1–B2 and B2–A1 share "car": one group.
+    const three = new ValidityIndex(assertions, phrases, 3, undefined, 0.8);
+    expect([...three.generic]).toEqual([
+      ['because same purpose', { text: 'because same purpose.', groups: 3, pairs: 3 }],
+    ]);
+    expect(three.isGeneric('because same purpose')).toBe(true);
+    expect(three.isGeneric('because driving')).toBe(false);
+    const four = new ValidityIndex(assertions, phrases, 4, undefined, 0.8);
+    expect(four.generic.size).toBe(0);
+    const two = new ValidityIndex(assertions, phrases, 2, undefined, 0.8);
+    expect([...two.generic.keys()]).toEqual(['because same purpose']);
+  });
+  it('is close at or above the threshold, and always for equal keys', () => {
+    const vectors = UnitVectors.fromVectorSet({
+      ids: ['because fruit', 'because driving', 'because same purpose'],
+      dim: 2,
+      data: Float32Array.from([1, 0, 0.8, 0.6, 0, 1]),
+    });
+    const at = (cosine: number) => new ValidityIndex(assertions, phrases, 3, vectors, cosine);
+    expect(at(0.79).close('because fruit', 'because driving')).toBe(true);
+    expect(at(0.81).close('because fruit', 'because driving')).toBe(false);
+    expect(at(0.81).close('because fruit', 'because fruit')).toBe(true);
+    expect(at(0.5).closeToAny('because same purpose', ['because fruit', 'because driving'])).toBe(true); // 0.6
+    expect(at(0.7).closeToAny('because same purpose', ['because fruit', 'because driving'])).toBe(false);
+    // without vectors only equal keys are close
+    expect(new ValidityIndex(assertions, phrases, 3, undefined, -1).close('because fruit', 'because driving')).toBe(
+      false,
+    );
+  });
+});
+
+describe('the filter that emptied a window', () => {
+  const drawn = (reasons: string[], chosen: number) => ({
+    chosen: Array.from({ length: chosen }, (_, k) => ({ key: k, score: 0.7, via: 'scan' as const })),
+    dropped: reasons.map((reason, k) => ({ key: 100 + k, score: 0.7, via: 'scan' as const, reason })),
+  });
+  it('is the filter that refused most, when the filters made the difference', () => {
+    expect(emptiedBy(drawn(['pair-asserted', 'generic', 'generic'], 1))).toBe('generic');
+    expect(emptiedBy(drawn(['pair-asserted', 'second-answer'], 1))).toBe('pair-asserted'); // tie: the first
+    expect(emptiedBy(drawn(['second-answer'], 2))).toBe('second-answer');
+  });
+  it('is none when the window was short anyway', () => {
+    expect(emptiedBy(drawn(['second-answer'], 1))).toBeUndefined(); // 1 + 1 < 3
+    expect(emptiedBy(drawn(['false-negative', 'duplicate-option'], 1))).toBeUndefined();
+    expect(emptiedBy(drawn([], 0))).toBeUndefined();
+  });
+});
+
+describe('items with the filters, on a world where every product cosine is 0.8', () => {
+  // 22 products P0..P21: vector e0·√0.8 + e_(k+1)·√0.2, so every pair has cosine 0.8 (in both windows).
+  const n = 22;
+  const ids = Array.from({ length: n }, (_, k) => `P${k}`);
+  const data = new Float32Array(n * (n + 1));
+  ids.forEach((_, k) => {
+    data[k * (n + 1)] = Math.sqrt(0.8);
+    data[k * (n + 1) + k + 1] = Math.sqrt(0.2);
+  });
+  const products = new Map(ids.map((id) => [id, `Product ${id}`]));
+  const phrase = (id: string): string[] => {
+    const k = Number(id.slice(1));
+    return k >= 15 && k <= 20 ? [['alpha', 'beta', 'gamma'][Math.floor((k - 15) / 2)]!] : ['thing'];
+  };
+  const phrases = new Map(ids.map((id) => [id, phrase(id)]));
+  const assertions = [
+    assertion('X', 'P1', 'P2', 'because it1.'),
+    assertion('X2', 'P1', 'P2', 'because it2.'), // asserted for the pair
+    assertion('X6', 'P2', 'P1', 'because it6.', 0.2), // asserted for the pair, below the typicality cut
+    assertion('C2', 'P3', 'P4', 'because it2.'),
+    assertion('C3', 'P5', 'P6', 'because it3.'),
+    assertion('C4', 'P7', 'P8', 'because it4.'),
+    assertion('C5', 'P9', 'P10', 'because it5.'),
+    assertion('C2b', 'P11', 'P12', 'Because the IT2!'), // normalize_name equal to "because it2."
+    assertion('C6', 'P13', 'P14', 'because it6.'),
+    // "same purpose" across three unrelated groups (alpha, beta, gamma): generic
+    assertion('G1', 'P15', 'P16', 'because same purpose.'),
+    assertion('G2', 'P17', 'P18', 'because same purpose.'),
+    assertion('G3', 'P19', 'P20', 'because same purpose.'),
+    // P21 is asserted with P1 for X's own intention: a second right answer to X's Task 2
+    assertion('T', 'P1', 'P21', 'because it1.'),
+  ];
+  const world = { products, assertions, phrases, embeddings: { ids, dim: n + 1, data } };
+  const items = async (settings: IntentionQaSettings, intentionVectors?: UnitVectors) =>
+    collectRecords(
+      (
+        await IntentionQaRun.prepare({
+          ...world,
+          ...(intentionVectors ? { intentionVectors } : {}),
+          options: { requireOverlap: false, exactness: 'exact', ...settings },
+        })
+      ).records(),
+    );
+  const task1 = (r: Awaited<ReturnType<typeof items>>, id: string) =>
+    r.items.find((i): i is Task1Item => i.task === 1 && i.id === id);
+  const task2 = (r: Awaited<ReturnType<typeof items>>, id: string) =>
+    r.items.find((i): i is Task2Item => i.task === 2 && i.id === id);
+
+  it('keeps only the distractors no filter refuses, whatever the seed', async () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const r = await items({ seed });
+      const x = task1(r, 'X')!;
+      // Candidates of X (sharing no product): C2, C2b, C6 (asserted for the pair), G1–G3 (generic),
+      // C3, C4, C5: exactly three left.
+      expect([...x.distractors_id].sort()).toEqual(['C3', 'C4', 'C5']);
+      const refusedIds = new Map(x.selection.refused.map((f) => [f.id, f.reason]));
+      for (const [id, reason] of refusedIds) {
+        if (['C2', 'C2b', 'C6'].includes(id)) expect(reason).toBe('pair-asserted');
+        else if (['G1', 'G2', 'G3'].includes(id)) expect(reason).toBe('generic');
+        else expect.fail(`unexpected refusal of ${id} (${reason})`);
+      }
+      // Task 2 of X: P21 is asserted with P1 for X's intention
+      expect(task2(r, 'X')!.distractors_id).not.toContain('P21');
+      // The generic assertions are dropped before either task
+      for (const id of ['G1', 'G2', 'G3'])
+        expect(r.dropped.find((d) => d.id === id)).toMatchObject({ task: null, reason: 'generic-gold' });
+    }
+  });
+
+  it('the filters off (the released behaviour) let the second answers in', async () => {
+    const off = { excludePairAsserted: false, excludeGeneric: false, excludeSecondAnswers: false };
+    const seen = new Set<string>();
+    const seenTask2 = new Set<string>();
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const r = await items({ seed, ...off });
+      for (const id of task1(r, 'X')!.distractors_id) seen.add(id);
+      for (const id of task2(r, 'X')!.distractors_id) seenTask2.add(id);
+      expect(r.dropped.filter((d) => d.reason === 'generic-gold')).toEqual([]);
+    }
+    expect([...seen].some((id) => ['C2', 'C2b', 'C6'].includes(id))).toBe(true);
+    expect([...seen].some((id) => ['G1', 'G2', 'G3'].includes(id))).toBe(true);
+    expect(seenTask2.has('P21')).toBe(true);
+  });
+
+  it('each filter alone refuses only its own candidates', async () => {
+    const only = (f: 'excludePairAsserted' | 'excludeGeneric') => ({
+      excludePairAsserted: false,
+      excludeGeneric: false,
+      excludeSecondAnswers: false,
+      [f]: true,
+    });
+    const pair = task1(await items({ seed: 3, ...only('excludePairAsserted') }), 'X')!;
+    expect(pair.distractors_id.filter((id) => ['C2', 'C2b', 'C6'].includes(id))).toEqual([]);
+    const generic = await items({ seed: 3, ...only('excludeGeneric') });
+    expect(task1(generic, 'X')!.distractors_id.filter((id) => id.startsWith('G'))).toEqual([]);
+  });
+
+  it('the second-answer filter refuses intentions close to one asserted for the pair; an emptied window is dropped under the filter that refused most', async () => {
+    // it3 is close to it2 (asserted for the pair): cosine 0.9; every other text is orthogonal.
+    const keys = ['because it1', 'because it2', 'because it3', 'because it4', 'because it5', 'because it6'];
+    const dim = keys.length;
+    const vec = new Float32Array(keys.length * dim);
+    keys.forEach((_, k) => (vec[k * dim + k] = 1));
+    vec[2 * dim + 1] = 0.9; // it3 = (0, 0.9, 0.436, …)
+    vec[2 * dim + 2] = Math.sqrt(1 - 0.81);
+    const intentionVectors = UnitVectors.fromVectorSet({ ids: keys, dim, data: vec });
+    const r = await items({ seed: 1, secondAnswerCosine: 0.85 }, intentionVectors);
+    // Left: C4, C5 only. Every other member was refused: 3 pair-asserted, 3 generic, 1 second-answer
+    // (C3); the first two tie, and the first filter named wins.
+    expect(task1(r, 'X')).toBeUndefined();
+    const drop = r.dropped.find((d) => d.id === 'X' && d.task === 1)!;
+    expect(drop.reason).toBe('pair-asserted');
+    expect(drop.refused).toEqual({ 'pair-asserted': 3, generic: 3, 'second-answer': 1 });
+    // Just above 0.9 it3 is not close: three distractors again.
+    const above = await items({ seed: 1, secondAnswerCosine: 0.91 }, intentionVectors);
+    expect([...task1(above, 'X')!.distractors_id].sort()).toEqual(['C3', 'C4', 'C5']);
+  });
+
+  it('worker threads get the intention vectors: the same records as the main thread', async () => {
+    const keys = ['because it1', 'because it2', 'because it3', 'because it4', 'because it5', 'because it6'];
+    const vec = new Float32Array(keys.length * 2);
+    keys.forEach((_, k) => ((vec[2 * k] = Math.cos(k / 4)), (vec[2 * k + 1] = Math.sin(k / 4))));
+    const intentionVectors = UnitVectors.fromVectorSet({ ids: keys, dim: 2, data: vec });
+    const prepare = () =>
+      IntentionQaRun.prepare({
+        ...world,
+        intentionVectors,
+        options: { seed: 4, requireOverlap: false, exactness: 'exact' },
+      });
+    const serialise = async (records: AsyncIterable<unknown>) => {
+      const out: string[] = [];
+      for await (const r of records) out.push(JSON.stringify(r));
+      return out;
+    };
+    const main = await serialise((await prepare()).records());
+    expect(main.join('\n')).toContain('"second-answer"');
+    expect(await serialise(draftInParallel(await prepare(), { workers: 1 }))).toEqual(main);
+  });
+
+  it('are on in the paper preset and off in the released one; bad values are refused', () => {
+    expect(resolveOptions({ preset: 'paper' })).toMatchObject({
+      excludePairAsserted: true,
+      excludeGeneric: true,
+      excludeSecondAnswers: true,
+    });
+    expect(resolveOptions({ preset: 'released' })).toMatchObject({
+      excludePairAsserted: false,
+      excludeGeneric: false,
+      excludeSecondAnswers: false,
+    });
+    expect(resolveOptions({ preset: 'released', excludeGeneric: true }).excludeGeneric).toBe(true);
+    expect(() => resolveOptions({ genericMinGroups: 1 })).toThrow(ConfigError);
+    expect(() => resolveOptions({ secondAnswerCosine: 1.5 })).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,148 @@
+// The report's validity section (engine/items/intentionqa/validity-report.ts) and the demo's solver
+// comparison (engine/demo/solver-comparison.ts), on hand-made records and files with known counts.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { IntentionQaRecord, Task1Item } from '../engine/items/intentionqa/item-types.js';
+import {
+  StatsAccumulator,
+  renderMarkdown,
+  type ReportSettings,
+} from '../engine/items/intentionqa/intentionqa-report.js';
+import {
+  addToValidityStats,
+  emptyValidityStats,
+  validitySection,
+} from '../engine/items/intentionqa/validity-report.js';
+import type { ValiditySettings } from '../engine/items/intentionqa/validity-filters.js';
+import { appendSolverComparison, solverAccuracy, solverComparisonSection } from '../engine/demo/solver-comparison.js';
+
+const dropped = (task: 1 | 2 | null, reason: string, refused?: Record<string, number>): IntentionQaRecord =>
+  ({
+    kind: 'dropped',
+    relation: 'usedFor',
+    dropped: { id: 'x', task, reason, detail: '', ...(refused ? { refused } : {}) },
+  }) as IntentionQaRecord;
+const item = (task: 1 | 2, reasons: string[]): IntentionQaRecord =>
+  ({
+    kind: 'item',
+    item: { task, selection: { refused: reasons.map((reason) => ({ id: 'c', score: 0.7, reason })) } } as Task1Item,
+  }) as IntentionQaRecord;
+
+const settings: ValiditySettings = {
+  excludePairAsserted: true,
+  excludeGeneric: true,
+  excludeSecondAnswers: true,
+  genericMinGroups: 3,
+  secondAnswerCosine: 0.75,
+  intentionTexts: 66,
+  intentionVectors: 66,
+  genericIntentions: [{ text: 'because they are both used for the same purpose.', groups: 9, pairs: 33 }],
+};
+
+describe('validity counts', () => {
+  it('count refusals in items and in drops, drops under a filter name, and generic golds', () => {
+    const v = emptyValidityStats();
+    const records = [
+      item(1, ['pair-asserted', 'pair-asserted', 'false-negative', 'generic']),
+      item(1, ['second-answer']),
+      item(2, ['pair-asserted', 'duplicate-option']),
+      dropped(1, 'pair-asserted', { 'pair-asserted': 3, generic: 2, 'false-negative': 1 }),
+      dropped(1, 'too-few-distractors', { 'second-answer': 1 }),
+      dropped(2, 'second-answer', { 'second-answer': 4 }),
+      dropped(null, 'generic-gold'),
+      dropped(null, 'generic-gold'),
+      dropped(null, 'typicality-below-min'),
+    ];
+    for (const r of records) addToValidityStats(v, r);
+    expect(v).toEqual({
+      task1: {
+        'pair-asserted': { refused: 5, dropped: 1 },
+        generic: { refused: 3, dropped: 0 },
+        'second-answer': { refused: 2, dropped: 0 },
+      },
+      task2: {
+        'pair-asserted': { refused: 1, dropped: 0 },
+        generic: { refused: 0, dropped: 0 },
+        'second-answer': { refused: 4, dropped: 1 },
+      },
+      genericGold: 2,
+    });
+    const section = validitySection(v, settings, 'glove-100d').join('\n');
+    expect(section).toContain('| pair-asserted (asserted for the pair) | 5 | 1 | 1 | 0 |');
+    expect(section).toContain('| generic (generic intention) | 3 | 0 | – | – |');
+    expect(section).toContain('| second-answer (close to an asserted intention) | 2 | 0 | 4 | 1 |');
+    expect(section).toContain('(`generic-gold`): 2.');
+    expect(section).toContain('66 of 66 intention texts encoded by glove-100d');
+    expect(section).toContain('| because they are both used for the same purpose. | 9 | 33 |');
+  });
+
+  it('are left out of the stats and the report when every filter is off (the released preset)', () => {
+    const off = new StatsAccumulator();
+    off.add(dropped(null, 'generic-gold'));
+    expect(off.stats.validity).toBeUndefined();
+    const on = new StatsAccumulator(undefined, { validity: true });
+    on.add(dropped(null, 'generic-gold'));
+    expect(on.stats.validity!.genericGold).toBe(1);
+    const base = {
+      seed: '1',
+      preset: 'paper',
+      sampling: 'uniform',
+      anchor: 'answer',
+      task1Window: '[0.6, 0.9]',
+      task2Window: '[0.7, 0.9)',
+      difficulty: 'x',
+      typicalityThreshold: 0.5,
+      typicalityComparison: 'above',
+      excludeRelations: [],
+      relationScope: 'mixed',
+      task2Universe: 'catalog',
+      requireOverlap: true,
+      search: 'exact',
+      productsWithoutVector: 0,
+    } as ReportSettings;
+    expect(renderMarkdown(off.stats, base, 'r.svg')).not.toContain('## Validity');
+    expect(renderMarkdown(on.stats, { ...base, validity: settings }, 'r.svg')).toContain('## Validity');
+  });
+});
+
+describe('the solver comparison', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'intentsim-solver-comparison-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, rows: object[]) => {
+    const file = join(dir, name);
+    writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    return file;
+  };
+
+  it('counts the responses equal to the gold letter', async () => {
+    const items = write('items.jsonl', [
+      { id: 'a', gold_ind: 'A' },
+      { id: 'b', gold_ind: 'C' },
+      { id: 'c', gold_ind: 'D' },
+      { id: 'd', gold_ind: 'B' },
+    ]);
+    const responses = write('responses.jsonl', [
+      { id: 'a', response: 'A' },
+      { id: 'b', response: 'B' },
+      { id: 'c', response: 'D' },
+    ]);
+    expect(await solverAccuracy(items, responses)).toEqual({ items: 4, correct: 2 });
+  });
+
+  it('renders percentages and appends to the report', async () => {
+    const c = {
+      task1: { filtered: { items: 4, correct: 1 }, unfiltered: { items: 8, correct: 3 } },
+      task2: { filtered: { items: 0, correct: 0 }, unfiltered: { items: 3, correct: 1 } },
+    };
+    const lines = solverComparisonSection(c, 'glove-100d');
+    expect(lines).toContain('| Task 1 | 4 | 25.0% | 8 | 37.5% |');
+    expect(lines).toContain('| Task 2 | 0 | – | 3 | 33.3% |');
+    const report = write('report.md', []);
+    writeFileSync(report, '# report\n\n## Validity\n');
+    await appendSolverComparison(report, c, 'glove-100d');
+    const text = readFileSync(report, 'utf8');
+    expect(text.startsWith('# report\n\n## Validity\n\n### The embedding solver')).toBe(true);
+  });
+});
