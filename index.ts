@@ -199,7 +199,12 @@ export {
 } from './engine/review/review-items.js';
 export { sampleItems, STRATUM_FIELDS, type StratumField, type SampleSettings } from './engine/review/sample-items.js';
 export { exportReview, type ExportReviewOptions, type ExportReviewResult } from './engine/review/export-review.js';
-export { summarizeReview, type ReviewSummary, type AgreementSummary, type StratumValidity } from './engine/review/review-summary.js';
+export {
+  summarizeReview,
+  type ReviewSummary,
+  type AgreementSummary,
+  type StratumValidity,
+} from './engine/review/review-summary.js';
 export { cohenKappa, fleissKappa, type KappaResult } from './engine/review/agreement.js';
 export { wilsonInterval, type Proportion } from './engine/review/wilson-interval.js';
 export { mturkBatchCsv, importMturkResults, type MturkImportResult } from './engine/review/mturk.js';
