@@ -91,7 +91,7 @@ export class IntentionQaRun {
       task2Universe: o.task2Universe,
       requireOverlap: o.requireOverlap,
       search: this.context.search.description,
-      productsWithoutVector: this.context.vectors.size - this.context.vectors.validRows.length,
+      productsWithoutVector: this.productsWithoutVector(),
       ...(caveat ? { caveat } : {}),
       ...(extras.encoder ? { encoder: extras.encoder } : {}),
       similarity: {
@@ -99,6 +99,18 @@ export class IntentionQaRun {
         bounds: { task1: o.task1Window, task2: o.task2Window, difficulty: o.difficulty },
       },
     };
+  }
+
+  /**
+   * Products of the products file with no usable context vector: absent from the embeddings (never
+   * embedded) or a zero row. The same test as the drops `product-without-vector` (hasVector of the
+   * product's row), so that the report's count and the dropped file agree.
+   */
+  productsWithoutVector(): number {
+    const ctx = this.context;
+    let count = 0;
+    for (const id of this.input.products.keys()) if (!ctx.hasVector(ctx.vectors.row(id) ?? -1)) count += 1;
+    return count;
   }
 
   /** Records for the assertions removed by the relation and typicality filters (they come first). */
