@@ -6,7 +6,7 @@
 // means something there); section 6 reruns the embedding module on a GPU provider when one is usable.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, hostname, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { writeFileAtomic } from '../core/atomic.js';

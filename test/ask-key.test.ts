@@ -58,7 +58,7 @@ afterAll(async () => {
 
 /** The CLI with an environment that holds no OpenAI key. */
 function runCli(args: string[]) {
-  const env = { ...process.env, INTENTSIM_CACHE_DIR: join(dir, 'cache-root') };
+  const env: NodeJS.ProcessEnv = { ...process.env, INTENTSIM_CACHE_DIR: join(dir, 'cache-root') };
   delete env.OPENAI_API_KEY;
   delete env.INTENTSIM_ASK_KEY_TEST_UNSET;
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {

@@ -62,6 +62,7 @@ describe('collapsedSimilarityWarning', () => {
         assertions: join(dir, 'world', 'assertions.jsonl'),
         items: { seed: 1, workers: 0 },
         out: join(dir, 'run'),
+        onError: 'fail',
       });
       expect(manifest.warnings).toHaveLength(1);
       expect(manifest.warnings[0]).toMatch(/^similarities have collapsed: 90% of the sampled product-pair cosines/);

@@ -225,7 +225,7 @@ describe('the real onnxruntime-node on this machine', () => {
     expect(auto.stderr).not.toMatch(/Couldn't load Vulkan|dawn-src|BackendVk/);
     // The providers that failed are ours to report: one line each, beside the one that ran.
     const providerLines = auto.stdout.split('\n').filter((l) => /unavailable: /.test(l));
-    for (const line of providerLines) expect(line).toMatch(/^  (cuda|webgpu) unavailable: \S/);
+    for (const line of providerLines) expect(line).toMatch(/^ {2}(cuda|webgpu) unavailable: \S/);
     expect(auto.stdout).toMatch(/provider: (cuda|webgpu|cpu)\n/);
   });
 });
