@@ -224,7 +224,7 @@ export async function main(argv: string[]): Promise<void> {
         '(with --quick: under bench/results/quick/, so that the committed report keeps the full sizes).\n' +
         'Example: npm run bench -- --only embeddings,context --out /tmp/bench',
     )
-    .option('--quick', 'small sizes (under 2 minutes; CI uses this to prove the suite runs)', false)
+    .option('--quick', 'small sizes, to prove the suite runs (CI); the report goes under bench/results/quick/', false)
     .option('--large', 'the largest sizes (10M-edge graphs; long)', false)
     .option(
       '--only <names>',
