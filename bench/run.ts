@@ -1,14 +1,16 @@
 // `npm run bench [-- --quick | --large] [--only name,name] [--seed N] [--device auto|cpu|cuda|webgpu]`:
 // runs every benchmark module, then writes bench/report.md, bench/report.json and the charts in
-// bench/report-charts/. Each module measures its figures next to a baseline in the same run (ratios,
+// bench/report-charts/ (a --quick run writes them under bench/results/quick/, which git ignores, so
+// that its small-size figures never replace the committed report; --out chooses another folder). Each module measures its figures next to a baseline in the same run (ratios,
 // because machines are noisy). Section 1 always runs on the CPU (its share of the CPU's peak only
 // means something there); section 6 reruns the embedding module on a GPU provider when one is usable.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, hostname, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { writeFileAtomic } from '../core/atomic.js';
+import { projectRoot } from '../core/shared-files.js';
 import { DEVICE_REQUESTS, type DeviceRequest } from '../embeddings/execution-providers.js';
 import type { BenchOptions, BenchResult } from './bench-types.js';
 import { barChart, logLogChart, logLogFit, type Point } from './svg-chart.js';
@@ -22,6 +24,19 @@ export const SECTIONS: ReadonlyArray<{ title: string; modules: readonly string[]
   { title: '4. Windows and items', modules: ['items', 'sib', 'catalog'] },
 ];
 
+/**
+ * Modules a --quick run leaves out unless --only names them: each starts processes or servers
+ * (Redis and workers, whole CLI processes, a second runtime) whose fixed cost alone took most of the
+ * 2 minutes that --quick is meant to take on 2 cores. `--quick --only queue` still runs one quickly.
+ */
+export const NOT_IN_QUICK: ReadonlySet<string> = new Set(['queue', 'provider-tolerance', 'startup']);
+
+/** Why a run leaves `name` out: --quick without --only, for a module of NOT_IN_QUICK; else undefined. */
+export function leftOutOfQuick(name: string, o: { quick: boolean; only?: ReadonlySet<string> }): string | undefined {
+  if (!o.quick || o.only !== undefined || !NOT_IN_QUICK.has(name)) return undefined;
+  return `left out of --quick (\`npm run bench -- --quick --only ${name}\` runs it)`;
+}
+
 /** The module that section 6 reruns on a GPU provider. */
 const GPU_MODULE = 'embeddings';
 /** `--only gpu` selects section 6 alone (as does any --only list that names `embeddings`, with section 1). */
@@ -29,6 +44,8 @@ const GPU_SECTION = 'gpu';
 
 interface ModuleOutcome {
   module: string;
+  /** Why the module was not run on purpose (not a failure), e.g. left out of --quick. */
+  skipped?: string;
   /** How the report names this run: the module, or `module (provider)` for the GPU rerun. */
   label: string;
   result?: BenchResult;
@@ -36,9 +53,17 @@ interface ModuleOutcome {
   seconds: number;
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** The source folder bench/ (this file runs from dist/bench/). */
-const benchSourceDir = join(here, '..', '..', 'bench');
+/** The source folder bench/ (this file runs from dist/bench/, and from bench/ under the tests). */
+const benchSourceDir = join(projectRoot(), 'bench');
+
+/**
+ * Where a run writes its report when --out is not given: the committed bench/report.md for a run at
+ * the full sizes; bench/results/quick/ (ignored by git) for --quick, whose figures are only proof
+ * that the suite runs.
+ */
+export function defaultReportDir(o: { quick: boolean }): string {
+  return o.quick ? join(benchSourceDir, 'results', 'quick') : benchSourceDir;
+}
 
 async function runModule(name: string, options: BenchOptions, label = name): Promise<ModuleOutcome> {
   const started = performance.now();
@@ -102,6 +127,7 @@ export function benchCommand(o: {
 /** One module's subsection: how it was produced, its table and its notes. */
 function moduleLines(o: ModuleOutcome, reproduce: string): string[] {
   const lines = [`### ${o.result?.name ?? o.label}`, ''];
+  if (o.skipped !== undefined) return [...lines, `_Not run: ${o.skipped}_`, ''];
   if (!o.result) return [...lines, `_Not measured: ${portable(errorMessage(o.error ?? 'unknown error'))}_`, ''];
   lines.push(
     `Module \`bench/${o.module}.ts\`, ${o.seconds.toFixed(1)} s; reproduce with \`${reproduce}\` (alone: \`node dist/bench/${o.module}.js\`).`,
@@ -194,10 +220,11 @@ export function gpuMeasuredHeader(
 export async function main(argv: string[]): Promise<void> {
   const program = new Command('bench')
     .description(
-      'Runs the benchmark suite and writes bench/report.md, bench/report.json and bench/report-charts/*.svg.\n' +
+      'Runs the benchmark suite and writes bench/report.md, bench/report.json and bench/report-charts/*.svg\n' +
+        '(with --quick: under bench/results/quick/, so that the committed report keeps the full sizes).\n' +
         'Example: npm run bench -- --only embeddings,context --out /tmp/bench',
     )
-    .option('--quick', 'small sizes (under 2 minutes; CI uses this to prove the suite runs)', false)
+    .option('--quick', 'small sizes, to prove the suite runs (CI); the report goes under bench/results/quick/', false)
     .option('--large', 'the largest sizes (10M-edge graphs; long)', false)
     .option(
       '--only <names>',
@@ -213,7 +240,7 @@ export async function main(argv: string[]): Promise<void> {
         .choices(DEVICE_REQUESTS)
         .default('auto'),
     )
-    .option('--out <dir>', 'where to write the report', benchSourceDir)
+    .option('--out <dir>', 'where to write the report (default: bench/, or bench/results/quick/ with --quick)')
     .parse(argv);
   const opts = program.opts<{
     quick: boolean;
@@ -221,8 +248,9 @@ export async function main(argv: string[]): Promise<void> {
     only?: string;
     seed: string;
     device: DeviceRequest;
-    out: string;
+    out?: string;
   }>();
+  const out = opts.out ?? defaultReportDir(opts);
   const options: BenchOptions = { quick: opts.quick, large: opts.large, seed: Number(opts.seed), device: 'cpu' };
   const only = opts.only ? new Set(opts.only.split(',').map((s) => s.trim())) : undefined;
   const command = benchCommand({ ...opts });
@@ -232,6 +260,12 @@ export async function main(argv: string[]): Promise<void> {
   for (const section of SECTIONS) {
     for (const name of section.modules) {
       if (only && !only.has(name)) continue;
+      const skipped = leftOutOfQuick(name, { quick: opts.quick, only });
+      if (skipped !== undefined) {
+        process.stderr.write(`bench: ${name}: ${skipped}\n`);
+        outcomes.push({ module: name, label: name, skipped, seconds: 0 });
+        continue;
+      }
       process.stderr.write(`bench: ${name} …\n`);
       const outcome = await runModule(name, options);
       if (outcome.result) console.table(outcome.result.rows);
@@ -264,7 +298,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   const all = gpu?.outcome ? [...outcomes, gpu.outcome] : outcomes;
 
-  const chartsDir = join(opts.out, 'report-charts');
+  const chartsDir = join(out, 'report-charts');
   await mkdir(chartsDir, { recursive: true });
   const date = new Date().toISOString().slice(0, 10);
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -321,9 +355,9 @@ export async function main(argv: string[]): Promise<void> {
     lines.push('## Ratios at a glance', '', '![ratios](report-charts/ratios.svg)', '');
   }
 
-  await writeFileAtomic(join(opts.out, 'report.md'), lines.join('\n'));
+  await writeFileAtomic(join(out, 'report.md'), lines.join('\n'));
   await writeFileAtomic(
-    join(opts.out, 'report.json'),
+    join(out, 'report.json'),
     JSON.stringify(
       {
         command,
@@ -340,7 +374,7 @@ export async function main(argv: string[]): Promise<void> {
   // A GPU asked for by name that cannot run is a failure of the run (the report still says why).
   const gpuRefused = gpu !== undefined && !gpu.probe.provider && (opts.device === 'cuda' || opts.device === 'webgpu');
   process.stderr.write(
-    `bench: wrote ${join(opts.out, 'report.md')} (${all.length} modules, ${failed.length} failed${gpuRefused ? `; --device ${opts.device} unavailable, see section 6` : ''})\n`,
+    `bench: wrote ${join(out, 'report.md')} (${all.length} modules, ${failed.length} failed${gpuRefused ? `; --device ${opts.device} unavailable, see section 6` : ''})\n`,
   );
   if (failed.length > 0 || gpuRefused) process.exitCode = 1;
 }

@@ -1,7 +1,10 @@
 // The `intentsim` command line: one file per command group (cli/commands/), each declaring its
 // options (shared groups in cli/options/) and calling one library function; this file wires them up.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import { UserError } from '../core/errors.js';
+import { projectRoot } from '../core/shared-files.js';
 import { redact } from '../core/redact.js';
 import { exitCleanlyOnInterrupt } from '../core/interrupt.js';
 import { cliHint } from './error-hints.js';
@@ -37,6 +40,7 @@ export async function buildProgram(commandName?: string): Promise<Command> {
       'Context embeddings from the ASER eventuality graph, and distractor-backed multiple-choice items\n' +
         'for IntentionQA and SessionIntentBench.',
     )
+    .version(packageVersion(), '-V, --version', 'print the version of intentsim')
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: false, helpWidth: 110 });
 
@@ -47,6 +51,11 @@ export async function buildProgram(commandName?: string): Promise<Command> {
 
 /** The command line of this run, once built: failures name its flags rather than library fields. */
 let running: Command | undefined;
+
+/** The version in intentsim's package.json (the installed package's own). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 export async function main(argv: string[]): Promise<void> {
   // Ctrl-C and SIGTERM: temporary files removed, locks released, one line, exit 130 / 143.

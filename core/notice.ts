@@ -5,3 +5,11 @@
 export function notice(message: string): void {
   process.stderr.write(`note: ${message}\n`);
 }
+
+/**
+ * One line on stderr for what makes a finished run's results doubtful although nothing failed (e.g.
+ * similarities that have collapsed, so the windows hold nothing). The run's result records it too.
+ */
+export function warning(message: string): void {
+  process.stderr.write(`warning: ${message}\n`);
+}

@@ -50,8 +50,38 @@ export interface SessionFactory {
 export const onnxRuntimeSessionFactory: SessionFactory = {
   create: (modelPath, options) => ort.InferenceSession.create(modelPath, options),
   supported: () => ort.listSupportedBackends(),
-  precheck: missingCudaLibrary,
+  precheck: (provider) => missingCudaLibrary(provider) ?? missingVulkanLoader(provider),
 };
+
+/** The Vulkan loader that Dawn (onnxruntime-node's WebGPU) opens on Linux. */
+export const VULKAN_LOADER = 'libvulkan.so.1';
+
+/**
+ * On Linux, WebGPU runs on Dawn, which opens the Vulkan loader; when it cannot, Dawn prints a
+ * multi-line "Couldn't load Vulkan" warning of its own on stderr before the session fails. The loader
+ * is looked for first, as Dawn would (dlopen by its bare name: the system's library path), so that
+ * the failure is one recorded reason instead. `load` is injectable for tests.
+ */
+export function missingVulkanLoader(
+  provider: ExecutionProviderName,
+  load: (library: string) => void = dlopenLibrary,
+): string | undefined {
+  if (provider !== 'webgpu' || process.platform !== 'linux') return undefined;
+  try {
+    load(VULKAN_LOADER);
+    return undefined;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    // The library was found and loaded; it is just not a Node add-on, which is all that this says.
+    if (message.startsWith('Module did not self-register')) return undefined;
+    return `${VULKAN_LOADER} cannot be loaded (${firstLine(err)}): WebGPU needs a Vulkan driver`;
+  }
+}
+
+/** dlopen(3) by name through Node; a plain library loads and then fails as "not an add-on". */
+function dlopenLibrary(library: string): void {
+  process.dlopen({ exports: {} }, library);
+}
 
 /**
  * On Linux the CUDA provider is libonnxruntime_providers_cuda.so beside onnxruntime-node's binding;
@@ -101,7 +131,7 @@ export function providerHint(provider: ExecutionProviderName): string {
     case 'cuda':
       return (
         'CUDA: onnxruntime-node ships its CUDA provider outside npm. On a machine with an NVIDIA driver, CUDA 12 and ' +
-        "cuDNN 9, run `ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node` (this project's .npmrc skips that download by default)."
+        `cuDNN 9, run \`ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js\` (this project's package.json denies that install script, so \`npm ci\` skips the download).`
       );
     case 'webgpu':
       return 'WebGPU: onnxruntime-node bundles Dawn, which needs a Vulkan driver (libvulkan.so.1 and a GPU ICD, e.g. the NVIDIA driver or mesa-vulkan-drivers).';

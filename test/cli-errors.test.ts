@@ -1,7 +1,7 @@
 // How the command line reports an error that ends a command: a UserError (and a system error about
 // a file) by its message alone, on one line; anything else, a bug, with its stack.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -77,6 +77,12 @@ describe('formatFailure', () => {
 });
 
 describe('bin/intentsim.js', () => {
+  it('--version (and -V) prints the version in package.json', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect((await run(process.execPath, [CLI, '--version'])).stdout).toBe(`${version}\n`);
+    expect((await run(process.execPath, [CLI, '-V'])).stdout).toBe(`${version}\n`);
+  });
+
   it('prints a user error on one line and exits with 1', async () => {
     const { code, stdout, stderr } = await failure(['graph', 'generate', '--out', join(dir, 'g')]);
     expect(code).toBe(1);

@@ -2,7 +2,9 @@
 // reports the provider that ran; a forced provider that cannot run fails clearly. Failures are
 // simulated with an injected session factory, and the real onnxruntime-node is checked too.
 import { describe, expect, it, beforeAll } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as ort from 'onnxruntime-node';
@@ -10,6 +12,7 @@ import { makeTestModel } from '../embeddings/model-generator.js';
 import {
   DeviceUnavailableError,
   firstLine,
+  missingVulkanLoader,
   onnxRuntimeSessionFactory,
   openSessionWithFallback,
   providerCandidates,
@@ -116,7 +119,9 @@ describe('provider fallback', () => {
     expect(err).toBeInstanceOf(DeviceUnavailableError);
     expect(err.message).toContain('device cuda: no execution provider could run the model.');
     expect(err.message).toContain('cuda: CUDA driver version is insufficient');
-    expect(err.message).toContain('ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node');
+    expect(err.message).toContain(
+      'ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js',
+    );
     expect(f.created).toEqual(['cuda']);
   });
 
@@ -135,6 +140,34 @@ describe('provider fallback', () => {
       '/onnxruntime_src/onnxruntime/core/providers/webgpu/webgpu_context.cc:136 onnxruntime::webgpu::WebGpuContext::Initialize(const onnxruntime::webgpu::WebGpuContextConfig&)::<lambda()> adapter_result.status == wgpu::RequestAdapterStatus::Success was false. Failed to get a WebGPU adapter: No supported adapters';
     expect(firstLine(new Error(raw))).toBe('Failed to get a WebGPU adapter: No supported adapters');
     expect(firstLine(new Error('\nfirst\nsecond'))).toBe('first');
+  });
+});
+
+describe('WebGPU precheck: the Vulkan loader', () => {
+  const loader = (message: string | undefined) => (library: string) => {
+    expect(library).toBe('libvulkan.so.1');
+    if (message !== undefined) throw new Error(message);
+  };
+  it.runIf(process.platform === 'linux')('a loader that cannot be opened is the reason, in one line', () => {
+    expect(
+      missingVulkanLoader(
+        'webgpu',
+        loader('libvulkan.so.1: cannot open shared object file: No such file or directory'),
+      ),
+    ).toBe(
+      'libvulkan.so.1 cannot be loaded (libvulkan.so.1: cannot open shared object file: No such file or directory): WebGPU needs a Vulkan driver',
+    );
+  });
+  it('a loader that loads (a plain library is "not an add-on" to Node) lets WebGPU be tried', () => {
+    expect(missingVulkanLoader('webgpu', loader("Module did not self-register: 'libvulkan.so.1'."))).toBeUndefined();
+    expect(missingVulkanLoader('webgpu', loader(undefined))).toBeUndefined();
+  });
+  it('other providers never look for it', () => {
+    const never = () => {
+      throw new Error('looked for the Vulkan loader');
+    };
+    expect(missingVulkanLoader('cpu', never)).toBeUndefined();
+    expect(missingVulkanLoader('cuda', never)).toBeUndefined();
   });
 });
 
@@ -174,5 +207,25 @@ describe('the real onnxruntime-node on this machine', () => {
       expect(result).toBeInstanceOf(DeviceUnavailableError);
       expect((result as Error).message).toContain(`device ${device}: no execution provider could run the model.`);
     }
+  });
+
+  it('encode prints no warning of Dawn or ONNX Runtime: --device cpu never tries WebGPU, auto says why in one line', async () => {
+    const cli = join(import.meta.dirname, '..', 'bin', 'intentsim.js');
+    writeFileSync(join(dir, 'two.txt'), 'PersonX buy a phone.\nPersonY answer.\n');
+    const run = (device: string) =>
+      promisify(execFile)(process.execPath, [
+        cli,
+        ...['encode', '--in', join(dir, 'two.txt'), '--out', join(dir, `two-${device}.npy`)],
+        ...['--model-dir', dir, '--device', device],
+      ]);
+    const cpu = await run('cpu');
+    expect(cpu.stderr).toBe('');
+    expect(cpu.stdout).not.toMatch(/vulkan|webgpu/i);
+    const auto = await run('auto');
+    expect(auto.stderr).not.toMatch(/Couldn't load Vulkan|dawn-src|BackendVk/);
+    // The providers that failed are ours to report: one line each, beside the one that ran.
+    const providerLines = auto.stdout.split('\n').filter((l) => /unavailable: /.test(l));
+    for (const line of providerLines) expect(line).toMatch(/^ {2}(cuda|webgpu) unavailable: \S/);
+    expect(auto.stdout).toMatch(/provider: (cuda|webgpu|cpu)\n/);
   });
 });

@@ -8,7 +8,7 @@ import { ask } from '../../engine/evaluation/ask.js';
 import { EMBEDDING_SOLVER, solveByEmbedding } from '../../engine/evaluation/embedding-solver.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
 import { openEncoder } from '../../workers/open-encoder.js';
-import { addChatEndpointOptions } from '../options/chat-options.js';
+import { addChatEndpointOptions, chatKeyEnv } from '../options/chat-options.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 
@@ -43,8 +43,9 @@ are cached (--cache, default <cache root>/${RESPONSE_CACHE_FILE}) by endpoint,
 model, prompt, settings and sample, so nothing is paid for twice.
 
 The key comes from $OPENAI_API_KEY (or the variable --api-key-env names) and
-is never logged or written; quoted error bodies are redacted. Local servers
-need no key. Retries: 429, 5xx, network errors and an HTTP 200 without an
+is never logged or written; quoted error bodies are redacted. It is required
+for api.openai.com and when --api-key-env is given; other endpoints (local
+servers) need none. Retries: 429, 5xx, network errors and an HTTP 200 without an
 answer, with backoff (Retry-After honoured up to --max-retry-wait seconds; a
 wait of a second or more is printed). A response body over 1 MiB is refused.
 HTTP 401, 403 and 404 stop the run (key, permission, model, URL).
@@ -117,7 +118,7 @@ export function registerAskCommand(program: Command): void {
       out: o.out,
       endpoint: o.endpoint,
       model: o.model,
-      apiKeyEnv: o.apiKeyEnv,
+      apiKeyEnv: chatKeyEnv({ endpoint: o.endpoint, apiKeyEnv: o.apiKeyEnv }),
       concurrency: o.concurrency,
       requestsPerMinute: o.requestsPerMinute,
       maxRetries: o.retries,

@@ -4,7 +4,7 @@ import { checkPaths } from '../../core/check-paths.js';
 import { UserError } from '../../core/errors.js';
 import { openEncoder } from '../../workers/open-encoder.js';
 import { buildCatalogIndex, catalogIndexPaths, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
-import { CatalogIndex } from '../../engine/catalog/catalog-query.js';
+import { CatalogIndex, indexEncoder } from '../../engine/catalog/catalog-query.js';
 import { buildProductItems, productItemsPaths } from '../../engine/items/catalog/product-items.js';
 import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { addModelOptions, encoderOptions } from '../options/model-options.js';
@@ -101,7 +101,9 @@ Example
     .summary('nearest catalogue products to a text, with exact cosines')
     .description(
       `Embeds --text with the index's model and prints the k nearest products as JSON
-lines {"rank", "id", "title", "cosine"}. HNSW proposes max(4k, 64) candidates;
+lines {"rank", "id", "title", "cosine"}. The encoder is the one the index was
+built with (its manifest says which); --encoder, when given, must name the same
+one (a mismatch is refused). HNSW proposes max(4k, 64) candidates;
 each cosine is recomputed exactly from the stored vectors (float16 storage:
 from the stored half-precision vector). --exhaustive scans every product.
 
@@ -112,13 +114,19 @@ Example
     .requiredOption('--text <text>', 'the query text')
     .option('--k <n>', 'how many products', positiveInt, 10)
     .option('--exhaustive', 'scan every product instead of the HNSW candidates');
-  addModelOptions(query).action(async (o) => {
+  addModelOptions(query).action(async (o, cmd) => {
     const index = await CatalogIndex.open(o.index, { withIndex: !o.exhaustive });
+    // The index's encoder, unless --encoder names one (the option's default is not a choice).
+    const built = indexEncoder(index.manifest);
+    if (cmd.getOptionValueSource('encoder') === 'cli' && o.encoder !== built)
+      throw new UserError(
+        `--encoder ${o.encoder} does not match the index, which was built with ${built}${built === index.manifest.model ? '' : ` (${index.manifest.model})`}; leave --encoder out to use the index's encoder`,
+      );
     if (index.manifest.notMeaningfulBecause)
       process.stderr.write(`warning: these cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);
     if (index.manifest.similarityNote)
       process.stderr.write(`note: these cosines are not Sentence-BERT's: ${index.manifest.similarityNote}\n`);
-    const encoder = await openEncoder(encoderOptions(o));
+    const encoder = await openEncoder({ ...encoderOptions(o), encoder: built });
     try {
       const query = await index.embed(o.text, encoder);
       for (const hit of index.nearest(query, o.k, { exhaustive: o.exhaustive }))
@@ -134,7 +142,9 @@ Example
     .description(
       `Builds four-option items whose gold is a catalogue product and whose three
 distractors are catalogue products with an exact title-embedding cosine to the
-gold in [--lo, --hi) (default [0.7, 0.9), the IntentionQA Task-2 window). Options
+gold in [--lo, --hi). The window and the centering default to the index
+encoder's, as IntentionQA Task 2's: [0.7, 0.9) for Sentence-BERT; for glove-100d
+[0.4, 0.9) on centered vectors (the mean catalogue vector subtracted). Options
 have distinct titles (a drawn product with the gold's title, or another
 option's, is dropped and replaced, and recorded); gold letters are balanced in
 blocks of four; same inputs and --seed give the same files.
@@ -150,10 +160,13 @@ Example
     .requiredOption('--index <dir>', 'a folder built by catalog index')
     .requiredOption('--questions <file>', 'questions JSONL');
   const windowOptions = addOutDirOption(items)
-    .option('--lo <x>', 'window lower bound (inclusive)', number, 0.7)
-    .option('--hi <x>', 'window upper bound (exclusive)', number, 0.9);
+    .option('--lo <x>', "window lower bound (inclusive; default: the encoder's, 0.7 for Sentence-BERT)", number)
+    .option('--hi <x>', "window upper bound (exclusive; default: the encoder's, 0.9 for Sentence-BERT)", number)
+    .option('--center', 'subtract the mean catalogue vector before cosines (default: on for glove-100d only)')
+    .option('--no-center', 'do not center, whatever the encoder');
   addBadInputOptions(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl').action(async (o) => {
-    if (!(o.lo <= o.hi)) throw new UserError(`--lo (${o.lo}) must not exceed --hi (${o.hi})`);
+    if (o.lo !== undefined && o.hi !== undefined && !(o.lo <= o.hi))
+      throw new UserError(`--lo (${o.lo}) must not exceed --hi (${o.hi})`);
     checkPaths(productItemsPaths({ index: o.index, questions: o.questions, out: o.out }));
     const index = await CatalogIndex.open(o.index);
     if (index.manifest.notMeaningfulBecause)
@@ -166,6 +179,7 @@ Example
       out: o.out,
       lo: o.lo,
       hi: o.hi,
+      center: o.center,
       seed: o.seed,
       onError: o.onError,
       limits: inputLimits(o),

@@ -1,7 +1,14 @@
 // Options of commands that ask an OpenAI-compatible chat-completions endpoint (`ask`): where, which
 // model, whose key, how fast, and the generation settings that override a style's defaults.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { UserError } from '../../core/errors.js';
 import { nonNegativeInt, number, positiveInt } from './value-parsers.js';
+
+/** The variable that holds the key when --api-key-env is not given. */
+export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
+
+/** OpenAI's own API, the one endpoint known to need a key. */
+const OPENAI_API_HOST = 'api.openai.com';
 
 export function addChatEndpointOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,
@@ -12,7 +19,10 @@ export function addChatEndpointOptions<Args extends unknown[], Opts extends Opti
       'OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (/chat/completions is appended)',
     )
     .option('--model <name>', 'the model name the endpoint serves')
-    .option('--api-key-env <name>', 'environment variable holding the API key (never logged)', 'OPENAI_API_KEY')
+    .option(
+      '--api-key-env <name>',
+      `environment variable holding the API key (never logged; default ${DEFAULT_API_KEY_ENV}, required for ${OPENAI_API_HOST} or when given; local servers need none)`,
+    )
     .option('--concurrency <n>', 'requests in flight at once', positiveInt, 4)
     .option('--requests-per-minute <n>', 'rate limit: request starts per minute', positiveInt, 60)
     .option(
@@ -39,4 +49,31 @@ export function addChatEndpointOptions<Args extends unknown[], Opts extends Opti
       positiveInt,
     )
     .option('--samples <n>', 'cot_sc: samples per item (default 5)', positiveInt);
+}
+
+/**
+ * The key variable to hand to the library for `--endpoint` and `--api-key-env`, checked here so that
+ * an error names the flag. A key is required where the user named a variable (`--api-key-env`) and
+ * for OpenAI's own API; any other endpoint (a local vLLM, llama.cpp or Ollama server) needs none, and
+ * gets the default variable's key only when it happens to be set.
+ */
+export function chatKeyEnv(o: { endpoint: string; apiKeyEnv?: string | undefined }): string | undefined {
+  const required = o.apiKeyEnv !== undefined || isOpenAiEndpoint(o.endpoint);
+  if (!required) return undefined;
+  const name = o.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
+  if (!process.env[name])
+    throw new UserError(
+      o.apiKeyEnv !== undefined
+        ? `--api-key-env names the environment variable ${name}, which is not set`
+        : `${OPENAI_API_HOST} needs an API key: set ${name}, or name another variable with --api-key-env`,
+    );
+  return name;
+}
+
+function isOpenAiEndpoint(endpoint: string): boolean {
+  try {
+    return new URL(endpoint).hostname === OPENAI_API_HOST;
+  } catch {
+    return false; // the library rejects a malformed URL, naming it
+  }
 }

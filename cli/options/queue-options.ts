@@ -27,7 +27,10 @@ export function addQueueOptions<Args extends unknown[], Opts extends OptionValue
   cmd: Command<Args, Opts, Globals>,
 ) {
   return addQueueNameOption(
-    cmd.option('--queue [url]', `send the model's batches to \`intentsim worker\` processes. ${QUEUE_URL_HELP}`),
+    cmd.option(
+      '--queue [url]',
+      `send the model's batches to \`intentsim worker\` processes (the Sentence-BERT model only, not --encoder glove-100d). ${QUEUE_URL_HELP}`,
+    ),
   )
     .option('--queue-job-sentences <n>', 'sentences per queue job, in whole batches', positiveInt, 512)
     .option('--queue-in-flight <n>', 'queue jobs waiting or running at once (bounds Redis memory)', positiveInt, 16)

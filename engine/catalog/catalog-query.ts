@@ -10,6 +10,19 @@ import { loadCatalogVectors, type CatalogVectors } from './build-catalog-index.j
 import { indexPath, manifestPath, type CatalogManifest } from './catalog-layout.js';
 import { UserError } from '../../core/errors.js';
 import { readJsonFile } from '../../core/file-errors.js';
+import type { EncoderChoice } from '../../embeddings/encoder-choice.js';
+import { GLOVE_ENCODER_NAME } from '../../embeddings/glove-encoder.js';
+import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
+
+/**
+ * The encoder an index was built with, from its manifest's `model` (the encoder's name: glove-100d,
+ * the stand-in's, or a Sentence-BERT model id), so that a query needs no encoder option.
+ */
+export function indexEncoder(manifest: Pick<CatalogManifest, 'model'>): EncoderChoice {
+  if (manifest.model === GLOVE_ENCODER_NAME) return GLOVE_ENCODER_NAME;
+  if (manifest.model === HASHING_ENCODER_NAME) return HASHING_ENCODER_NAME;
+  return 'sentence-bert';
+}
 
 export interface CatalogHit {
   rank: number;
@@ -69,8 +82,11 @@ export class CatalogIndex {
     encoder: SentenceEncoder & Pick<FingerprintedEncoder, 'fingerprint'>,
   ): Promise<Float32Array> {
     if (encoder.fingerprint !== this.manifest.fingerprint) {
+      // The same encoder with other settings: for glove-100d, SIF weighting or not.
+      const settings = encoder.name === GLOVE_ENCODER_NAME ? ' (SIF weighting or not: sif)' : '';
       throw new UserError(
-        `the index was built with ${this.manifest.model} (fingerprint ${this.manifest.fingerprint}); this encoder is ${encoder.name} (${encoder.fingerprint})`,
+        `the index was built with ${this.manifest.model} (fingerprint ${this.manifest.fingerprint}); this encoder is ${encoder.name} (${encoder.fingerprint})` +
+          (encoder.name === this.manifest.model ? `: the same encoder with other settings${settings}` : ''),
       );
     }
     const unit = toUnitVector(await encoder.encode([text], { normalize: true }));

@@ -45,6 +45,8 @@ import {
 import { calibratedSettings } from '../items/intentionqa/calibration.js';
 import { encodeIntentionTexts, type ValiditySettings } from '../items/intentionqa/validity-filters.js';
 import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
+import { collapsedSimilarityWarning } from '../items/intentionqa/collapsed-similarities.js';
+import { warning } from '../../core/notice.js';
 import type { DifficultyCuts } from '../items/intentionqa/difficulty.js';
 import { centerVectors } from '../search/centering.js';
 import { writeItems, type WrittenItems } from '../items/intentionqa/write-items.js';
@@ -143,6 +145,8 @@ export interface PipelineManifest {
     dropped: { task1: Record<string, number>; task2: Record<string, number>; both: Record<string, number> };
   };
   sentences: { embeddedByEngine: number; releasedPipelineWouldEmbed: number };
+  /** What makes the results doubtful although the run finished (collapsed similarities); also printed. */
+  warnings: string[];
   /** Wall milliseconds per stage. */
   timings: Record<string, number>;
   outputs: { embeddings: string; items: string; report: string; mean: string | null };
@@ -293,6 +297,9 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   });
   const written: WrittenItems = await writeItems(records, itemsDir, settings);
   timings.items = Math.round(performance.now() - t);
+  const collapsed = collapsedSimilarityWarning(run.similarityDistribution(), settings.encoder?.name ?? encoder.model);
+  const warnings = collapsed === undefined ? [] : [collapsed];
+  for (const w of warnings) warning(w);
   timings.total = Math.round(performance.now() - started);
 
   const o = run.options;
@@ -352,6 +359,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
       embeddedByEngine: embed.counts.context.sentencesEncoded,
       releasedPipelineWouldEmbed: embed.counts.releasedPipelineSentences,
     },
+    warnings,
     timings,
     outputs: {
       embeddings: embeddingsDir,

@@ -1,7 +1,7 @@
 // The scores' chart (summary.svg): one group of bars per column of the summary table (a task ×
 // difficulty, or a task), one bar per answerer (the model, RANDOM, MAJORITY), on a 0–100 % axis. A
 // value that is undefined gets no bar and an "n/a" label, so that it never reads as 0.
-import { escapeXml } from '../../core/xml.js';
+import { escapeXml, wrapSvgText } from '../../core/xml.js';
 
 export interface ChartSeries {
   name: string;
@@ -21,10 +21,12 @@ export function scoreChart(
   const groupGap = 18;
   const groupW = series.length * barW + groupGap;
   const left = 50;
-  const top = caveat ? 56 : 36;
+  const width = Math.max(480, left + groups.length * groupW + 20);
+  // The caveat banner, wrapped to the picture's width (one line: the layout of an unwrapped banner).
+  const banner = caveat ? wrapSvgText(caveat, width - 20, 11) : [];
+  const top = caveat ? 42 + 14 * banner.length : 36;
   const plotH = 200;
   const legendH = 18 * series.length + 10;
-  const width = Math.max(480, left + groups.length * groupW + 20);
   const height = top + plotH + 60 + legendH;
   const y = (v: number) => top + plotH - v * plotH;
   const out: string[] = [
@@ -32,7 +34,7 @@ export function scoreChart(
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="10" y="20" font-size="14" font-weight="bold">${escapeXml(title)}</text>`,
   ];
-  if (caveat) out.push(`<text x="10" y="40" fill="#b00">${escapeXml(caveat)}</text>`);
+  banner.forEach((line, i) => out.push(`<text x="10" y="${40 + 14 * i}" fill="#b00">${escapeXml(line)}</text>`));
   for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
     out.push(
       `<line x1="${left}" y1="${y(tick)}" x2="${width - 10}" y2="${y(tick)}" stroke="${tick === 0 ? '#333' : '#ddd'}"/>`,

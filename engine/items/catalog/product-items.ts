@@ -1,14 +1,16 @@
 // "Which product would this customer buy?" items straight from a catalogue index (no ASER): the gold
 // is a catalogue product, the three distractors are catalogue products whose title embedding lies in
-// a cosine window around the gold's ([0.7, 0.9) by default, the IntentionQA Task-2 window), drawn
-// with the engine's exact window sampler. The IntentionQA invariants hold: exactly four options with
+// a cosine window around the gold's, drawn with the engine's exact window sampler. The window and
+// the centering default to the index encoder's calibration, the IntentionQA Task-2 one
+// (calibration.ts): [0.7, 0.9) uncentered for Sentence-BERT; for glove-100d, whose raw cosines all
+// sit near 0.9, [0.4, 0.9) on centered vectors. The IntentionQA invariants hold: exactly four options with
 // distinct (normalised) titles, one gold, gold positions balanced by BalancedPositions, seeded; a query that
 // cannot get such an item is reported with its reason, never emitted short.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../core/atomic.js';
 import { checkPaths, type PathChecks } from '../../../core/check-paths.js';
 import { withClaimedOutput } from '../../../core/output-claim.js';
-import { type OnError } from '../../../core/errors.js';
+import { ConfigError, type OnError } from '../../../core/errors.js';
 import { FieldReader, readJsonl, type InputLimits } from '../../../core/jsonl.js';
 import { RejectsSink } from '../../../core/rejects.js';
 import { BalancedPositions } from '../balanced-positions.js';
@@ -19,6 +21,9 @@ import { Rng } from '../../../core/rng.js';
 import { HnswRange } from '../../search/vector-index.js';
 import { sampleWindow, type WindowMethod } from '../../search/windows.js';
 import type { CatalogIndex } from '../../catalog/catalog-query.js';
+import { centerVectors } from '../../search/centering.js';
+import { UnitVectors } from '../../search/unit-vectors.js';
+import { calibrationFor } from '../intentionqa/calibration.js';
 
 export interface ProductQuestion {
   id: string;
@@ -32,6 +37,13 @@ export function parseProductQuestion(json: unknown, at: { file: string; line: nu
   return { id: r.id('id'), context: r.string('context'), productId: r.id('product_id') };
 }
 
+/** The window an item was drawn from; `centered` only when the cosines are of centered vectors. */
+export interface ProductItemWindow {
+  lo: number;
+  hi: number;
+  centered?: true;
+}
+
 export interface ProductItem {
   id: string;
   context: string;
@@ -40,7 +52,7 @@ export interface ProductItem {
   answer: Letter;
   gold: { id: string; title: string };
   distractors: Array<{ id: string; title: string; cosine: number; via: WindowMethod }>;
-  window: { lo: number; hi: number };
+  window: ProductItemWindow;
   /** Drawn members refused (same title as the gold or as another option). */
   dropped: Array<{ id: string; cosine: number; reason: string }>;
   exact: boolean;
@@ -53,8 +65,11 @@ export interface ProductItemsOptions {
   index: CatalogIndex;
   questions: string;
   out: string;
+  /** The window [lo, hi) (default: the index encoder's Task-2 window, calibrationFor). */
   lo?: number;
   hi?: number;
+  /** Subtract the mean catalogue vector before cosines (default: the index encoder's calibration). */
+  center?: boolean;
   seed?: number;
   /** Exact scans up to this many products, HNSW candidates (verified exactly) above. */
   exactUpTo?: number;
@@ -93,13 +108,23 @@ export async function buildProductItems(o: ProductItemsOptions): Promise<Product
 }
 
 async function buildClaimed(o: ProductItemsOptions): Promise<ProductItemsReport> {
-  const lo = o.lo ?? 0.7;
-  const hi = o.hi ?? 0.9;
+  const calibration = calibrationFor(o.index.manifest.model);
+  const lo = o.lo ?? calibration.task2Window.lo;
+  const hi = o.hi ?? calibration.task2Window.hi;
+  const center = o.center ?? calibration.center;
+  if (!(lo <= hi)) throw new ConfigError('lo', `(${lo}) must not exceed hi (${hi})`);
   const seed = o.seed ?? 1;
-  const unit = o.index.vectors.unit;
+  const stored = o.index.vectors.unit;
+  // Centered cosines are not the HNSW index's (built on the stored vectors): they are scanned exactly.
+  const unit = center
+    ? UnitVectors.fromVectorSet(centerVectors({ ids: [...stored.ids], dim: stored.dim, data: stored.data }).centered)
+    : stored;
   const titles = o.index.vectors.titles;
   const search: RangeSearch =
-    unit.validRows.length > (o.exactUpTo ?? 10_000) ? new HnswRange(o.index.requireHnsw()) : new ExactScanRange(unit);
+    !center && unit.validRows.length > (o.exactUpTo ?? 10_000)
+      ? new HnswRange(o.index.requireHnsw())
+      : new ExactScanRange(unit);
+  const window: ProductItemWindow = center ? { lo, hi, centered: true } : { lo, hi };
   const placer = BalancedPositions.perBlock(seed, 'catalog-product');
   const rejects = new RejectsSink(join(o.out, 'rejects.jsonl'));
   const items: string[] = [];
@@ -165,7 +190,7 @@ async function buildClaimed(o: ProductItemsOptions): Promise<ProductItemsReport>
       answer,
       gold: { id: q.productId, title: titles[gold]! },
       distractors,
-      window: { lo, hi },
+      window,
       dropped: sample.dropped.map((d) => ({ id: d.id, cosine: d.score, reason: d.reason })),
       exact: sample.exact,
       prompt: productPrompt(q.context, options),
@@ -183,6 +208,7 @@ async function buildClaimed(o: ProductItemsOptions): Promise<ProductItemsReport>
       {
         ...report,
         window: [lo, hi],
+        ...(center ? { centered: true } : {}),
         seed,
         rejected: rejects.count,
         notMeaningfulBecause: o.index.manifest.notMeaningfulBecause,

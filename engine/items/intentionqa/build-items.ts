@@ -93,7 +93,7 @@ export class IntentionQaRun {
       task2Universe: o.task2Universe,
       requireOverlap: o.requireOverlap,
       search: this.context.search.description,
-      productsWithoutVector: this.context.vectors.size - this.context.vectors.validRows.length,
+      productsWithoutVector: this.productsWithoutVector(),
       // Only when a filter is on, so that `--preset released` writes the files it wrote before.
       ...(validity ? { validity } : {}),
       ...(caveat ? { caveat } : {}),
@@ -120,6 +120,18 @@ export class IntentionQaRun {
       intentionVectors: v.vectors ? v.vectors.validRows.length : null,
       genericIntentions: o.excludeGeneric ? [...v.generic.values()] : [],
     };
+  }
+
+  /**
+   * Products of the products file with no usable context vector: absent from the embeddings (never
+   * embedded) or a zero row. The same test as the drops `product-without-vector` (hasVector of the
+   * product's row), so that the report's count and the dropped file agree.
+   */
+  productsWithoutVector(): number {
+    const ctx = this.context;
+    let count = 0;
+    for (const id of this.input.products.keys()) if (!ctx.hasVector(ctx.vectors.row(id) ?? -1)) count += 1;
+    return count;
   }
 
   /** Records for the assertions removed by the relation and typicality filters (they come first). */

@@ -4,7 +4,7 @@
 // the places where the output must differ from the released code's; and where the run's cosines
 // fall next to its windows (similarity-distribution.ts). Rendered as markdown and as a small
 // hand-written SVG.
-import { escapeXml } from '../../../core/xml.js';
+import { escapeXml, wrapSvgText } from '../../../core/xml.js';
 import type { ValiditySettings } from './validity-filters.js';
 import { addToValidityStats, emptyValidityStats, validitySection, type ValidityStats } from './validity-report.js';
 import type { IntentionQaRecord } from './item-types.js';
@@ -381,14 +381,18 @@ function releasedDifferences(stats: IntentionQaStats): string[] {
 export function renderSvg(stats: IntentionQaStats, caveat?: string): string {
   const panelW = 420;
   const panelH = 220;
-  const top = caveat ? 30 : 10;
   const width = panelW * 2 + 30;
+  // The caveat banner, wrapped to the picture's width (one line: the layout of an unwrapped banner).
+  const banner = caveat ? wrapSvgText(caveat, width - 20, 11, 0.65) : [];
+  const top = caveat ? 14 + 16 * banner.length : 10;
   const height = top + panelH * 2 + 30;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="white"/>`,
   ];
-  if (caveat) parts.push(`<text x="10" y="18" fill="#b00" font-weight="bold">${escapeXml(caveat)}</text>`);
+  banner.forEach((line, i) =>
+    parts.push(`<text x="10" y="${18 + 16 * i}" fill="#b00" font-weight="bold">${escapeXml(line)}</text>`),
+  );
   const panel = (x0: number, y0: number, title: string, labels: string[], values: number[], colour: string) => {
     const plotX = x0 + 40;
     const plotY = y0 + 25;
