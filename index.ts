@@ -254,6 +254,15 @@ export type { CatalogIndexResult, CatalogVectors } from './engine/catalog/build-
 export { MANIFEST_FORMAT, type CatalogManifest, type CatalogReuse } from './engine/catalog/catalog-layout.js';
 export type { WriteDemoResult } from './engine/demo/demo-world.js';
 export type { DemoRun } from './engine/demo/run-demo.js';
+export type { SolverAccuracy, SolverComparison } from './engine/demo/solver-comparison.js';
+export {
+  VALIDITY_FILTERS,
+  type GenericIntention,
+  type ValidityFilter,
+  type ValidityIndex,
+  type ValiditySettings,
+} from './engine/items/intentionqa/validity-filters.js';
+export type { FilterCounts, ValidityStats } from './engine/items/intentionqa/validity-report.js';
 export type { FilterDrop } from './engine/items/intentionqa/assertion-filter.js';
 export type { AssertionDraft } from './engine/items/intentionqa/build-items.js';
 export type { WordSet } from './engine/items/intentionqa/concept-overlap.js';
