@@ -18,12 +18,15 @@
 import { redact, redactUrl } from './redact.js';
 import { UserError, ConfigError } from './errors.js';
 
+/** OpenAI's API host: the only endpoint that the default key variable is sent to. */
+export const OPENAI_API_HOST = 'api.openai.com';
+
 export interface ChatCompletionsOptions {
   /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8000/v1`; `/chat/completions` is appended. */
   baseUrl: string;
   /** The key itself; default: the environment variable named by `apiKeyEnv`. May be absent for local servers. */
   apiKey?: string;
-  /** Default `OPENAI_API_KEY`. */
+  /** Default `OPENAI_API_KEY`, read for api.openai.com only: another endpoint gets no key unless one is named. */
   apiKeyEnv?: string;
   /** Retries after the first attempt for transient failures (default 5). */
   maxRetries?: number;
@@ -187,7 +190,10 @@ export class ChatCompletionsClient {
     if (parsed.username !== '' || parsed.password !== '')
       throw new ConfigError('baseUrl', 'must not carry credentials; the key comes from the environment');
     this.url = publicUrl(this.requestUrl);
-    this.apiKey = options.apiKey ?? process.env[options.apiKeyEnv ?? 'OPENAI_API_KEY'];
+    // The default variable holds an OpenAI key: it goes to OpenAI's API only. Any other endpoint gets a
+    // key only when one is given or its variable is named, so a local or third-party server never sees it.
+    const keyEnv = options.apiKeyEnv ?? (parsed.hostname === OPENAI_API_HOST ? 'OPENAI_API_KEY' : undefined);
+    this.apiKey = options.apiKey ?? (keyEnv === undefined ? undefined : process.env[keyEnv]);
     this.sleep = options.sleep ?? realSleep;
     const rpm = options.requestsPerMinute ?? 60;
     if (!(rpm > 0)) throw new ConfigError('requestsPerMinute', `must be > 0, got ${rpm}`);

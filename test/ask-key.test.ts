@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatKeyEnv } from '../cli/options/chat-options.js';
+import { ChatCompletionsClient } from '../core/chat-completions.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'bin', 'intentsim.js');
@@ -56,10 +57,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The CLI with an environment that holds no OpenAI key. */
-function runCli(args: string[]) {
+/** The CLI with an environment that holds no OpenAI key (or the one given). */
+function runCli(args: string[], openAiKey?: string) {
   const env: NodeJS.ProcessEnv = { ...process.env, INTENTSIM_CACHE_DIR: join(dir, 'cache-root') };
   delete env.OPENAI_API_KEY;
+  if (openAiKey !== undefined) env.OPENAI_API_KEY = openAiKey;
   delete env.INTENTSIM_ASK_KEY_TEST_UNSET;
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env });
@@ -87,6 +89,36 @@ describe('ask: the API key', () => {
     expect(JSON.parse(readFileSync(join(dir, 'local.jsonl'), 'utf8')) as { response: string }).toMatchObject({
       response: 'A',
     });
+  });
+
+  it('an OpenAI key in the environment is never sent to another endpoint unless its variable is named', async () => {
+    auths.length = 0;
+    const r = await runCli(askArgs('local-with-key.jsonl', baseUrl), 'sk-openai-never-elsewhere');
+    expect(r.code).toBe(0);
+    expect(auths).toEqual([undefined]);
+    auths.length = 0;
+    const named = await runCli(
+      askArgs('local-named.jsonl', baseUrl, '--api-key-env', 'OPENAI_API_KEY'),
+      'sk-openai-named',
+    );
+    expect(named.code).toBe(0);
+    expect(auths).toEqual(['Bearer sk-openai-named']);
+  });
+
+  it('the chat client reads the default variable for api.openai.com only', () => {
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = 'sk-default-variable';
+    try {
+      const keyOf = (c: ChatCompletionsClient) => (c as unknown as { apiKey: string | undefined }).apiKey;
+      expect(keyOf(new ChatCompletionsClient({ baseUrl: 'https://api.openai.com/v1' }))).toBe('sk-default-variable');
+      expect(keyOf(new ChatCompletionsClient({ baseUrl: 'http://127.0.0.1:8000/v1' }))).toBeUndefined();
+      expect(keyOf(new ChatCompletionsClient({ baseUrl: 'https://example.org/v1', apiKeyEnv: 'OPENAI_API_KEY' }))).toBe(
+        'sk-default-variable',
+      );
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
   });
 
   it('a variable named by --api-key-env must be set, and the error names the flag', async () => {

@@ -276,7 +276,7 @@ describe.skipIf(!haveRedis)('what Redis holds, through a real redis-server', () 
       const missing = runCli(['queue', 'status', '--queue', server.url]);
       expect(missing.status).toBe(1);
       expect(missing.stderr).toContain(
-        `the queue's Redis at ${server.url} refused the connection: authentication failed (NOAUTH Authentication required). Give the password`,
+        `the queue's Redis at ${server.url} refused the connection: authentication failed (NOAUTH Authentication required).\nGive the password`,
       );
       const wrong = runCli(['queue', 'status', '--queue', server.url.replace('redis://', 'redis://:wrong-Pa55@')]);
       expect(wrong.status).toBe(1);

@@ -483,7 +483,10 @@ export function registerGraphCommands(program: Command): void {
     .option('--batch <n>', 'products per batch (one index query each)', positiveInt, 2000)
     .option('--openai-base-url <url>', 'OpenAI-compatible API base URL', 'https://api.openai.com/v1')
     .option('--openai-model <model>', 'model name', 'gpt-3.5-turbo')
-    .option('--openai-key-env <name>', 'environment variable holding the API key', 'OPENAI_API_KEY')
+    .option(
+      '--openai-key-env <name>',
+      'environment variable holding the API key (default OPENAI_API_KEY, sent to api.openai.com only)',
+    )
     .option('--openai-cache <file>', 'answer cache (JSONL, keyed by model and title)')
     .option('--openai-rpm <n>', 'requests per minute', positiveInt, 60)
     .option('--openai-concurrency <n>', 'requests in flight', positiveInt, 4);

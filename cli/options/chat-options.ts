@@ -2,13 +2,13 @@
 // model, whose key, how fast, and the generation settings that override a style's defaults.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
+import { OPENAI_API_HOST } from '../../core/chat-completions.js';
 import { nonNegativeInt, number, positiveInt } from './value-parsers.js';
 
 /** The variable that holds the key when --api-key-env is not given. */
 export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
 
 /** OpenAI's own API, the one endpoint known to need a key. */
-const OPENAI_API_HOST = 'api.openai.com';
 
 export function addChatEndpointOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,

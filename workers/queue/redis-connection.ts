@@ -68,7 +68,8 @@ export class QueueUnreachableError extends UserError {
 export class QueueAuthenticationError extends UserError {
   constructor(url: string, reason: string) {
     super(
-      `the queue's Redis at ${displayQueueUrl(url)} refused the connection: authentication failed (${redact(reason).replace(/\.+$/, '')}). ` +
+      `the queue's Redis at ${displayQueueUrl(url)} refused the connection: authentication failed (${redact(reason).replace(/\.+$/, '')}).\n` +
+        // On a line of its own: redaction masks a line's URL up to its last @, which the example holds.
         'Give the password in the URL (redis://:PASSWORD@host:port, or user:PASSWORD@ for an ACL user) or in INTENTSIM_REDIS_URL.',
     );
     this.name = 'QueueAuthenticationError';
