@@ -39,6 +39,10 @@ say "app"
 APP=$WORK/app
 mkdir -p "$APP/node_modules"
 cp -r dist bin package.json "$APP/"
+# Data files the code reads from the source tree (WordNet lemmas, the demo world, review assets).
+git ls-files core graph embeddings workers engine cli | grep -v '\.ts$' | while read -r f; do
+  mkdir -p "$APP/$(dirname "$f")" && cp "$f" "$APP/$f"
+done
 npm ls --omit=dev --omit=optional --all --parseable 2>/dev/null | tail -n +2 | while read -r dir; do
   rel=${dir#"$ROOT"/}
   rel=${rel#"$(readlink -f "$ROOT/node_modules")"/}
