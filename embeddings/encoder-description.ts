@@ -19,6 +19,10 @@ export type EncoderStats = {
   tokenizeMs: number;
   inferenceMs: number;
   poolingMs: number;
+  /** Time the JavaScript thread waited on the session with nothing else to do. */
+  waitMs: number;
+  /** Wall time of the encode() calls. */
+  encodeMs: number;
 };
 
 /** What the run manifest records about the model and where it ran. */
@@ -44,6 +48,13 @@ export type EncoderInfo = {
 export type OnnxEncoderDescription = EncoderInfo & {
   /** Share of the tokens fed to the model that were padding (4 decimals). */
   paddingWasted: number;
+  /** Whether encode() overlapped tokenization, the session's runs and pooling. */
+  pipeline: boolean;
+  /**
+   * inferenceMs / encodeMs (4 decimals): the share of the wall time a batch was in the session. An
+   * upper bound when pipelined, as a run's end is seen only once the JavaScript thread is free.
+   */
+  sessionBusyShare: number;
   stats: EncoderStats;
 };
 

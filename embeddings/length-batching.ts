@@ -48,3 +48,25 @@ export function planBatches(lengths: readonly number[], batchSize: number, sortB
 export function paddingWasted(realTokens: number, paddedTokens: number): number {
   return paddedTokens === 0 ? 0 : 1 - realTokens / paddedTokens;
 }
+
+/**
+ * The windows a pipelined encoder plans its batches in, as [start, end) positions of the input:
+ * sentences are tokenized, length-sorted and batched one window at a time, so the next window can be
+ * tokenized while this one runs. The first window holds one batch, and each next one twice as many up
+ * to `windowBatches`, so the device starts after one batch's tokenization. Sorting within a window
+ * pads a little more than sorting the whole input; an encode() of each window alone plans the same
+ * batches.
+ */
+export function pipelineWindows(count: number, batchSize: number, windowBatches: number): Array<[number, number]> {
+  if (!Number.isInteger(windowBatches) || windowBatches < 1)
+    throw new ConfigError('pipelineWindowBatches', `must be a positive integer, got ${windowBatches}`);
+  const windows: Array<[number, number]> = [];
+  let batches = 1;
+  for (let start = 0; start < count;) {
+    const end = Math.min(count, start + batches * batchSize);
+    windows.push([start, end]);
+    start = end;
+    batches = Math.min(windowBatches, batches * 2);
+  }
+  return windows;
+}

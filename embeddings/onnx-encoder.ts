@@ -11,7 +11,8 @@ import { modelFingerprint } from './model-fingerprint.js';
 import type { DescribedEncoder, EncoderInfo, EncoderStats, OnnxEncoderDescription } from './encoder-description.js';
 import { openSessionWithFallback, type DeviceRequest, type SessionFactory } from './execution-providers.js';
 import { SentenceTokenizer, type TokenizedSentence } from './tokenizer.js';
-import { planBatches, paddingWasted } from './length-batching.js';
+import { planBatches, paddingWasted, pipelineWindows, type PlannedBatch } from './length-batching.js';
+import { emptyPipelineTimings, runPipeline, type PipelineSteps } from './encode-pipeline.js';
 import { l2NormalizeRow, meanPoolBatch } from './pooling.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS, type ModelDtype } from './model-files.js';
 import { InputError, UserError } from '../core/errors.js';
@@ -29,6 +30,13 @@ export interface OnnxEncoderOptions extends ModelResolutionOptions {
   sortByLength?: boolean;
   /** Batch size when encode() is not given one (default 64). */
   batchSize?: number;
+  /**
+   * Overlap tokenization, the session's runs and pooling, planning batches in windows of the input
+   * (default: on for GPU providers, off for the CPU one).
+   */
+  pipeline?: boolean;
+  /** Batches per window when pipelined (default 8; the first windows are 1, 2, 4 batches). */
+  pipelineWindowBatches?: number;
   /** Injected by tests to simulate provider failures. */
   sessionFactory?: SessionFactory;
 }
@@ -37,6 +45,19 @@ export interface OnnxEncoderOptions extends ModelResolutionOptions {
 export interface OnnxEncodeOptions extends EncodeOptions {
   /** Overrides the encoder's sortByLength for this call. */
   sortByLength?: boolean;
+  /** Overrides the encoder's pipeline for this call. */
+  pipeline?: boolean;
+}
+
+/** Batches per window of a pipelined encode(): 8 × 64 sentences sorted together by default. */
+export const DEFAULT_PIPELINE_WINDOW_BATCHES = 8;
+
+/** One batch ready for the session: its rows, their token counts and the padded inputs. */
+interface PreparedBatch {
+  indices: number[];
+  lengths: number[];
+  paddedLength: number;
+  inputs: Record<string, ort.Tensor>;
 }
 
 export class OnnxSentenceEncoder implements DescribedEncoder {
@@ -51,6 +72,8 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     tokenizeMs: 0,
     inferenceMs: 0,
     poolingMs: 0,
+    waitMs: 0,
+    encodeMs: 0,
   };
 
   private constructor(
@@ -59,6 +82,10 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     readonly info: EncoderInfo,
     private readonly sortByLength: boolean,
     private readonly defaultBatchSize: number,
+    /** Overlap tokenization, the session's runs and pooling (encode-pipeline.ts). */
+    readonly pipeline: boolean,
+    /** Largest window of batches the pipelined encoder tokenizes and sorts at a time. */
+    private readonly windowBatches: number,
   ) {}
 
   get name(): string {
@@ -79,7 +106,14 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
   }
 
   describe(): OnnxEncoderDescription {
-    return { ...this.info, paddingWasted: Math.round(this.paddingWasted * 1e4) / 1e4, stats: this.stats };
+    const busy = this.stats.encodeMs > 0 ? Math.min(1, this.stats.inferenceMs / this.stats.encodeMs) : 0;
+    return {
+      ...this.info,
+      paddingWasted: Math.round(this.paddingWasted * 1e4) / 1e4,
+      pipeline: this.pipeline,
+      sessionBusyShare: Math.round(busy * 1e4) / 1e4,
+      stats: this.stats,
+    };
   }
 
   static async open(options: OnnxEncoderOptions = {}): Promise<OnnxSentenceEncoder> {
@@ -137,6 +171,10 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       },
       options.sortByLength ?? true,
       options.batchSize ?? DEFAULT_BATCH_SIZE,
+      // Off on the CPU by default: there ORT's threads want the cores the JavaScript thread would
+      // use, and one window over the whole input keeps the CPU vectors exactly as they were.
+      options.pipeline ?? opened.provider !== 'cpu',
+      options.pipelineWindowBatches ?? DEFAULT_PIPELINE_WINDOW_BATCHES,
     );
   }
 
@@ -156,43 +194,81 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
   async encode(sentences: readonly string[], options: OnnxEncodeOptions = {}): Promise<Float32Array> {
     const batchSize = options.batchSize ?? this.defaultBatchSize;
     const normalize = options.normalize ?? true;
+    const sortByLength = options.sortByLength ?? this.sortByLength;
+    const pipelined = options.pipeline ?? this.pipeline;
     const dim = this.dim;
     const out = new Float32Array(sentences.length * dim);
     if (sentences.length === 0) return out;
+    const encodeStarted = performance.now();
 
-    let started = performance.now();
-    const tokens = this.tokenizer.tokenize(sentences);
-    this.stats.tokenizeMs += performance.now() - started;
-    const lengths = tokens.map((t) => t.ids.length);
-    const plan = planBatches(lengths, batchSize, options.sortByLength ?? this.sortByLength);
+    // Without the pipeline, one window: the whole input is tokenized, sorted and batched at once.
+    const windows = pipelined
+      ? pipelineWindows(sentences.length, batchSize, this.windowBatches)
+      : [[0, sentences.length] as [number, number]];
+    const tokens: TokenizedSentence[] = [];
+    const tokenizeUpTo = (end: number) => {
+      if (end > tokens.length) tokens.push(...this.tokenizer.tokenize(sentences.slice(tokens.length, end)));
+    };
+    let window = -1;
+    let queue: PlannedBatch[] = [];
+    let realTokens = 0;
+    let paddedTokens = 0;
+    const session = this.session;
+    const steps: PipelineSteps<PreparedBatch, ort.Tensor> = {
+      prepare: () => {
+        if (queue.length === 0) {
+          window += 1;
+          if (window >= windows.length) return undefined;
+          const [start, end] = windows[window]!;
+          tokenizeUpTo(end);
+          const plan = planBatches(
+            tokens.slice(start, end).map((t) => t.ids.length),
+            batchSize,
+            sortByLength,
+          );
+          realTokens += plan.realTokens;
+          paddedTokens += plan.paddedTokens;
+          queue = plan.batches.map((b) => ({ ...b, indices: b.indices.map((i) => i + start) }));
+        }
+        const batch = queue.shift()!;
+        const rows = batch.indices.map((i) => tokens[i]!);
+        const prepared: PreparedBatch = {
+          indices: batch.indices,
+          lengths: rows.map((t) => t.ids.length),
+          paddedLength: batch.paddedLength,
+          inputs: modelInputs(session, rows, batch.paddedLength),
+        };
+        // Tokenize ahead a share of the next window, spread over this window's batches.
+        const following = windows[window + 1];
+        if (pipelined && following) {
+          const [, end] = windows[window]!;
+          const share = Math.ceil(
+            (following[1] - following[0]) / Math.max(1, Math.ceil((end - windows[window]![0]) / batchSize)),
+          );
+          tokenizeUpTo(Math.min(following[1], tokens.length + share));
+        }
+        return prepared;
+      },
+      run: (batch) => runInputs(session, batch.inputs, batch.indices.length, batch.paddedLength),
+      finish: (batch, hidden) => {
+        checkHiddenSize(hidden.dims[2], dim);
+        meanPoolBatch(hidden.data as Float32Array, batch.lengths, batch.paddedLength, dim, out, batch.indices);
+        if (normalize) for (const i of batch.indices) l2NormalizeRow(out, i * dim, dim);
+        hidden.dispose();
+      },
+    };
+    const timings = emptyPipelineTimings();
+    await runPipeline(steps, pipelined, timings);
 
-    for (const batch of plan.batches) {
-      started = performance.now();
-      const hidden = await runBatch(
-        this.session,
-        batch.indices.map((i) => tokens[i]!),
-        batch.paddedLength,
-      );
-      this.stats.inferenceMs += performance.now() - started;
-      checkHiddenSize(hidden.dims[2], dim);
-      started = performance.now();
-      const seq = hidden.dims[1]!;
-      meanPoolBatch(
-        hidden.data as Float32Array,
-        batch.indices.map((i) => lengths[i]!),
-        seq,
-        dim,
-        out,
-        batch.indices,
-      );
-      if (normalize) for (const i of batch.indices) l2NormalizeRow(out, i * dim, dim);
-      hidden.dispose();
-      this.stats.poolingMs += performance.now() - started;
-      this.stats.batches += 1;
-    }
+    this.stats.tokenizeMs += timings.prepareMs;
+    this.stats.inferenceMs += timings.runMs;
+    this.stats.poolingMs += timings.finishMs;
+    this.stats.waitMs += timings.waitMs;
+    this.stats.encodeMs += performance.now() - encodeStarted;
+    this.stats.batches += timings.batches;
     this.stats.sentences += sentences.length;
-    this.stats.realTokens += plan.realTokens;
-    this.stats.paddedTokens += plan.paddedTokens;
+    this.stats.realTokens += realTokens;
+    this.stats.paddedTokens += paddedTokens;
     this.stats.truncated += tokens.filter((t) => t.truncated).length;
     return out;
   }
@@ -233,6 +309,15 @@ export async function runBatch(
   rows: readonly TokenizedSentence[],
   seq: number,
 ): Promise<ort.Tensor> {
+  return runInputs(session, modelInputs(session, rows, seq), rows.length, seq);
+}
+
+/** The padded inputs of one batch, only those the graph declares (some BERT exports have no token_type_ids). */
+export function modelInputs(
+  session: ort.InferenceSession,
+  rows: readonly TokenizedSentence[],
+  seq: number,
+): Record<string, ort.Tensor> {
   const feeds = paddedInputs(rows, seq);
   const inputs: Record<string, ort.Tensor> = {};
   for (const name of session.inputNames) {
@@ -241,17 +326,22 @@ export async function runBatch(
       throw new UserError(`the model wants an input "${name}", which a BERT sentence encoder does not provide`);
     inputs[name] = tensor;
   }
+  return inputs;
+}
+
+/** Runs one batch's inputs and returns last_hidden_state, checked to be float32 [rows, seq, hidden]. */
+export async function runInputs(
+  session: ort.InferenceSession,
+  inputs: Record<string, ort.Tensor>,
+  rows: number,
+  seq: number,
+): Promise<ort.Tensor> {
   const outputName = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0]!;
   const result = await session.run(inputs, [outputName]);
   const hidden = result[outputName]!;
-  if (
-    hidden.type !== 'float32' ||
-    hidden.dims.length !== 3 ||
-    hidden.dims[0] !== rows.length ||
-    hidden.dims[1] !== seq
-  ) {
+  if (hidden.type !== 'float32' || hidden.dims.length !== 3 || hidden.dims[0] !== rows || hidden.dims[1] !== seq) {
     throw new UserError(
-      `model output ${outputName} is ${hidden.type} [${hidden.dims.join(', ')}], expected float32 [${rows.length}, ${seq}, hidden]`,
+      `model output ${outputName} is ${hidden.type} [${hidden.dims.join(', ')}], expected float32 [${rows}, ${seq}, hidden]`,
     );
   }
   return hidden;

@@ -78,7 +78,7 @@ describe('PooledSentenceEncoder (Piscina workers)', () => {
     try {
       await direct.encode(sentences, { batchSize: 4 });
       const d = direct.describe();
-      expect(Object.keys(d)).toEqual([...infoKeys, 'paddingWasted', 'stats']);
+      expect(Object.keys(d)).toEqual([...infoKeys, 'paddingWasted', 'pipeline', 'sessionBusyShare', 'stats']);
       expect(d.paddingWasted).toBe(Math.round(direct.paddingWasted * 1e4) / 1e4);
       expect(d.stats.sentences).toBe(sentences.length);
       expect(direct.dtype).toBe(d.dtype);
