@@ -191,47 +191,62 @@ function fixedTimeSessions(
 }
 
 describe('the pipeline keeps a fixed-time session busy', () => {
-  it('≥ 90% of the wall time, where the sequential encoder leaves it idle while it tokenizes and pools', async () => {
-    const sentences = randomSentences(24 * 256, 7);
-    const batchSize = 256;
-    // What tokenization and pooling cost here, per batch (measured, not simulated).
-    const probe = await OnnxSentenceEncoder.open({ modelDir: dir, device: 'cpu' });
-    await probe.encode(sentences.slice(0, 4 * batchSize), { batchSize }); // warm-up
-    probe.stats.tokenizeMs = probe.stats.poolingMs = probe.stats.batches = 0;
-    await probe.encode(sentences.slice(4 * batchSize, 8 * batchSize), { batchSize });
-    const dim = probe.dim;
-    const jsPerBatch = (probe.stats.tokenizeMs + probe.stats.poolingMs) / probe.stats.batches;
-    await probe.close();
-    // A device that takes twice that per batch: overlapped, the JavaScript work hides behind it.
-    const deviceMs = Math.max(20, 2 * jsPerBatch);
-    const shares: Record<string, number> = {};
-    for (const pipeline of [false, true]) {
-      const record = { runs: 0, busyMs: 0, overlaps: 0 };
-      const encoder = await OnnxSentenceEncoder.open({
-        modelDir: dir,
-        device: 'cpu',
-        pipeline,
-        sessionFactory: fixedTimeSessions(dim, () => deviceMs, record),
-      });
-      try {
-        const started = performance.now();
-        await encoder.encode(sentences, { batchSize });
-        const wall = performance.now() - started;
-        expect(record.runs).toBe(24);
-        expect(record.overlaps).toBe(0);
-        shares[String(pipeline)] = record.busyMs / wall;
-        const described = encoder.describe();
-        expect(described.pipeline).toBe(pipeline);
-        expect(described.stats.encodeMs).toBeGreaterThan(0);
-        expect(described.sessionBusyShare).toBeGreaterThan(0);
-      } finally {
-        await encoder.close();
+  it(
+    '≥ 90% of the wall time, where the sequential encoder leaves it idle while it tokenizes and pools',
+    { timeout: 60_000, retry: 3 },
+    async () => {
+      const sentences = randomSentences(24 * 256, 7);
+      const batchSize = 256;
+      // What tokenization and pooling cost here, per batch (measured, not simulated).
+      const probe = await OnnxSentenceEncoder.open({ modelDir: dir, device: 'cpu' });
+      await probe.encode(sentences.slice(0, 4 * batchSize), { batchSize }); // warm-up
+      probe.stats.tokenizeMs = probe.stats.poolingMs = probe.stats.batches = 0;
+      await probe.encode(sentences.slice(4 * batchSize, 8 * batchSize), { batchSize });
+      const dim = probe.dim;
+      const jsPerBatch = (probe.stats.tokenizeMs + probe.stats.poolingMs) / probe.stats.batches;
+      await probe.close();
+      // A device that takes three times that per batch: overlapped, the JavaScript work hides behind it.
+      // (Twice was enough on an idle machine; with other test files running beside this one the probe's
+      // measure undershoots the run's own tokenization often enough to land just under 0.9.)
+      const deviceMs = Math.max(20, 3 * jsPerBatch);
+      const shares: Record<string, number> = {};
+      const inRunJsPerBatch: Record<string, number> = {};
+      for (const pipeline of [false, true]) {
+        const record = { runs: 0, busyMs: 0, overlaps: 0 };
+        const encoder = await OnnxSentenceEncoder.open({
+          modelDir: dir,
+          device: 'cpu',
+          pipeline,
+          sessionFactory: fixedTimeSessions(dim, () => deviceMs, record),
+        });
+        try {
+          const started = performance.now();
+          await encoder.encode(sentences, { batchSize });
+          const wall = performance.now() - started;
+          expect(record.runs).toBe(24);
+          expect(record.overlaps).toBe(0);
+          shares[String(pipeline)] = record.busyMs / wall;
+          const described = encoder.describe();
+          inRunJsPerBatch[String(pipeline)] = (described.stats.tokenizeMs + described.stats.poolingMs) / 24;
+          expect(described.pipeline).toBe(pipeline);
+          expect(described.stats.encodeMs).toBeGreaterThan(0);
+          expect(described.sessionBusyShare).toBeGreaterThan(0);
+        } finally {
+          await encoder.close();
+        }
       }
-    }
-    console.log(
-      `fixed-time session (${deviceMs.toFixed(1)} ms a batch; tokenize+pool ${jsPerBatch.toFixed(1)} ms): busy ${shares.false!.toFixed(3)} sequential, ${shares.true!.toFixed(3)} pipelined`,
-    );
-    expect(shares.true).toBeGreaterThanOrEqual(0.9);
-    expect(shares.false).toBeLessThan(shares.true!);
-  }, 60_000);
+      console.log(
+        `fixed-time session (${deviceMs.toFixed(1)} ms a batch; tokenize+pool ${jsPerBatch.toFixed(1)} ms): busy ${shares.false!.toFixed(3)} sequential, ${shares.true!.toFixed(3)} pipelined`,
+      );
+      // The claim holds while the device takes longer than the JavaScript work it hides. A machine busy
+      // with other test files can slow that work past the device's time within the run itself: then the
+      // premise is gone, and the attempt is retried rather than judged.
+      expect(
+        inRunJsPerBatch.true!,
+        `tokenize+pool took ${inRunJsPerBatch.true!.toFixed(1)} ms a batch in the run (probe: ${jsPerBatch.toFixed(1)} ms), not under the device's ${deviceMs.toFixed(1)} ms: the machine is too busy for this measurement`,
+      ).toBeLessThan(deviceMs / 1.5);
+      expect(shares.true).toBeGreaterThanOrEqual(0.9);
+      expect(shares.false).toBeLessThan(shares.true!);
+    },
+  );
 });
