@@ -127,22 +127,24 @@ async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
 
   const { encoder, caveat } = await resolveEncoderOrStandIn(options.embed.encoder, log);
   log('demo: running the IntentionQA pipeline\n');
-  const pipeline = await runPipeline({
-    embed: {
-      ...options.embed,
-      graph: join(worldDir, 'graph.sqlite'),
-      products: join(worldDir, 'products.jsonl'),
-      concepts: join(worldDir, 'concepts.jsonl'),
-      encoder,
-    },
-    assertions: join(worldDir, 'assertions.jsonl'),
-    items: options.items,
-    out: join(options.out, 'intentionqa'),
-    onError: options.onError,
-    limits: options.limits,
-    progress: options.progress,
-    caveat,
-  });
+  // The demo world's inputs, shared by the run and (with a validity filter on) its unfiltered twin.
+  const world = {
+    graph: join(worldDir, 'graph.sqlite'),
+    products: join(worldDir, 'products.jsonl'),
+    concepts: join(worldDir, 'concepts.jsonl'),
+  };
+  const runOn = (embed: Partial<typeof options.embed>, items: typeof options.items, out: string) =>
+    runPipeline({
+      embed: { ...options.embed, ...world, encoder, ...embed },
+      assertions: join(worldDir, 'assertions.jsonl'),
+      items,
+      out,
+      onError: options.onError,
+      limits: options.limits,
+      progress: options.progress,
+      caveat,
+    });
+  const pipeline = await runOn({}, options.items, join(options.out, 'intentionqa'));
 
   // With a validity filter on, the same run with the three filters off, for the solver comparison
   // (solver-comparison.ts): the node cache is shared, so this costs the items stage and opening the encoder.
@@ -150,23 +152,11 @@ async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
   const unfiltered =
     pipeline.validity === null
       ? undefined
-      : await runPipeline({
-          embed: {
-            ...options.embed,
-            graph: join(worldDir, 'graph.sqlite'),
-            products: join(worldDir, 'products.jsonl'),
-            concepts: join(worldDir, 'concepts.jsonl'),
-            encoder,
-            cacheDir: options.embed.cacheDir ?? join(options.out, 'intentionqa', 'cache'),
-          },
-          assertions: join(worldDir, 'assertions.jsonl'),
-          items: { ...options.items, excludePairAsserted: false, excludeGeneric: false, excludeSecondAnswers: false },
-          out: unfilteredDir,
-          onError: options.onError,
-          limits: options.limits,
-          progress: options.progress,
-          caveat,
-        });
+      : await runOn(
+          { cacheDir: options.embed.cacheDir ?? join(options.out, 'intentionqa', 'cache') },
+          { ...options.items, excludePairAsserted: false, excludeGeneric: false, excludeSecondAnswers: false },
+          unfilteredDir,
+        );
 
   log('demo: assembling SessionIntentBench tasks from the sample sessions\n');
   const sibInputs = await writeSampleFiles(join(options.out, 'sib-input'));
