@@ -1,4 +1,4 @@
-// `ask` against a small OpenAI-compatible server started here on 127.0.0.1 (the protocol only): the
+// `ask` against the small OpenAI-compatible server of test/support/fake-chat-server.ts (the protocol only): the
 // request bodies carry the style's prompt, the model and the settings; 429 and 500 are retried; a
 // request that keeps failing is written as "Error" and asked again by a rerun; the cache answers a
 // repeated question; a rerun after killing `ask` asks only the missing items; the key never appears
@@ -6,53 +6,25 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ask, type AskOptions } from '../engine/evaluation/ask.js';
 import { scoreIntentionQa } from '../engine/scoring/intentionqa/score-intentionqa.js';
+import { completion, FakeChatServer, type ChatBody, type Reply } from './support/fake-chat-server.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'bin', 'intentsim.js');
 const SECRET = 'sk-intentsim-SECRET-0123456789abcdef';
 const KEY_ENV = 'INTENTSIM_ASK_TEST_KEY';
 
-interface ChatBody {
-  model: string;
-  messages: Array<{ role: string; content: string }>;
-  max_tokens: number;
-  temperature: number;
-}
-interface Recorded {
-  auth: string | undefined;
-  body: ChatBody;
-}
-/** What the server does with a request: a status and body, or hold it unanswered. */
-type Reply = { status: number; body: string; headers?: Record<string, string> } | 'hold';
-type Handler = (body: ChatBody, auth: string | undefined) => Reply;
-
 const jsonl = (records: readonly object[]) => records.map((r) => JSON.stringify(r) + '\n').join('');
-const completion = (content: string, promptTokens = 50, completionTokens = 1): Reply => ({
-  status: 200,
-  body: JSON.stringify({
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: {
-      prompt_tokens: promptTokens,
-      completion_tokens: completionTokens,
-      total_tokens: promptTokens + completionTokens,
-    },
-  }),
-});
 /** The item a prompt belongs to (the prompts below name their item). */
 const itemOf = (body: ChatBody) => /item (q\d+)/.exec(body.messages[0]!.content)![1]!;
 
-let server: Server;
-let baseUrl = '';
+const server = new FakeChatServer();
+const requests = server.requests;
 let dir: string;
-const requests: Recorded[] = [];
-const held: ServerResponse[] = [];
-let handler: Handler = () => completion('A');
 
 function items(n: number) {
   return Array.from({ length: n }, (_, i) => ({
@@ -73,37 +45,17 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'intentsim-ask-'));
   writeFileSync(join(dir, 'items6.jsonl'), jsonl(items(6)));
   writeFileSync(join(dir, 'items12.jsonl'), jsonl(items(12)));
-  server = createServer((req: IncomingMessage, res) => {
-    let data = '';
-    req.on('data', (c: Buffer) => (data += c.toString()));
-    req.on('end', () => {
-      const body = JSON.parse(data) as ChatBody;
-      requests.push({ auth: req.headers.authorization, body });
-      const reply = handler(body, req.headers.authorization);
-      if (reply === 'hold') {
-        held.push(res);
-        return;
-      }
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no address');
-  baseUrl = `http://127.0.0.1:${address.port}/v1`;
+  await server.start();
   process.env[KEY_ENV] = SECRET;
 });
 afterAll(async () => {
-  for (const res of held) res.destroy();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.stop();
   rmSync(dir, { recursive: true, force: true });
   delete process.env[KEY_ENV];
 });
 beforeEach(() => {
   requests.length = 0;
-  handler = () => completion('A');
+  server.handler = () => completion('A');
 });
 
 const readLines = (file: string) =>
@@ -117,7 +69,7 @@ function options(out: string, more: Partial<AskOptions> = {}): AskOptions {
     items: join(dir, 'items6.jsonl'),
     style: 'zero_shot',
     out: join(dir, out),
-    endpoint: baseUrl,
+    endpoint: server.baseUrl,
     model: 'test-model',
     apiKeyEnv: KEY_ENV,
     requestsPerMinute: 60_000,
@@ -129,7 +81,8 @@ function options(out: string, more: Partial<AskOptions> = {}): AskOptions {
 
 describe('ask: requests and records', () => {
   it("sends each item's prompt with the model and the style's settings, and records what came back", async () => {
-    handler = (body) => completion(` ${itemOf(body) === 'q2' ? 'c' : 'B'}.\n`, 40 + Number(itemOf(body).slice(1)), 2);
+    server.handler = (body) =>
+      completion(` ${itemOf(body) === 'q2' ? 'c' : 'B'}.\n`, 40 + Number(itemOf(body).slice(1)), 2);
     const r = await ask(options('zero.jsonl'));
     expect(r).toMatchObject({ benchmark: 'intentionqa', items: 6, asked: 6, failed: 0, cacheHits: 0, requestsSent: 6 });
     expect(r.tokens).toEqual({ prompt: 6 * 40 + 21, completion: 12 });
@@ -157,7 +110,7 @@ describe('ask: requests and records', () => {
       cached: false,
       prompt_hash: 'sha256:' + createHash('sha256').update(prompt).digest('hex'),
       model: 'test-model',
-      endpoint: `${baseUrl}/chat/completions`,
+      endpoint: `${server.baseUrl}/chat/completions`,
       style: 'zero_shot',
       settings: { temperature: 0.1, max_tokens: 10, samples: 1 },
     });
@@ -174,7 +127,7 @@ describe('ask: requests and records', () => {
 
   it('cot_sc asks the CoT prompt 5 times at temperature 0.7 and 200 tokens, and records lists; settings can be overridden', async () => {
     let k = 0;
-    handler = () => completion(`Step 1: thinking.\nStep 2: ${'ABABA'[k++ % 5]}`);
+    server.handler = () => completion(`Step 1: thinking.\nStep 2: ${'ABABA'[k++ % 5]}`);
     await ask(options('sc.jsonl', { items: join(dir, 'items12.jsonl'), style: 'cot_sc', concurrency: 1 }));
     expect(requests).toHaveLength(12 * 5);
     for (const q of requests) {
@@ -205,7 +158,7 @@ describe('ask: requests and records', () => {
       ],
       ['q5', [{ status: 503, body: 'unavailable' }]],
     ]);
-    handler = (body) => script.get(itemOf(body))?.shift() ?? completion('D');
+    server.handler = (body) => script.get(itemOf(body))?.shift() ?? completion('D');
     const r = await ask(options('retry.jsonl'));
     expect(r.failed).toBe(0);
     expect(requests.filter((q) => itemOf(q.body) === 'q2')).toHaveLength(3);
@@ -215,7 +168,7 @@ describe('ask: requests and records', () => {
   });
 
   it('writes a request that keeps failing as "Error" (score excludes it), and a rerun asks only that one', async () => {
-    handler = (body) => (itemOf(body) === 'q3' ? { status: 500, body: 'always down' } : completion('A'));
+    server.handler = (body) => (itemOf(body) === 'q3' ? { status: 500, body: 'always down' } : completion('A'));
     const out = join(dir, 'failing.jsonl');
     const r = await ask(options('failing.jsonl', { maxRetries: 1 }));
     expect(r.failed).toBe(1);
@@ -229,7 +182,7 @@ describe('ask: requests and records', () => {
     expect(scored.summary.tasks[0]!.counts).toMatchObject({ scored: 5, failed: 1 });
 
     requests.length = 0;
-    handler = () => completion('B');
+    server.handler = () => completion('B');
     const again = await ask(options('failing.jsonl'));
     expect(again).toMatchObject({ alreadyAnswered: 5, asked: 1, failed: 0 });
     expect(requests.map((q) => itemOf(q.body))).toEqual(['q3']);
@@ -246,7 +199,7 @@ describe('ask: requests and records', () => {
 
   it('answers a repeated question from the cache, keyed by endpoint, model, prompt, settings and sample', async () => {
     const cacheFile = join(dir, 'cache.jsonl');
-    handler = (body) => completion(itemOf(body) === 'q1' ? 'C' : 'A');
+    server.handler = (body) => completion(itemOf(body) === 'q1' ? 'C' : 'A');
     await ask(options('cache-a.jsonl', { cacheFile }));
     expect(requests).toHaveLength(6);
     requests.length = 0;
@@ -317,7 +270,7 @@ const askArgs = (items: string, out: string, ...more: string[]) => [
   '--out',
   out,
   '--endpoint',
-  baseUrl,
+  server.baseUrl,
   '--model',
   'test-model',
   '--api-key-env',
@@ -339,7 +292,7 @@ describe('ask: the command, killed and resumed, and the key', () => {
   it('a rerun after killing ask asks only the items without a response', async () => {
     const out = join(dir, 'killed.jsonl');
     // The first 5 requests are answered, then the server holds every request: ask waits, and is killed.
-    handler = () => (requests.length <= 5 ? completion('B') : 'hold');
+    server.handler = () => (requests.length <= 5 ? completion('B') : 'hold');
     const lineCount = () => (existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).length : 0);
     const first = await runCli(askArgs(join(dir, 'items12.jsonl'), out, '--concurrency', '1', '--no-cache'), (kill) => {
       void until(() => lineCount() === 5 && requests.length === 6).then(kill);
@@ -351,7 +304,7 @@ describe('ask: the command, killed and resumed, and the key', () => {
     appendFileSync(out, '{"id": "q6", "respo');
 
     requests.length = 0;
-    handler = () => completion('C');
+    server.handler = () => completion('C');
     const second = await runCli(askArgs(join(dir, 'items12.jsonl'), out, '--concurrency', '3', '--no-cache'));
     expect(second.code).toBe(0);
     expect(requests.map((q) => itemOf(q.body)).sort()).toEqual(['q6', 'q7', 'q8', 'q9', 'q10', 'q11', 'q12'].sort());
@@ -370,7 +323,7 @@ describe('ask: the command, killed and resumed, and the key', () => {
         body: JSON.stringify({ error: { message: `Incorrect API key provided: ${auth?.slice(7)}; header ${auth}` } }),
       });
     // A 400 fails that item only (written as "Error" with the reason, redacted).
-    handler = (body, auth) => (itemOf(body) === 'q2' ? echo(400)(body, auth) : completion('A'));
+    server.handler = (body, auth) => (itemOf(body) === 'q2' ? echo(400)(body, auth) : completion('A'));
     const out = join(dir, 'secret.jsonl');
     const bad = await runCli(askArgs(join(dir, 'items6.jsonl'), out, '--concurrency', '1'));
     expect(bad.code).toBe(1);
@@ -380,7 +333,7 @@ describe('ask: the command, killed and resumed, and the key', () => {
 
     // A 401 stops the run: no request after it.
     requests.length = 0;
-    handler = echo(401);
+    server.handler = echo(401);
     const stopped = await runCli(
       askArgs(join(dir, 'items6.jsonl'), join(dir, 'secret401.jsonl'), '--concurrency', '1'),
     );
