@@ -11,9 +11,9 @@ export function cliHint(err: unknown): string | undefined {
       'How to supply a local copy:',
       '  - tests and benchmarks: `intentsim model make-test --out DIR` (tiny, random weights) or',
       '    `intentsim model make-bench --out DIR` (all-MiniLM-L6-v2 shape, random weights), then --model-dir DIR;',
-      `  - the real model, on a machine with internet: \`intentsim model download --cache-dir DIR\` (fills DIR/models/${DEFAULT_MODEL_ID}),`,
+      `  - the real model, on a machine with internet: \`intentsim model download --model-cache DIR\` (fills DIR/models/${DEFAULT_MODEL_ID}),`,
       `    or \`git lfs install && git clone https://huggingface.co/${DEFAULT_MODEL_ID} DIR\`; copy DIR to this machine and pass`,
-      '    --model-dir DIR (a clone) or --cache-dir DIR (a download).',
+      '    --model-dir DIR (a clone) or --model-cache DIR (a download).',
     ].join('\n');
   }
   if (err instanceof InputLimitError) {

@@ -24,13 +24,16 @@ const COMMANDS: ReadonlyArray<[name: string, load: () => Promise<Register>]> = [
   ['embed', async () => (await import('./commands/embed.js')).registerEmbedCommand],
   ['encode', async () => (await import('./commands/encode.js')).registerEncodeCommand],
   ['model', async () => (await import('./commands/model.js')).registerModelCommands],
-  ['assemble', async () => (await import('./commands/assemble.js')).registerAssembleCommands],
+  ['items', async () => (await import('./commands/items.js')).registerItemsCommands],
   ['ask', async () => (await import('./commands/ask.js')).registerAskCommand],
   ['score', async () => (await import('./commands/score.js')).registerScoreCommands],
   ['catalog', async () => (await import('./commands/catalog.js')).registerCatalogCommands],
-  ['worker', async () => (await import('./commands/worker.js')).registerWorkerCommand],
   ['queue', async () => (await import('./commands/queue.js')).registerQueueCommands],
   ['review', async () => (await import('./commands/review.js')).registerReviewCommands],
+  // Old paths, hidden from help, kept for one release: `assemble sib` is `items sib`, `worker` is
+  // `queue worker` (README, "Renamed options and commands").
+  ['assemble', async () => (await import('./commands/assemble.js')).registerAssembleCommands],
+  ['worker', async () => (await import('./commands/worker.js')).registerDeprecatedWorkerCommand],
 ];
 
 /** The command line with every command, or with only `commandName`'s when that names one. */

@@ -1,8 +1,8 @@
 // The flag that sets a library option field, for messages: the library's errors name fields
 // (`apiKeyEnv names the environment variable …`, `/x (cacheDir): is a file`), and a command-line
-// user must read the flag they typed (`--api-key-env`, `--cache-dir`). A field is its flag in
-// kebab case where the command line declares that flag; the few fields whose flag is named
-// otherwise are listed.
+// user must read the flag they typed (`--api-key-env`, `--node-cache`). A field is its flag in
+// kebab case where the command line declares that flag (an old spelling, hidden from help, is
+// never named); the few fields whose flag is named otherwise are listed.
 import type { Command } from '@commander-js/extra-typings';
 import { ConfigError, UserError } from '../core/errors.js';
 import { PathCheckError } from '../core/check-paths.js';
@@ -10,6 +10,8 @@ import { PathCheckError } from '../core/check-paths.js';
 /** Fields whose flag is not their kebab-case name. */
 const FIELD_FLAGS: Readonly<Record<string, string>> = {
   baseUrl: '--endpoint',
+  // The library's only path check of a cacheDir is the node cache's (EmbedRunOptions.cacheDir).
+  cacheDir: '--node-cache',
   input: '--in',
   output: '--out',
   maxRetries: '--retries',
@@ -22,7 +24,7 @@ const FIELD_FLAGS: Readonly<Record<string, string>> = {
 function declaredFlags(program: Command<unknown[], Record<string, unknown>, Record<string, unknown>>): Set<string> {
   const flags = new Set<string>();
   const visit = (c: typeof program) => {
-    for (const o of c.options) if (o.long) flags.add(o.long);
+    for (const o of c.options) if (o.long && !o.hidden) flags.add(o.long);
     for (const sub of c.commands) visit(sub as typeof program);
   };
   visit(program);

@@ -1,6 +1,6 @@
 // The command line names the flags a user typed, not the library's option fields (issue 29, "left
 // open"): `apiKeyEnv names …` is printed as `--api-key-env names …`, `/x (cacheDir): …` as
-// `/x (--cache-dir): …`, `settings.samples …` as `--samples …`.
+// `/x (--node-cache): …`, `settings.samples …` as `--samples …`.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,10 @@ describe('library fields become flags in CLI errors', () => {
     expect(formatFailure(new ConfigError('maxRetryWaitMs', 'must be ≥ 0, got -1'), ask)).toBe(
       'intentsim: maxRetryWaitMs must be ≥ 0, got -1\n',
     );
-    expect(flagOf('cacheDir', await buildProgram('embed'))).toBe('--cache-dir');
+    expect(flagOf('cacheDir', await buildProgram('embed'))).toBe('--node-cache');
+    // An old spelling, hidden from help, is never named: encode has no node cache, only the old --cache-dir.
+    expect(flagOf('cacheDir', await buildProgram('encode'))).toBeUndefined();
+    expect(flagOf('batch', await buildProgram('graph'))).toBeUndefined();
     expect(flagOf('noSuchField', await buildProgram('embed'))).toBeUndefined();
   });
 
@@ -50,7 +53,7 @@ describe('library fields become flags in CLI errors', () => {
       `${file} (cacheDir): is a file, so ${join(file, 'cache')} cannot be created; check the path`,
     );
     expect(formatFailure(err, await buildProgram('embed'))).toBe(
-      `intentsim: ${file} (--cache-dir): is a file, so ${join(file, 'cache')} cannot be created; check the path\n`,
+      `intentsim: ${file} (--node-cache): is a file, so ${join(file, 'cache')} cannot be created; check the path\n`,
     );
   });
 

@@ -1,7 +1,7 @@
 // `intentsim ask`: items in, responses out, from an OpenAI-compatible model (engine/evaluation/ask.ts)
 // or from the no-LLM embedding solver (engine/evaluation/embedding-solver.ts).
 import { join } from 'node:path';
-import { Option, type Command } from '@commander-js/extra-typings';
+import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
 import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
 import { ask } from '../../engine/evaluation/ask.js';
@@ -9,12 +9,13 @@ import { EMBEDDING_SOLVER, solveByEmbedding } from '../../engine/evaluation/embe
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
 import { openEncoder } from '../../workers/open-encoder.js';
 import { addChatEndpointOptions, chatKeyEnv } from '../options/chat-options.js';
-import { addModelOptions, encoderOptions } from '../options/model-options.js';
+import { addModelOptions, encoderOptions, setUnlessGiven } from '../options/model-options.js';
+import { underscoreChoice } from '../options/deprecated-spellings.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 
 const STYLES = [...new Set([...INTENTIONQA_STYLES, ...SIB_STYLES])];
 
-/** The response cache's file name in the cache root. */
+/** The response cache's file name in the default cache root. */
 const RESPONSE_CACHE_FILE = 'chat-responses.jsonl';
 
 const ASK_HELP = `
@@ -39,7 +40,7 @@ Responses (--out, JSONL), the format \`score\` reads:
 The run is resumable: responses are appended as they arrive, and a rerun with
 the same --out asks only the items without a usable response (killed runs
 and "Error" lines included); the finished file is in items order. Completions
-are cached (--cache, default <cache root>/${RESPONSE_CACHE_FILE}) by endpoint,
+are cached (--cache, default ${defaultCacheRoot()}/${RESPONSE_CACHE_FILE}) by endpoint,
 model, prompt, settings and sample, so nothing is paid for twice.
 
 The key comes from $OPENAI_API_KEY (or the variable --api-key-env names) and
@@ -75,7 +76,10 @@ export function registerAskCommand(program: Command): void {
     .description(ASK_HELP)
     .requiredOption('--items <file>', 'IntentionQA items or SessionIntentBench tasks (JSONL)')
     .addOption(
-      new Option('--style <style>', 'prompt style (and how score reads it)').choices(STYLES).default('zero_shot'),
+      new Option('--style <style>', 'prompt style (and how score reads it)')
+        .choices(STYLES)
+        .argParser(underscoreChoice('--style', STYLES))
+        .default('zero_shot'),
     )
     .requiredOption('--out <file>', 'responses JSONL (resumed when it exists)')
     .addOption(
@@ -86,9 +90,14 @@ export function registerAskCommand(program: Command): void {
         .choices(['llm', EMBEDDING_SOLVER] as const)
         .default('llm' as const),
     )
-    .option('--cache <file>', `response cache (default: <cache root>/${RESPONSE_CACHE_FILE})`)
+    .option('--cache <file>', `response cache (default: ${defaultCacheRoot()}/${RESPONSE_CACHE_FILE})`)
     .option('--no-cache', 'ask without the response cache');
-  const withOptions = addModelOptions(addBadInputOptions(addChatEndpointOptions(command), 'OUT.rejects.jsonl'));
+  // The old --cache-dir DIR was the response cache's folder too.
+  const cacheDirAlso = (dir: string, c: CommandUnknownOpts) =>
+    setUnlessGiven(c, 'cache', join(dir, RESPONSE_CACHE_FILE));
+  const withOptions = addModelOptions(addBadInputOptions(addChatEndpointOptions(command), 'OUT.rejects.jsonl'), {
+    cacheDirAlso,
+  });
   withOptions.action(async (o) => {
     if (o.solver === EMBEDDING_SOLVER) {
       const encoder = await openEncoder(encoderOptions(o));
@@ -134,7 +143,7 @@ export function registerAskCommand(program: Command): void {
           ? null
           : typeof o.cache === 'string'
             ? o.cache
-            : join(o.cacheDir ?? defaultCacheRoot(), RESPONSE_CACHE_FILE),
+            : join(defaultCacheRoot(), RESPONSE_CACHE_FILE),
       onError: o.onError,
       progress: process.stderr.isTTY,
     });

@@ -1,5 +1,6 @@
-// `intentsim assemble sib`: SessionIntentBench tasks and distractor-backed items from sessions JSONL.
-import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
+// `intentsim items sib` (formerly `assemble sib`): SessionIntentBench tasks and distractor-backed
+// items from sessions JSONL.
+import { Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import { checkPaths } from '../../core/check-paths.js';
 import { ModelNotFoundError } from '../../embeddings/model-resolution.js';
 import { openEncoder } from '../../workers/open-encoder.js';
@@ -11,19 +12,38 @@ import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { cosineBounds, positiveInt, seed } from '../options/value-parsers.js';
+import { addDeprecatedOptions, canonicalChoice, deprecateCommand } from '../options/deprecated-spellings.js';
 
-/** "zero-shot,cot" → the styles, in PROMPT_STYLES order. */
-function promptStyles(value: string): PromptStyle[] {
-  const styles = value
+/** The styles as the command line spells them (`ask` and `score` too); the files key prompts by PROMPT_STYLES. */
+const STYLE_NAMES = {
+  'zero-shot': 'zero_shot',
+  'five-shot': 'five_shot',
+  cot: 'cot',
+} as const satisfies Record<PromptStyle, string>;
+const STYLE_CHOICES = PROMPT_STYLES.map((s) => STYLE_NAMES[s]);
+
+type StyleName = (typeof STYLE_NAMES)[PromptStyle];
+
+/** "zero_shot,cot" → the style names, in PROMPT_STYLES order (the old "zero-shot" spelling with a note). */
+function promptStyles(value: string): StyleName[] {
+  const names = value
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  for (const s of styles) {
-    if (!(PROMPT_STYLES as readonly string[]).includes(s))
-      throw new InvalidArgumentError(`Unknown style "${s}" (use ${PROMPT_STYLES.join(', ')}).`);
-  }
-  if (styles.length === 0) throw new InvalidArgumentError('Name at least one style.');
-  return PROMPT_STYLES.filter((s) => styles.includes(s));
+  if (names.length === 0) throw new InvalidArgumentError('Name at least one style.');
+  const styles = names.map((name) => {
+    try {
+      return canonicalChoice('--styles', name, STYLE_CHOICES);
+    } catch {
+      throw new InvalidArgumentError(`Unknown style "${name}" (use ${STYLE_CHOICES.join(', ')}).`);
+    }
+  });
+  return STYLE_CHOICES.filter((s) => styles.includes(s));
+}
+
+/** The library's styles of the command line's names. */
+function libraryStyles(names: readonly StyleName[]): PromptStyle[] {
+  return PROMPT_STYLES.filter((s) => names.includes(STYLE_NAMES[s]));
 }
 
 const fmt = (w: CosineWindow) => `${w.lo},${w.hi}`;
@@ -50,13 +70,13 @@ need a sentence encoder (Sentence-BERT through ONNX: --model-dir etc., or --enco
 a stand-in for demos whose similarities carry no meaning). Windows are [lo, hi) on exact cosines.
 
 Example:
-  intentsim assemble sib --sessions examples/sib/sessions.jsonl \\
+  intentsim items sib --sessions examples/sib/sessions.jsonl \\
     --annotations examples/sib/annotations.jsonl --catalog examples/sib/catalog.jsonl \\
     --encoder offline-hashing-v1 --per-session 10 --seed 7 --out out/sib`;
 
-function registerSibCommand(assemble: Command): void {
-  const command = assemble
-    .command('sib')
+/** The SessionIntentBench command (`items sib`; the old path `assemble sib` registers it too). */
+export function sibCommand() {
+  const command = new Command('sib')
     .description('SessionIntentBench: four tasks per trajectory in three prompt styles, plus distractor-backed items')
     .addHelpText('after', HELP)
     .requiredOption('--sessions <file>', 'sessions JSONL (streamed)')
@@ -68,31 +88,31 @@ function registerSibCommand(assemble: Command): void {
     positiveInt,
   );
   const withSib = addSeedOption(withOutput, seed)
-    .option('--styles <list>', `prompt styles, comma-separated: ${PROMPT_STYLES.join(',')}`, promptStyles, [
-      ...PROMPT_STYLES,
+    .option('--styles <list>', `prompt styles, comma-separated: ${STYLE_CHOICES.join(',')}`, promptStyles, [
+      ...STYLE_CHOICES,
     ])
     .option('--distractors', 'make distractor-backed items even without --catalog (T3 negatives only)')
     .option('--no-distractors', 'make no distractor-backed items (no encoder is opened)')
     .option(
-      '--window-intention <lo,hi>',
+      '--task1-window <lo,hi>',
       'T1 hard negatives: cosine(catalogue product, I_{t-1})',
       cosineBounds,
       DEFAULT_WINDOWS.intention,
     )
     .option(
-      '--window-attribute <lo,hi>',
+      '--task2-window <lo,hi>',
       'T2 hard negatives: cosine(catalogue product, A_{t-1})',
       cosineBounds,
       DEFAULT_WINDOWS.attribute,
     )
     .option(
-      '--window-comparison <lo,hi>',
+      '--task3-window <lo,hi>',
       "T3 negatives: cosine(other session's comparison, C_t)",
       cosineBounds,
       DEFAULT_WINDOWS.comparison,
     )
     .option(
-      '--window-next <lo,hi>',
+      '--next-product-window <lo,hi>',
       'next-product options: cosine(catalogue product, P_t)',
       cosineBounds,
       DEFAULT_WINDOWS.nextProduct,
@@ -104,7 +124,13 @@ function registerSibCommand(assemble: Command): void {
       5000,
     )
     .option('--chunk-sessions <n>', 'sessions handled (and encoded) together; bounds memory', positiveInt, 32);
-  addModelOptions(addBadInputOptions(withSib, `OUT/${SIB_OUTPUT_FILES.rejects}`)).action(async (o) => {
+  addDeprecatedOptions(withSib, [
+    { flags: '--window-intention <lo,hi>', use: '--task1-window', parse: cosineBounds },
+    { flags: '--window-attribute <lo,hi>', use: '--task2-window', parse: cosineBounds },
+    { flags: '--window-comparison <lo,hi>', use: '--task3-window', parse: cosineBounds },
+    { flags: '--window-next <lo,hi>', use: '--next-product-window', parse: cosineBounds },
+  ]);
+  return addModelOptions(addBadInputOptions(withSib, `OUT/${SIB_OUTPUT_FILES.rejects}`)).action(async (o) => {
     checkPaths(sibPaths({ sessions: o.sessions, annotations: o.annotations, catalog: o.catalog, outDir: o.out }));
     const wantDistractors = o.distractors ?? o.catalog !== undefined;
     const encoder = wantDistractors
@@ -117,10 +143,10 @@ function registerSibCommand(assemble: Command): void {
         })
       : null;
     const windows: DistractorWindows = {
-      intention: o.windowIntention,
-      attribute: o.windowAttribute,
-      comparison: o.windowComparison,
-      nextProduct: o.windowNext,
+      intention: o.task1Window,
+      attribute: o.task2Window,
+      comparison: o.task3Window,
+      nextProduct: o.nextProductWindow,
     };
     const started = process.hrtime.bigint();
     try {
@@ -131,7 +157,7 @@ function registerSibCommand(assemble: Command): void {
         outDir: o.out,
         perSession: o.perSession,
         seed: o.seed,
-        styles: o.styles,
+        styles: libraryStyles(o.styles),
         encoder,
         windows,
         comparisonPool: o.comparisonPool,
@@ -174,9 +200,8 @@ function reportLines(s: SibSummary, out: string, seconds: number, windows: Distr
   return lines;
 }
 
+/** The old path `intentsim assemble sib`, for one release (the command is `items sib`). */
 export function registerAssembleCommands(program: Command): void {
-  const assemble = program
-    .command('assemble')
-    .description('assemble benchmark items: SessionIntentBench tasks and distractor-backed items');
-  registerSibCommand(assemble);
+  const assemble = program.command('assemble', { hidden: true }).description('deprecated: use `intentsim items sib`');
+  assemble.addCommand(deprecateCommand(sibCommand(), 'items sib'));
 }

@@ -1,5 +1,7 @@
-// `catalog index` and `catalog query`: sentence-embedding index of a product catalogue (issue 8).
-import { Option, type Command } from '@commander-js/extra-typings';
+// `catalog index`, `catalog query` and `catalog match`: a product catalogue's sentence-embedding
+// index (issue 8), nearest-product queries, and its match to a graph's purchase events
+// (catalog-match.ts). Items from the index are `items catalog` (catalogItemsCommand, items.ts).
+import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { checkPaths } from '../../core/check-paths.js';
 import { UserError } from '../../core/errors.js';
 import { openEncoder } from '../../workers/open-encoder.js';
@@ -7,17 +9,21 @@ import { buildCatalogIndex, catalogIndexPaths, DEFAULT_CHUNK_SIZE } from '../../
 import { CatalogIndex, indexEncoder } from '../../engine/catalog/catalog-query.js';
 import { buildProductItems, productItemsPaths } from '../../engine/items/catalog/product-items.js';
 import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
-import { addModelOptions, encoderOptions } from '../options/model-options.js';
+import { addEncodeWorkersOption, addModelOptions, encoderOptions } from '../options/model-options.js';
+import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
+import { matchCommand } from './catalog-match.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
-import { number, positiveInt } from '../options/value-parsers.js';
+import { cosineBounds, number, positiveInt } from '../options/value-parsers.js';
 
 export function registerCatalogCommands(program: Command): void {
   const catalog = program
     .command('catalog')
-    .description('sentence-embedding index of a product catalogue, and nearest-product queries');
+    .description(
+      "a product catalogue: its sentence-embedding index, nearest-product queries, and its match to a graph's purchase events",
+    );
 
   const index = catalog
     .command('index')
@@ -41,8 +47,9 @@ their checksums), so a crash costs at most the chunk in flight; a damaged chunk
 is encoded again. Storage per product (--storage): dim × 4 bytes
 (float32) or dim × 2 (float16): 2.5M × 384 is 3.8 GB or 1.9 GB on disk; the
 index file adds about dim × 4 + 2 × M × 4 bytes per product. --dtype is the
-model's weights (fp32 or q8), not the storage. With --workers N each worker's
-ONNX session gets --threads threads (default 1).
+model's weights (fp32 or q8), not the storage. With --workers N (N ≥ 1 worker
+threads; 0, the default, encodes in this thread) each worker's ONNX session gets
+--threads threads (default 1).
 
 Example
   intentsim catalog index --products catalog.jsonl --out cat/ --model-dir minilm/ \\
@@ -56,14 +63,15 @@ Example
         .choices(['float32', 'float16'] as const)
         .default('float32'),
     )
-    .option('--workers <n>', 'encoder worker threads (Piscina pool; 1 = in this thread)', positiveInt, 1)
-    .option('--chunk-size <n>', 'products per chunk (the unit of resumption)', positiveInt, DEFAULT_CHUNK_SIZE);
-  addQueueOptions(addModelOptions(addBadInputOptions(index, 'OUT/rejects.jsonl'))).action(async (o) => {
+    .option('--chunk-products <n>', 'products per chunk (the unit of resumption)', positiveInt, DEFAULT_CHUNK_SIZE);
+  const indexOptions = addEncodeWorkersOption(addBadInputOptions(index, 'OUT/rejects.jsonl'));
+  addDeprecatedOptions(indexOptions, [{ flags: '--chunk-size <n>', use: '--chunk-products', parse: positiveInt }]);
+  addQueueOptions(addModelOptions(indexOptions)).action(async (o) => {
     checkPaths(catalogIndexPaths(o));
-    // --workers N > 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1).
+    // --workers N ≥ 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1).
     const encoder = await openEncoder({
       ...encoderOptions(o),
-      workers: o.workers > 1 ? o.workers : 0,
+      workers: o.workers,
       queue: queueOptions(o),
     });
     try {
@@ -79,7 +87,7 @@ Example
         similarityNote: note,
         dtype: o.storage,
         attributes: o.attributes,
-        chunkSize: o.chunkSize,
+        chunkSize: o.chunkProducts,
         batchSize: o.batchSize,
         onError: o.onError,
         limits: inputLimits(o),
@@ -136,13 +144,19 @@ Example
     }
   });
 
-  const items = catalog
-    .command('items')
+  catalog.addCommand(matchCommand());
+  // `catalog items` is the old path of `items catalog`, kept for one release.
+  catalog.addCommand(deprecateCommand(catalogItemsCommand('items'), 'items catalog'), { hidden: true });
+}
+
+/** The catalogue items command: `items catalog`, and under its old path `catalog items`. */
+export function catalogItemsCommand(name: 'catalog' | 'items' = 'catalog') {
+  const items = new Command(name)
     .summary('"which product would this customer buy" items from title-embedding windows')
     .description(
       `Builds four-option items whose gold is a catalogue product and whose three
 distractors are catalogue products with an exact title-embedding cosine to the
-gold in [--lo, --hi). The window and the centering default to the index
+gold in the --window [lo, hi). The window and the centering default to the index
 encoder's, as IntentionQA Task 2's: [0.7, 0.9) for Sentence-BERT; for glove-100d
 [0.4, 0.9) on centered vectors (the mean catalogue vector subtracted). Options
 have distinct titles (a drawn product with the gold's title, or another
@@ -155,18 +169,30 @@ cosines, prompt), not-made.jsonl (id and reason: gold-not-in-catalogue,
 window-too-thin), report.json (counts, gold letters).
 
 Example
-  intentsim catalog items --index cat/ --questions needs.jsonl --out items/ --seed 7`,
+  intentsim items catalog --index cat/ --questions needs.jsonl --out items/ --seed 7`,
     )
     .requiredOption('--index <dir>', 'a folder built by catalog index')
     .requiredOption('--questions <file>', 'questions JSONL');
   const windowOptions = addOutDirOption(items)
-    .option('--lo <x>', "window lower bound (inclusive; default: the encoder's, 0.7 for Sentence-BERT)", number)
-    .option('--hi <x>', "window upper bound (exclusive; default: the encoder's, 0.9 for Sentence-BERT)", number)
+    .option(
+      '--window <lo,hi>',
+      "distractor window on the title cosine to the gold, [lo, hi) (default: the encoder's; 0.7,0.9 for Sentence-BERT)",
+      windowBounds,
+    )
     .option('--center', 'subtract the mean catalogue vector before cosines (default: on for glove-100d only)')
     .option('--no-center', 'do not center, whatever the encoder');
-  addBadInputOptions(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl').action(async (o) => {
-    if (o.lo !== undefined && o.hi !== undefined && !(o.lo <= o.hi))
-      throw new UserError(`--lo (${o.lo}) must not exceed --hi (${o.hi})`);
+  // --lo X and --hi Y were the window's bounds, one option each: each sets its bound of --window.
+  const bound = (which: 'lo' | 'hi') => (value: unknown, c: CommandUnknownOpts) =>
+    c.setOptionValueWithSource('window', { ...(c.getOptionValue('window') as Bounds), [which]: value }, 'cli');
+  addDeprecatedOptions(windowOptions, [
+    { flags: '--lo <x>', use: '--window lo,hi', parse: number, apply: bound('lo'), conflictsWith: ['window'] },
+    { flags: '--hi <x>', use: '--window lo,hi', parse: number, apply: bound('hi'), conflictsWith: ['window'] },
+  ]);
+  return addBadInputOptions(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl').action(async (o) => {
+    const lo = o.window?.lo;
+    const hi = o.window?.hi;
+    if (lo !== undefined && hi !== undefined && !(lo <= hi))
+      throw new UserError(`--lo (${lo}) must not exceed --hi (${hi})`); // only the old --lo/--hi can
     checkPaths(productItemsPaths({ index: o.index, questions: o.questions, out: o.out }));
     const index = await CatalogIndex.open(o.index);
     if (index.manifest.notMeaningfulBecause)
@@ -177,8 +203,8 @@ Example
       index,
       questions: o.questions,
       out: o.out,
-      lo: o.lo,
-      hi: o.hi,
+      lo,
+      hi,
       center: o.center,
       seed: o.seed,
       onError: o.onError,
@@ -188,4 +214,11 @@ Example
       `${r.items} items from ${r.questions} questions; not made: ${JSON.stringify(r.notMade)}; gold letters ${JSON.stringify(r.goldPositions)} → ${o.out}\n`,
     );
   });
+}
+
+/** A window's bounds: both from --window, or either one from the deprecated --lo / --hi. */
+type Bounds = Partial<{ lo: number; hi: number }>;
+
+function windowBounds(value: string): Bounds {
+  return cosineBounds(value);
 }

@@ -1,12 +1,15 @@
 // `intentsim embed`: product context embeddings from the graph (stage 1 of the pipeline, alone).
-import type { Command } from '@commander-js/extra-typings';
-import { addGraphStoreOption, addNeighbourhoodModeOption } from '../options/graph-options.js';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
+import { addGraphStoreOption, addNeighbourhoodModeOption, addNodeCacheOption } from '../options/graph-options.js';
+import { addDeprecatedOptions } from '../options/deprecated-spellings.js';
+import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
 import {
   MODEL_HELP,
   addEncodeWorkersOption,
   addModelOptions,
   encoderOptions,
   formatProviderLine,
+  setUnlessGiven,
 } from '../options/model-options.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
@@ -21,9 +24,10 @@ neighbourhood's edges (one per relation sense, 15 templates); a phrase's
 embedding is the mean of its nodes', and CE(p) the mean of its phrases'.
 
 Each distinct node is embedded once per run, each distinct sentence once per
-chunk of work, and node embeddings persist in CACHE/node-embeddings.sqlite
-(keyed by node text, model fingerprint, dtype, mode and graph), so a second or
-interrupted run recomputes nothing already done.
+chunk of work, and node embeddings persist in the node cache,
+NODE_CACHE/node-embeddings.sqlite (--node-cache; keyed by node text, model
+fingerprint, dtype, mode and graph), so a second or interrupted run recomputes
+nothing already done.
 
 Inputs
   --products FILE   JSONL {"id": "B00…", "title": "…"}
@@ -50,23 +54,29 @@ export function registerEmbedCommand(program: Command): void {
     .summary('product context embeddings from matched ASER nodes')
     .description(EMBED_HELP);
   const withInputs = addOutDirOption(addProductsOptions(addGraphStoreOption(command)));
-  const withEmbedding = addNeighbourhoodModeOption(withInputs)
-    .option('--no-node-cache', 'do not read or write the node embedding cache')
+  const withEmbedding = addNodeCacheOption(addNeighbourhoodModeOption(withInputs), defaultCacheRoot())
+    .option('--no-node-cache', 'do not read or write the node cache')
     .option(
-      '--work-sentences <n>',
-      'distinct sentences per chunk of work within a unit (dedup scope)',
+      '--chunk-sentences <n>',
+      'distinct sentences per chunk of work within a chunk of nodes (dedup scope)',
       positiveInt,
       8192,
     )
     .option(
-      '--unit-nodes <n>',
+      '--chunk-nodes <n>',
       'nodes embedded together: one graph query, one node-cache commit, one queue job with --queue',
       positiveInt,
       256,
     )
     .option('--hub-neighbours <n>', 'stream nodes with more neighbours than this', positiveInt, 1000);
+  addDeprecatedOptions(withEmbedding, [
+    { flags: '--work-sentences <n>', use: '--chunk-sentences', parse: positiveInt },
+    { flags: '--unit-nodes <n>', use: '--chunk-nodes', parse: positiveInt },
+  ]);
   const all = addEncodeWorkersOption(addChunkProductsOption(addBadInputOptions(withEmbedding, 'OUT/rejects.jsonl')));
-  addQueueOptions(addModelOptions(all)).action(async (o) => {
+  // The old --cache-dir DIR was the node cache's folder too.
+  const cacheDirAlso = (dir: string, c: CommandUnknownOpts) => setUnlessGiven(c, 'nodeCache', dir);
+  addQueueOptions(addModelOptions(all, { cacheDirAlso })).action(async (o) => {
     // The model code (transformers.js, ONNX Runtime) loads when the command runs.
     const { runEmbed } = await import('../../engine/pipeline/run-embed.js');
     const manifest = await runEmbed({
@@ -76,12 +86,12 @@ export function registerEmbedCommand(program: Command): void {
       out: o.out,
       mode: o.mode,
       encoder: { ...encoderOptions(o), queue: queueOptions(o) },
-      cacheDir: o.cacheDir,
-      nodeCache: o.nodeCache,
+      cacheDir: typeof o.nodeCache === 'string' ? o.nodeCache : undefined,
+      nodeCache: o.nodeCache !== false,
       onError: o.onError,
       limits: inputLimits(o),
-      workSentences: o.workSentences,
-      unitNodes: o.unitNodes,
+      workSentences: o.chunkSentences,
+      unitNodes: o.chunkNodes,
       hubNeighbours: o.hubNeighbours,
       chunkProducts: o.chunkProducts,
       workers: o.workers,

@@ -1,14 +1,11 @@
 // `intentsim graph …`: building a graph store (import, generate, reindex-purchases), describing and
-// exporting it (stats, export, neighbours), and matching a product catalogue to it (match).
+// exporting it (stats, export, neighbours). Matching a product catalogue to it is `catalog match`.
 import { existsSync } from 'node:fs';
 import { Option, type Command } from '@commander-js/extra-typings';
-import { checkPaths } from '../../core/check-paths.js';
 import { InputError, UserError } from '../../core/errors.js';
 import { createProgress } from '../../core/progress.js';
 import { redact } from '../../core/redact.js';
 import { writeDemo } from '../../engine/demo/demo-world.js';
-import { matchFilePaths, matchProductsFile } from '../../engine/products/match-file.js';
-import { openConceptualizer } from '../../engine/products/open-conceptualizer.js';
 import { writeScaleGraph } from '../../graph/generate/generate-scale.js';
 import {
   RELATION_SENSES,
@@ -27,7 +24,8 @@ import { SqliteGraphStore } from '../../graph/sqlite/sqlite-store.js';
 import { addGraphStoreOption, addNeighbourhoodModeOption, addSqliteGraphOption } from '../options/graph-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addJsonOption } from '../options/output-options.js';
-import { addProductsOptions } from '../options/product-options.js';
+import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
+import { matchCommand } from './catalog-match.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { fraction, nonNegativeInt, positiveInt } from '../options/value-parsers.js';
 
@@ -193,52 +191,10 @@ Examples
   intentsim graph neighbours --graph demo/graph.sqlite \\
       --text "PersonX buy a phone" --mode incident --json`;
 
-const MATCH_HELP = `For each product of a catalogue: its category phrases, normalised as in
-IntentionQA (lower-case; "( … )" groups, punctuation and a/an/the dropped; a
-singular variant added), and the purchase-event nodes each phrase matches:
-the nodes whose text is one of the phrase's 1,080 templates ("PersonX buy a
-<phrase>", "has bought the <phrase>", …), found through the store's purchase
-index.
-
-Where the phrases come from:
-  --concepts FILE           your phrases, JSONL
-                            {"id", "phrases": ["Phone Case", "Phone Accessory"]}
-                            (e.g. the paper's ChatGPT answers); every product
-                            needs a line
-  --conceptualizer offline  (the default without --concepts) 1–2-word phrases
-                            from the title, preferring phrases that have
-                            purchase nodes in the graph
-  --conceptualizer openai   the paper's Table 5 prompt, sent to an
-                            OpenAI-compatible endpoint (--openai-base-url,
-                            --openai-model; key from $OPENAI_API_KEY, never
-                            logged); answers cached in --openai-cache, retried
-                            with backoff, rate-limited by --openai-rpm
-
-Input: products JSONL {"id": "…", "title": "…"}.
-Output (--out): JSONL, one line per product, in input order:
-  {"id", "title", "concepts": "offline", "phrases": [
-    {"phrase": "phone cases", "nodes": [], "nodeIds": []},
-    {"phrase": "phone case", "nodes": ["PersonX buy a phone case"],
-     "nodeIds": [12]}]}
-A summary (products, match rate, phrases, distinct nodes) goes to stdout. A
-product that cannot be conceptualized (no line in --concepts, an endpoint
-failure) is an error naming the products file, line and field; with
---on-error skip it is counted and written to the rejects file.
-
-Examples
-  intentsim graph match --graph demo/graph.sqlite \\
-      --products demo/products.jsonl --out matches.jsonl
-  intentsim graph match --graph demo/graph.sqlite \\
-      --products demo/products.jsonl --concepts demo/concepts.jsonl \\
-      --out matches.jsonl
-  OPENAI_API_KEY=… intentsim graph match --graph aser.sqlite \\
-      --products p.jsonl --conceptualizer openai --openai-model gpt-4o-mini \\
-      --openai-cache concepts-cache.jsonl --out matches.jsonl --on-error skip`;
-
 export function registerGraphCommands(program: Command): void {
   const graph = program
     .command('graph')
-    .description('build, import, inspect and match an ASER-style eventuality graph (SQLite file or Neo4j)');
+    .description('build, import, inspect and export an ASER-style eventuality graph (SQLite file or Neo4j)');
 
   const importCommand = graph
     .command('import')
@@ -252,13 +208,19 @@ export function registerGraphCommands(program: Command): void {
       new Option('--aser-sqlite <file>', 'an ASER SQLite dump (tables Eventualities, Relations)').conflicts('jsonl'),
     )
     .option('--jsonl <files...>', 'JSONL edge lists, one edge a line');
+  addDeprecatedOptions(importCommand, [{ flags: '--batch <n>', use: '--batch-records', parse: positiveInt }]);
   addJsonOption(
     addBadInputOptions(importCommand, 'the --rejects file')
       .option(
         '--rejects <file>',
         'where skipped records go (default: <store>.rejects.jsonl, or import.rejects.jsonl for a server)',
       )
-      .option('--batch <n>', 'records per write transaction', positiveInt, DEFAULT_IMPORT_BATCH)
+      .option(
+        '--batch-records <n>',
+        'input records (edges; for an ASER dump, rows) per write transaction',
+        positiveInt,
+        DEFAULT_IMPORT_BATCH,
+      )
       .option('--restart', 'ignore the checkpoints of an earlier run and write everything again'),
   ).action(async (opts) => {
     if (!opts.aserSqlite && !(opts.jsonl && opts.jsonl.length > 0)) {
@@ -270,7 +232,7 @@ export function registerGraphCommands(program: Command): void {
       jsonl: opts.jsonl,
       onError: opts.onError,
       rejects: opts.rejects,
-      batchSize: opts.batch,
+      batchSize: opts.batchRecords,
       restart: opts.restart ?? false,
       limits: inputLimits(opts),
     });
@@ -467,78 +429,8 @@ export function registerGraphCommands(program: Command): void {
     }
   });
 
-  const match = graph
-    .command('match')
-    .summary('conceptualize products and match their phrases to purchase-event nodes')
-    .description(MATCH_HELP);
-  const matchInputs = addProductsOptions(addGraphStoreOption(match))
-    .requiredOption('--out <file>', 'matches JSONL')
-    .addOption(
-      new Option('--conceptualizer <name>', 'offline or openai (without --concepts)')
-        .choices(['offline', 'openai'] as const)
-        .conflicts('concepts'),
-    );
-  const matchOptions = addBadInputOptions(matchInputs, 'the --rejects file')
-    .option('--rejects <file>', 'where skipped products go (default: <out>.rejects.jsonl)')
-    .option('--batch <n>', 'products per batch (one index query each)', positiveInt, 2000)
-    .option('--openai-base-url <url>', 'OpenAI-compatible API base URL', 'https://api.openai.com/v1')
-    .option('--openai-model <model>', 'model name', 'gpt-3.5-turbo')
-    .option(
-      '--openai-key-env <name>',
-      'environment variable holding the API key (default OPENAI_API_KEY, sent to api.openai.com only)',
-    )
-    .option('--openai-cache <file>', 'answer cache (JSONL, keyed by model and title)')
-    .option('--openai-rpm <n>', 'requests per minute', positiveInt, 60)
-    .option('--openai-concurrency <n>', 'requests in flight', positiveInt, 4);
-  addJsonOption(matchOptions).action(async (opts) => {
-    checkPaths(matchFilePaths(opts));
-    const store = await openGraphStore(opts.graph);
-    try {
-      const conceptualizer = await openConceptualizer(
-        {
-          concepts: opts.concepts,
-          conceptualizer: opts.conceptualizer,
-          openai: {
-            baseUrl: opts.openaiBaseUrl,
-            model: opts.openaiModel,
-            apiKeyEnv: opts.openaiKeyEnv,
-            cacheFile: opts.openaiCache,
-            requestsPerMinute: opts.openaiRpm,
-            concurrency: opts.openaiConcurrency,
-          },
-          limits: inputLimits(opts),
-        },
-        store,
-      );
-      try {
-        const { stats, rejects } = await matchProductsFile(store, conceptualizer, {
-          products: opts.products,
-          out: opts.out,
-          onError: opts.onError,
-          rejects: opts.rejects,
-          batchSize: opts.batch,
-          limits: inputLimits(opts),
-        });
-        const summary = { out: opts.out, concepts: conceptualizer.name, ...stats.toJSON() };
-        if (opts.json) {
-          process.stdout.write(
-            JSON.stringify({ ...summary, rejects: rejects && rejects.count > 0 ? rejects.path : null }) + '\n',
-          );
-          return;
-        }
-        process.stdout.write(
-          `${opts.out}: ${stats.products} products (${conceptualizer.name} concepts), ` +
-            `${stats.matchedProducts} matched at least one purchase node (match rate ${(100 * stats.matchRate).toFixed(1)}%)\n` +
-            `  phrases: ${stats.phrases}, of which matched: ${stats.matchedPhrases}; distinct purchase nodes: ${stats.distinctNodes}\n` +
-            (rejects ? `  ${rejects.summary()}\n` : ''),
-        );
-      } finally {
-        await conceptualizer.close();
-      }
-    } finally {
-      await store.close();
-    }
-  });
+  // `graph match` is the old path of `catalog match`, kept for one release.
+  graph.addCommand(deprecateCommand(matchCommand(), 'catalog match'), { hidden: true });
 }
 
 interface NeighboursQuery {

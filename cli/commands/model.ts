@@ -88,11 +88,11 @@ Example
       `Downloads config.json, the tokenizer files and the ONNX graph of --dtype
 (default both fp32 and q8) of --model-id into CACHE/models/<id>/
 (transformers.js's cache layout). Run it on a machine with internet, then copy
-the cache folder and pass --cache-dir. HF_TOKEN is sent for gated models.
+the cache folder and pass --model-cache. HF_TOKEN is sent for gated models.
 
 Example
-  intentsim model download --cache-dir ~/intentsim-cache
-  rsync -a ~/intentsim-cache/ server:intentsim-cache/  # then --cache-dir`,
+  intentsim model download --model-cache ~/intentsim-cache
+  rsync -a ~/intentsim-cache/ server:intentsim-cache/  # then --model-cache`,
     );
   addModelCacheOptions(download)
     .addOption(graphsOption())
@@ -101,7 +101,7 @@ Example
       for (const dtype of o.dtype === 'both' ? MODEL_DTYPES : [o.dtype]) {
         const resolved = await resolveModel({
           modelId: o.modelId,
-          cacheDir: o.cacheDir,
+          cacheDir: o.modelCache,
           dtype,
           onDownload: downloadReporter(),
         });

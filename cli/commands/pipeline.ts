@@ -1,12 +1,12 @@
 // `intentsim pipeline`: graph + products + assertions → IntentionQA items, every stage in one run.
-import type { Command } from '@commander-js/extra-typings';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { runPipeline, type PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
 import { task1Window, task2Window } from '../../engine/items/intentionqa/run-context.js';
 import { formatDifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
 import { formatWindow, parseSampling } from '../../engine/search/windows.js';
-import { addGraphStoreOption } from '../options/graph-options.js';
+import { addGraphStoreOption, addNodeCacheOption } from '../options/graph-options.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
-import { MODEL_HELP, addModelOptions, formatProviderLine } from '../options/model-options.js';
+import { MODEL_HELP, addModelOptions, formatProviderLine, setUnlessGiven } from '../options/model-options.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addChunkProductsOption, addProductsOptions } from '../options/product-options.js';
@@ -56,8 +56,8 @@ Outputs in --out
                  or products.hnsw (the HNSW index, --exactness index), each + .json
   items/         intentionqa_task1.jsonl, intentionqa_task2.jsonl, intentionqa_dropped.jsonl,
                  intentionqa_report.md + .svg, intentionqa_summary.json
-  cache/         node embeddings: a rerun (after a crash, Ctrl-C or new assertions)
-                 embeds only what is not there yet
+  cache/         the node cache (unless --node-cache DIR): a rerun (after a crash,
+                 Ctrl-C or new assertions) embeds only what is not there yet
   manifest.json  options, model and provider, counts and time per stage
 The pipeline never falls back to a stand-in encoder: without the model it stops
 and says where it looked (only \`intentsim demo\` falls back, loudly).
@@ -76,7 +76,10 @@ export function registerPipelineCommand(program: Command): void {
     '--assertions <file>',
     'assertions JSONL',
   );
-  addQueueOptions(addItemOptions(addModelOptions(addOutDirOption(withInputs)))).action(async (o) => {
+  const withCache = addNodeCacheOption(addOutDirOption(withInputs), 'OUT/cache');
+  // The old --cache-dir DIR was the node cache's folder too.
+  const cacheDirAlso = (dir: string, c: CommandUnknownOpts) => setUnlessGiven(c, 'nodeCache', dir);
+  addQueueOptions(addItemOptions(addModelOptions(withCache, { cacheDirAlso }))).action(async (o) => {
     const stage = pipelineStageOptions(o);
     const manifest = await runPipeline({
       ...stage,
@@ -87,7 +90,7 @@ export function registerPipelineCommand(program: Command): void {
         products: o.products,
         concepts: o.concepts,
         chunkProducts: o.chunkProducts,
-        cacheDir: o.cacheDir,
+        cacheDir: o.nodeCache,
       },
       assertions: o.assertions,
       out: o.out,

@@ -1,9 +1,14 @@
-// `intentsim queue status|clean`: watch a run's job queues, and remove them when the run is over.
+// `intentsim queue worker|status|clean`: serve a run's job queues, watch them, and remove them when
+// the run is over.
 import type { Command } from '@commander-js/extra-typings';
+import { workerCommand } from './worker.js';
 import { addQueueNameOption, QUEUE_URL_HELP, requireQueueUrl } from '../options/queue-options.js';
 
 export function registerQueueCommands(program: Command): void {
-  const queue = program.command('queue').description('the Redis job queue of runs with --queue: status and clean-up');
+  const queue = program
+    .command('queue')
+    .description('the Redis job queue of runs with --queue: the workers that serve it, its status, clean-up');
+  queue.addCommand(workerCommand());
   addQueueNameOption(
     queue
       .command('status')

