@@ -32,7 +32,7 @@ import { haveRedisServer, startRedisServer } from './support/redis-server.js';
 
 const CLI = join(import.meta.dirname, '..', '..', 'bin', 'intentsim.js');
 
-/** `intentsim worker` processes on `queueName`, resolved once each says it serves. */
+/** `intentsim queue worker` processes on `queueName`, resolved once each says it serves. */
 async function startWorkers(
   count: number,
   url: string,
@@ -41,7 +41,7 @@ async function startWorkers(
 ): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: count }, () => {
-      const child = spawn(process.execPath, [CLI, 'worker', '--queue', url, '--queue-name', queueName, ...modelArgs], {
+      const child = spawn(process.execPath, [CLI, 'queue', 'worker', '--queue', url, '--queue-name', queueName, ...modelArgs], {
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       return new Promise<ChildProcess>((resolve, reject) => {

@@ -126,7 +126,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       join(ROOT, 'bin', 'intentsim.js'),
       'encode',
       ...['--in', input, '--out', out, '--model-dir', modelDir, '--dtype', 'q8'],
-      ...['--device', 'cpu', '--threads', threads, '--cache-dir', cache],
+      ...['--device', 'cpu', '--threads', threads, '--model-cache', cache],
     ];
     const nodeOut = join(dir, 'node.npy');
     timeProcess(process.execPath, encodeArgs(nodeOut, warmCache)); // records the fingerprint

@@ -267,7 +267,7 @@ describe('catalog index', () => {
         model,
         '--device',
         'cpu',
-        '--chunk-size',
+        '--chunk-products',
         '16',
         '--batch-size',
         '8',

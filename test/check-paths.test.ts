@@ -126,7 +126,7 @@ describe('every command checks its paths before any work', () => {
       ],
       [
         [
-          'assemble',
+          'items',
           'sib',
           '--sessions',
           join(ROOT, 'examples', 'sib', 'sessions.jsonl'),
@@ -173,12 +173,12 @@ describe('every command checks its paths before any work', () => {
         `${missing} (--assertions): no such file`,
       ],
       [
-        ['catalog', 'items', '--index', fresh('no-index'), '--questions', aFile, '--out', fresh('items')],
+        ['items', 'catalog', '--index', fresh('no-index'), '--questions', aFile, '--out', fresh('items')],
         '(--index): no such folder',
       ],
       [
         [
-          'graph',
+          'catalog',
           'match',
           '--graph',
           join(world, 'graph.sqlite'),

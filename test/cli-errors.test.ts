@@ -92,8 +92,8 @@ describe('bin/intentsim.js', () => {
 
   it('prints a missing index on one line', async () => {
     const { code, stderr } = await failure([
-      'catalog',
       'items',
+      'catalog',
       '--index',
       join(dir, 'none'),
       '--questions',

@@ -450,7 +450,7 @@ describe('intentsim graph import / stats', () => {
         'skip',
         '--rejects',
         rejectsPath,
-        '--batch',
+        '--batch-records',
         '1',
         '--json',
       ),

@@ -302,7 +302,7 @@ describe('intentsim graph match (CLI)', () => {
     writeFileSync(concepts, '{"id":"p1","phrases":["Phone Cases"]}\n{"id":"p3","phrases":["Earrings","Jewelry"]}\n');
     const out = join(dir, 'matches.jsonl');
     const summary = await cli([
-      'graph',
+      'catalog',
       'match',
       '--graph',
       graphPath,
@@ -363,7 +363,16 @@ describe('intentsim graph match (CLI)', () => {
         .map((id) => JSON.stringify({ id, phrases: ['phone case'] }) + '\n')
         .join(''),
     );
-    const args = ['graph', 'match', '--graph', join(dir, 'cli.sqlite'), '--products', products, '--concepts', concepts];
+    const args = [
+      'catalog',
+      'match',
+      '--graph',
+      join(dir, 'cli.sqlite'),
+      '--products',
+      products,
+      '--concepts',
+      concepts,
+    ];
     const r = runCli([...args, '--out', join(sub, 'matches.jsonl')]);
     expect([r.status, r.signal]).toEqual([1, null]);
     expect(r.stderr).toBe(`intentsim: ${products}:60 (field "id"): no concepts for product "p60" in ${concepts}\n`);
@@ -378,7 +387,7 @@ describe('intentsim graph match (CLI)', () => {
     const out = join(dir, 'matches2.jsonl');
     await expect(
       cli([
-        'graph',
+        'catalog',
         'match',
         '--graph',
         join(dir, 'cli.sqlite'),

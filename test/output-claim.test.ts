@@ -152,14 +152,14 @@ describe('every command that writes an output claims it first', () => {
       out: join(root, 'items'),
       kind: 'folder',
       completion: join(root, 'items', 'report.json'),
-      args: ['catalog', 'items', '--index', catalogIndex, '--questions', badJsonl, '--out', join(root, 'items')],
+      args: ['items', 'catalog', '--index', catalogIndex, '--questions', badJsonl, '--out', join(root, 'items')],
     },
     {
       name: 'assemble sib',
       out: join(root, 'sib'),
       kind: 'folder',
       completion: join(root, 'sib', 'sib-summary.json'),
-      args: ['assemble', 'sib', '--sessions', badJsonl, '--out', join(root, 'sib'), '--no-distractors'],
+      args: ['items', 'sib', '--sessions', badJsonl, '--out', join(root, 'sib'), '--no-distractors'],
     },
     {
       name: 'score shoppingbench',

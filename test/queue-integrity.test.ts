@@ -98,10 +98,14 @@ describe.skipIf(!haveRedis)('what Redis holds, through a real redis-server', () 
   ];
 
   const startWorker = (queueUrl: string, name: string): { log: () => string; ended: Promise<unknown> } => {
-    const child = spawn(process.execPath, [CLI, 'worker', '--queue', queueUrl, '--queue-name', name, ...model()], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'queue', 'worker', '--queue', queueUrl, '--queue-name', name, ...model()],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.push(child);
     let log = '';
     child.stdout!.on('data', (d: Buffer) => (log += d.toString()));

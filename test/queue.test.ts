@@ -256,7 +256,20 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
   const startWorker = (queueName: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): WorkerProcess => {
     const child = spawn(
       process.execPath,
-      [CLI, 'worker', '--queue', url, '--queue-name', queueName, '--model-dir', ws.model, '--device', 'cpu', ...extra],
+      [
+        CLI,
+        'queue',
+        'worker',
+        '--queue',
+        url,
+        '--queue-name',
+        queueName,
+        '--model-dir',
+        ws.model,
+        '--device',
+        'cpu',
+        ...extra,
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
     );
     let log = '';
@@ -341,7 +354,17 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     expect(manifest.encoder.queue.providers).toEqual({ cpu: Math.ceil(300 / 24) });
 
     const products = join(ws.world, 'products.jsonl');
-    runCliOk(['catalog', 'index', '--products', products, '--out', out('cat-local'), '--chunk-size', '16', ...model()]);
+    runCliOk([
+      'catalog',
+      'index',
+      '--products',
+      products,
+      '--out',
+      out('cat-local'),
+      '--chunk-products',
+      '16',
+      ...model(),
+    ]);
     runCliOk([
       'catalog',
       'index',
@@ -349,7 +372,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
       products,
       '--out',
       out('cat-queue'),
-      '--chunk-size',
+      '--chunk-products',
       '16',
       ...model(),
       ...queue('same'),
@@ -561,7 +584,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
   it('q8 (batch-dependent vectors), many units, 2 workers: the local bytes; a rerun collects every finished job', async () => {
     // Dynamic quantization scales by the whole batch, so these bytes hold only if every unit is
     // computed exactly as the local run computes it.
-    const q8 = [...model(), '--dtype', 'q8', '--unit-nodes', '16'];
+    const q8 = [...model(), '--dtype', 'q8', '--chunk-nodes', '16'];
     const pair = await startWorkers(2, 'collect', ['--dtype', 'q8', '--graph', workerGraph('collect-graph.sqlite')]);
     const run = (out: string, cache: string, extra: string[]) =>
       runCliOk([
@@ -591,7 +614,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     const onCluster = ['--queue', cluster.url, '--queue-name', 'cl'];
     const worker = spawn(
       process.execPath,
-      [CLI, 'worker', ...onCluster, ...model(), '--graph', workerGraph('cluster-graph.sqlite')],
+      [CLI, 'queue', 'worker', ...onCluster, ...model(), '--graph', workerGraph('cluster-graph.sqlite')],
       { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let log = '';
@@ -613,7 +636,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
         ...onCluster,
       ]);
       expect(readFileSync(out('cl-queue.npy')).equals(readFileSync(out('cl-local.npy')))).toBe(true);
-      const embed = ['embed', ...embedInputs(), ...model(), '--unit-nodes', '32'];
+      const embed = ['embed', ...embedInputs(), ...model(), '--chunk-nodes', '32'];
       runCliOk([...embed, '--out', out('cl-emb-local'), '--cache-dir', out('c-cl-local')]);
       runCliOk([...embed, '--out', out('cl-emb-queue'), '--cache-dir', out('c-cl-queue'), ...onCluster]);
       expectSameOutputs(out('cl-emb-queue'), out('cl-emb-local'));
@@ -808,7 +831,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     );
     const lostWorker = spawn(
       process.execPath,
-      [CLI, 'worker', '--queue', lostUrl, '--queue-name', 'lost', ...model()],
+      [CLI, 'queue', 'worker', '--queue', lostUrl, '--queue-name', 'lost', ...model()],
       {
         cwd: ROOT,
         stdio: 'ignore',

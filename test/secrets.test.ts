@@ -134,7 +134,7 @@ describe('planted secrets never reach an output', () => {
       writeFileSync(products, readFileSync(join(world, 'products.jsonl'), 'utf8').split('\n').slice(0, 3).join('\n'));
       const out = join(dir, 'openai-out');
       const common = [
-        'graph',
+        'catalog',
         'match',
         '--graph',
         join(world, 'graph.sqlite'),
@@ -142,11 +142,11 @@ describe('planted secrets never reach an output', () => {
         products,
         '--conceptualizer',
         'openai',
-        '--openai-base-url',
+        '--endpoint',
         `http://127.0.0.1:${port}/v1`,
-        '--openai-key-env',
+        '--api-key-env',
         'PLANTED_CONCEPTS_CREDENTIAL',
-        '--openai-rpm',
+        '--requests-per-minute',
         '60000',
       ];
       const env = { PLANTED_CONCEPTS_CREDENTIAL: key };

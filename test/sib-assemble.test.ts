@@ -298,7 +298,7 @@ describe('bad input', () => {
   });
 });
 
-describe('intentsim assemble sib (CLI)', () => {
+describe('intentsim items sib (CLI)', () => {
   it('runs with the offline stand-in encoder and writes the three outputs', async () => {
     const out = tempDir('sib-cli-');
     const write = process.stdout.write;
@@ -312,7 +312,7 @@ describe('intentsim assemble sib (CLI)', () => {
         await buildProgram()
       ).parseAsync(
         [
-          'assemble',
+          'items',
           'sib',
           '--sessions',
           SESSIONS,
@@ -323,8 +323,8 @@ describe('intentsim assemble sib (CLI)', () => {
           '--per-session',
           '4',
           '--styles',
-          'cot,zero-shot',
-          '--window-next',
+          'cot,zero_shot',
+          '--next-product-window',
           '0,0.99',
           '--out',
           out,
@@ -351,18 +351,18 @@ describe('intentsim assemble sib (CLI)', () => {
   it('rejects bad option values with a clear message', async () => {
     const program = (await buildProgram()).exitOverride().configureOutput({ writeErr: () => {} });
     for (const sub of program.commands) sub.exitOverride().configureOutput({ writeErr: () => {} });
-    for (const sub of program.commands.find((c) => c.name() === 'assemble')!.commands)
+    for (const sub of program.commands.find((c) => c.name() === 'items')!.commands)
       sub.exitOverride().configureOutput({ writeErr: () => {} });
     await expect(
-      program.parseAsync(['assemble', 'sib', '--sessions', SESSIONS, '--out', 'x', '--styles', 'two-shot'], {
+      program.parseAsync(['items', 'sib', '--sessions', SESSIONS, '--out', 'x', '--styles', 'two-shot'], {
         from: 'user',
       }),
     ).rejects.toThrow(/option '--styles <list>' argument 'two-shot' is invalid\. Unknown style "two-shot"/);
     await expect(
-      program.parseAsync(['assemble', 'sib', '--sessions', SESSIONS, '--out', 'x', '--window-next', '0.9,0.5'], {
+      program.parseAsync(['items', 'sib', '--sessions', SESSIONS, '--out', 'x', '--next-product-window', '0.9,0.5'], {
         from: 'user',
       }),
-    ).rejects.toThrow(/option '--window-next <lo,hi>' argument '0\.9,0\.5' is invalid\. Expected -1 ≤ lo < hi/);
+    ).rejects.toThrow(/option '--next-product-window <lo,hi>' argument '0\.9,0\.5' is invalid\. Expected -1 ≤ lo < hi/);
   });
 });
 

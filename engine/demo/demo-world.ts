@@ -8,7 +8,7 @@
 //   edges.jsonl       the same edges as a JSONL edge list (`intentsim graph import` reads it back)
 //   products.jsonl    {id, title}
 //   assertions.jsonl  {id, item_a_id, item_b_id, relation, assertion, typicality}
-//   concepts.jsonl    {id, phrases}  (for `graph match --concepts`)
+//   concepts.jsonl    {id, phrases}  (for `catalog match --concepts`)
 // Same seed → byte-identical JSONL files and the same graph content.
 import { join } from 'node:path';
 import { Rng } from '../../core/rng.js';

@@ -1,4 +1,4 @@
-// A products file matched to purchase-event nodes, written as matches JSONL (`intentsim graph match`):
+// A products file matched to purchase-event nodes, written as matches JSONL (`intentsim catalog match`):
 // one line per accepted product, in input order, written to a temporary file and renamed; bad
 // products stop the run, or with onError "skip" go to a rejects file.
 import { openAtomicWriter } from '../../core/atomic.js';
@@ -34,7 +34,7 @@ export interface MatchFileResult {
 }
 
 /**
- * What `graph match` reads and writes: the CLI checks them before it opens the store and the
+ * What `catalog match` reads and writes: the CLI checks them before it opens the store and the
  * conceptualizer, and matchProductsFile (given both open) before it reads a product.
  */
 export function matchFilePaths(

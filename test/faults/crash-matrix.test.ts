@@ -63,7 +63,7 @@ const chunkSidecars = (out: string) =>
   existsSync(join(out, 'chunks')) ? readdirSync(join(out, 'chunks')).filter((n) => n.endsWith('.npy.json')) : [];
 
 describe('graph import, killed after 10,000 and after 40,000 committed lines', () => {
-  const args = (to: string) => ['graph', 'import', '--to', to, '--jsonl', edges, '--batch', '2000', '--json'];
+  const args = (to: string) => ['graph', 'import', '--to', to, '--jsonl', edges, '--batch-records', '2000', '--json'];
   const checkpoint = (store: string) =>
     peek(store, "SELECT json_extract(value, '$.done') FROM meta WHERE key LIKE 'import:%'");
   /** Every table but meta (checkpoint times), in key order. */
@@ -111,7 +111,7 @@ describe('embed, killed after 40 and after 120 cached nodes', () => {
       '--cache-dir',
       join(out, 'cache'),
     ],
-    ...['--model-dir', model, '--device', 'cpu', '--chunk-products', '40', '--work-sentences', '64'],
+    ...['--model-dir', model, '--device', 'cpu', '--chunk-products', '40', '--chunk-sentences', '64'],
   ];
   const reference = join(dir, 'embed-ref');
   beforeAll(() => runCliOk(args(reference)));
@@ -176,7 +176,7 @@ describe('catalog index, killed after 6 and after 16 finished chunks', () => {
     'catalog',
     'index',
     ...['--products', join(world, 'products.jsonl'), '--out', out],
-    ...['--model-dir', model, '--device', 'cpu', '--chunk-size', '16'],
+    ...['--model-dir', model, '--device', 'cpu', '--chunk-products', '16'],
   ];
   const reference = join(dir, 'catalog-ref');
   beforeAll(() => runCliOk(args(reference)));

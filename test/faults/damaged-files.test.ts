@@ -128,7 +128,7 @@ describe('catalog chunks and the catalog HNSW index, damaged four ways', () => {
     'catalog',
     'index',
     ...['--products', join(world, 'products.jsonl'), '--out', out],
-    ...['--model-dir', model, '--device', 'cpu', '--chunk-size', '64'],
+    ...['--model-dir', model, '--device', 'cpu', '--chunk-products', '64'],
   ];
   const queryArgs = (out: string) => [
     'catalog',

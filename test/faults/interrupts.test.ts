@@ -16,7 +16,7 @@ const embedArgs = (out: string, products = join(world, 'products.jsonl')) => [
   'embed',
   ...['--graph', join(world, 'graph.sqlite'), '--products', products, '--concepts', join(world, 'concepts.jsonl')],
   ...['--out', out, '--cache-dir', join(out, 'cache'), '--model-dir', model, '--device', 'cpu'],
-  ...['--chunk-products', '40', '--work-sentences', '64'],
+  ...['--chunk-products', '40', '--chunk-sentences', '64'],
 ];
 const hasTemporaryFiles = (out: string) => leftovers(out).some((f) => f.endsWith('.tmp'));
 
