@@ -41,9 +41,13 @@ async function startWorkers(
 ): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: count }, () => {
-      const child = spawn(process.execPath, [CLI, 'queue', 'worker', '--queue', url, '--queue-name', queueName, ...modelArgs], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [CLI, 'queue', 'worker', '--queue', url, '--queue-name', queueName, ...modelArgs],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
       return new Promise<ChildProcess>((resolve, reject) => {
         let log = '';
         child.stderr!.on('data', (d: Buffer) => {
