@@ -292,6 +292,8 @@ describe('old spellings (one release): the same options, and one note each', () 
     if (old.includes('--lo') && !old.includes('--hi')) expect(got.window).toEqual({ lo: 0.3 });
     else expect(got).toEqual(expected);
     expect([...stderr].sort()).toEqual([...notes].sort());
+    // An old command path's note comes first, before its options' own.
+    if (notes[0]!.startsWith('intentsim: intentsim ')) expect(stderr[0]).toBe(notes[0]);
   });
 
   it('lists every hidden option of the command line in the table above', async () => {
@@ -321,6 +323,7 @@ describe('old spellings (one release): the same options, and one note each', () 
     await expect(parsedOptions(['worker', '--queue', 'redis://h:1', '--encoder', 'glove-100d'])).rejects.toThrow(
       '--encoder glove-100d: a worker runs the Sentence-BERT model only',
     );
+    expect(stderr[0]).toBe(note('intentsim worker', 'intentsim queue worker'));
   });
 });
 

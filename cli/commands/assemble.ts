@@ -74,9 +74,14 @@ Example:
     --annotations examples/sib/annotations.jsonl --catalog examples/sib/catalog.jsonl \\
     --encoder offline-hashing-v1 --per-session 10 --seed 7 --out out/sib`;
 
-/** The SessionIntentBench command (`items sib`; the old path `assemble sib` registers it too). */
-export function sibCommand() {
-  const command = new Command('sib')
+/**
+ * The SessionIntentBench command (`items sib`); `deprecatedFor` names the new path where this is the
+ * old one (`assemble sib`), whose note then comes first, before any of its options' own.
+ */
+export function sibCommand(deprecatedFor?: string) {
+  const base = new Command('sib');
+  if (deprecatedFor !== undefined) deprecateCommand(base, deprecatedFor);
+  const command = base
     .description('SessionIntentBench: four tasks per trajectory in three prompt styles, plus distractor-backed items')
     .addHelpText('after', HELP)
     .requiredOption('--sessions <file>', 'sessions JSONL (streamed)')
@@ -203,5 +208,5 @@ function reportLines(s: SibSummary, out: string, seconds: number, windows: Distr
 /** The old path `intentsim assemble sib`, for one release (the command is `items sib`). */
 export function registerAssembleCommands(program: Command): void {
   const assemble = program.command('assemble', { hidden: true }).description('deprecated: use `intentsim items sib`');
-  assemble.addCommand(deprecateCommand(sibCommand(), 'items sib'));
+  assemble.addCommand(sibCommand('items sib'));
 }

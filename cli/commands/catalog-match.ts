@@ -8,7 +8,7 @@ import { openConceptualizer } from '../../engine/products/open-conceptualizer.js
 import { openGraphStore } from '../../graph/open-store.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addChatConnectionOptions, chatClientOptions, type ChatConnectionCliOptions } from '../options/chat-options.js';
-import { addDeprecatedOptions } from '../options/deprecated-spellings.js';
+import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
 import { addGraphStoreOption } from '../options/graph-options.js';
 import { addJsonOption } from '../options/output-options.js';
 import { addProductsOptions } from '../options/product-options.js';
@@ -72,9 +72,14 @@ Examples
       --products p.jsonl --conceptualizer openai --model gpt-4o-mini \\
       --cache concepts-cache.jsonl --out matches.jsonl --on-error skip`;
 
-/** The match command (`catalog match`; the old path `graph match` registers it too). */
-export function matchCommand() {
-  const match = new Command('match')
+/**
+ * The match command (`catalog match`); `deprecatedFor` names the new path where this is the old one
+ * (`graph match`), whose note then comes first, before any of its options' own.
+ */
+export function matchCommand(deprecatedFor?: string) {
+  const base = new Command('match');
+  if (deprecatedFor !== undefined) deprecateCommand(base, deprecatedFor);
+  const match = base
     .summary('conceptualize products and match their phrases to purchase-event nodes')
     .description(MATCH_HELP);
   const matchInputs = addProductsOptions(addGraphStoreOption(match))

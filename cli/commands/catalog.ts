@@ -146,12 +146,17 @@ Example
 
   catalog.addCommand(matchCommand());
   // `catalog items` is the old path of `items catalog`, kept for one release.
-  catalog.addCommand(deprecateCommand(catalogItemsCommand('items'), 'items catalog'), { hidden: true });
+  catalog.addCommand(catalogItemsCommand('items', 'items catalog'), { hidden: true });
 }
 
-/** The catalogue items command: `items catalog`, and under its old path `catalog items`. */
-export function catalogItemsCommand(name: 'catalog' | 'items' = 'catalog') {
-  const items = new Command(name)
+/**
+ * The catalogue items command: `items catalog`, and under its old path `catalog items` (`name`
+ * 'items', `deprecatedFor` the new path, whose note then comes before any of its options' own).
+ */
+export function catalogItemsCommand(name: 'catalog' | 'items' = 'catalog', deprecatedFor?: string) {
+  const base = new Command(name);
+  if (deprecatedFor !== undefined) deprecateCommand(base, deprecatedFor);
+  const items = base
     .summary('"which product would this customer buy" items from title-embedding windows')
     .description(
       `Builds four-option items whose gold is a catalogue product and whose three

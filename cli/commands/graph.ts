@@ -24,7 +24,7 @@ import { SqliteGraphStore } from '../../graph/sqlite/sqlite-store.js';
 import { addGraphStoreOption, addNeighbourhoodModeOption, addSqliteGraphOption } from '../options/graph-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addJsonOption } from '../options/output-options.js';
-import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
+import { addDeprecatedOptions } from '../options/deprecated-spellings.js';
 import { matchCommand } from './catalog-match.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { fraction, nonNegativeInt, positiveInt } from '../options/value-parsers.js';
@@ -430,7 +430,7 @@ export function registerGraphCommands(program: Command): void {
   });
 
   // `graph match` is the old path of `catalog match`, kept for one release.
-  graph.addCommand(deprecateCommand(matchCommand(), 'catalog match'), { hidden: true });
+  graph.addCommand(matchCommand('catalog match'), { hidden: true });
 }
 
 interface NeighboursQuery {

@@ -29,9 +29,14 @@ Example
   intentsim embed --queue redis://10.0.0.5:6379 --graph aser.sqlite --products products.jsonl \\
     --out emb/ --model-dir minilm/ --dtype q8`;
 
-/** The worker command (`queue worker`; the old `worker` path registers it too, main.ts). */
-export function workerCommand() {
-  const command = new Command('worker')
+/**
+ * The worker command (`queue worker`); `deprecatedFor` names the new path where this is the old one
+ * (`worker`), whose note then comes first, before any of its options' own.
+ */
+export function workerCommand(deprecatedFor?: string) {
+  const base = new Command('worker');
+  if (deprecatedFor !== undefined) deprecateCommand(base, deprecatedFor);
+  const command = base
     .summary("run a queue's jobs for coordinators run with --queue (until SIGTERM)")
     .description(WORKER_HELP)
     .option('--queue [url]', QUEUE_URL_HELP)
@@ -115,5 +120,5 @@ export function workerCommand() {
 
 /** The old path `intentsim worker`, for one release. */
 export function registerDeprecatedWorkerCommand(program: Command): void {
-  program.addCommand(deprecateCommand(workerCommand(), 'queue worker'), { hidden: true });
+  program.addCommand(workerCommand('queue worker'), { hidden: true });
 }
