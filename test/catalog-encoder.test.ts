@@ -129,7 +129,7 @@ describe('catalog query: the index encoder', () => {
     'without --encoder it uses glove-100d; --encoder glove-100d agrees; --encoder sentence-bert is refused naming both',
     async () => {
       const run = (...args: string[]) =>
-        promisify(execFile)(process.execPath, [CLI, ...args, '--cache-dir', GLOVE_TEST_CACHE, '--offline'], {
+        promisify(execFile)(process.execPath, [CLI, ...args, '--model-cache', GLOVE_TEST_CACHE, '--offline'], {
           cwd: ROOT,
         });
       const products = join(dir, 'words.jsonl');

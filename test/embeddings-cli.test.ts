@@ -83,7 +83,9 @@ const embedArgs = (out: string, ...more: string[]) => [
   out,
   '--model-dir',
   modelDir,
-  '--cache-dir',
+  '--model-cache',
+  cacheDir,
+  '--node-cache',
   cacheDir,
   '--device',
   'cpu',
@@ -170,7 +172,17 @@ describe('intentsim embed', () => {
 
   it('products streamed one per chunk give the same bytes and counts as one chunk, with and without the cache', async () => {
     const one = join(work, 'out-chunked');
-    await cli(...embedArgs(one, '--chunk-products', '1', '--cache-dir', join(work, 'cache-chunked')));
+    await cli(
+      ...embedArgs(
+        one,
+        '--chunk-products',
+        '1',
+        '--model-cache',
+        join(work, 'cache-chunked'),
+        '--node-cache',
+        join(work, 'cache-chunked'),
+      ),
+    );
     const uncached = join(work, 'out-chunked-nocache');
     await cli(...embedArgs(uncached, '--chunk-products', '1', '--no-node-cache'));
     for (const out of [one, uncached]) {
@@ -201,7 +213,8 @@ describe('intentsim embed', () => {
     const changed = join(work, 'graph-changed.sqlite');
     copyFileSync(graph, changed);
     const cache = join(work, 'cache-changed');
-    const args = (out: string) => embedArgs(out, '--cache-dir', cache).map((a) => (a === graph ? changed : a));
+    const args = (out: string) =>
+      embedArgs(out, '--model-cache', cache, '--node-cache', cache).map((a) => (a === graph ? changed : a));
     await cli(...args(join(work, 'out-before')));
     const store = SqliteGraphStore.open(changed, { mode: 'write' });
     const before = await store.counts();
@@ -239,7 +252,14 @@ describe('intentsim embed', () => {
   it('without a model it fails before touching the graph, saying what was tried', async () => {
     const out = join(work, 'out6');
     const args = embedArgs(out).filter((a, i, all) => a !== '--model-dir' && all[i - 1] !== '--model-dir');
-    const err = await cli(...args, '--offline', '--cache-dir', join(work, 'empty-cache')).catch((e: unknown) => e);
+    const err = await cli(
+      ...args,
+      '--offline',
+      '--model-cache',
+      join(work, 'empty-cache'),
+      '--node-cache',
+      join(work, 'empty-cache'),
+    ).catch((e: unknown) => e);
     expect(String(err)).toMatch(/Tried, in order:[\s\S]*skipped: offline/);
     expect(formatFailure(err)).toContain('intentsim model make-test');
     expect(existsSync(join(out, 'manifest.json'))).toBe(false);

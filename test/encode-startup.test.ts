@@ -129,7 +129,7 @@ describe('a local `intentsim encode` start-up', () => {
       process.execPath,
       [
         ...['-r', preload, CLI, 'encode', '--in', input, '--out', join(work, 'vectors.npy')],
-        ...['--model-dir', modelDir, '--device', 'cpu', '--cache-dir', join(work, 'cache')],
+        ...['--model-dir', modelDir, '--device', 'cpu', '--model-cache', join(work, 'cache')],
       ],
       { cwd: ROOT, env },
     );

@@ -140,7 +140,7 @@ describe('embed on two graphs with the same counts, one cache (the issue 29 repr
       await cli(
         ...['embed', '--graph', join(work, graph), '--products', join(work, 'products.jsonl')],
         ...['--concepts', join(work, 'concepts.jsonl'), '--model-dir', model, '--device', 'cpu'],
-        ...['--cache-dir', join(work, cacheDir), '--out', join(work, out)],
+        ...['--model-cache', join(work, cacheDir), '--node-cache', join(work, cacheDir), '--out', join(work, out)],
       );
       const manifest = JSON.parse(readFileSync(join(work, out, 'manifest.json'), 'utf8')) as EmbedManifest;
       return { context: manifest.counts.context, npy: readFileSync(join(work, out, 'embeddings.npy')) };

@@ -75,7 +75,7 @@ describe('--preset released on the demo world, against a reference of the releas
       ['--assertions', join(world, 'assertions.jsonl')],
       ['--concepts', join(world, 'concepts.jsonl')],
       ['--encoder', 'offline-hashing-v1'],
-      ['--cache-dir', join(dir, 'cache')],
+      ['--model-cache', join(dir, 'cache'), '--node-cache', join(dir, 'cache')],
       ['--seed', '1'],
     ].flat();
     const env = { ...process.env, INTENTSIM_QUIET: '1' };
@@ -227,7 +227,16 @@ describe('--preset released on the demo world, against a reference of the releas
       'pipeline',
       ...['--graph', join(world, 'graph.sqlite'), '--products', join(world, 'products.jsonl')],
       ...['--assertions', join(world, 'assertions.jsonl'), '--concepts', join(world, 'concepts.jsonl')],
-      ...['--encoder', 'offline-hashing-v1', '--cache-dir', join(dir, 'cache'), '--out', join(dir, 'override')],
+      ...[
+        '--encoder',
+        'offline-hashing-v1',
+        '--model-cache',
+        join(dir, 'cache'),
+        '--node-cache',
+        join(dir, 'cache'),
+        '--out',
+        join(dir, 'override'),
+      ],
       ...['--preset', 'released', '--sampling', 'uniform', '--exclude-relations', 'none'],
     ];
     await run(process.execPath, args, { env, cwd: ROOT });

@@ -410,8 +410,29 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
       '--concepts',
       join(ws.world, 'concepts.jsonl'),
     ];
-    runCliOk(['embed', ...world, '--out', out('emb-local'), '--cache-dir', out('c1'), ...model()]);
-    runCliOk(['embed', ...world, '--out', out('emb-queue'), '--cache-dir', out('c2'), ...model(), ...queue('same')]);
+    runCliOk([
+      'embed',
+      ...world,
+      '--out',
+      out('emb-local'),
+      '--model-cache',
+      out('c1'),
+      '--node-cache',
+      out('c1'),
+      ...model(),
+    ]);
+    runCliOk([
+      'embed',
+      ...world,
+      '--out',
+      out('emb-queue'),
+      '--model-cache',
+      out('c2'),
+      '--node-cache',
+      out('c2'),
+      ...model(),
+      ...queue('same'),
+    ]);
     expectSameOutputs(out('emb-queue'), out('emb-local'));
     // The context work went out as node-context units, read from the workers' copies of the graph.
     const embedManifest = JSON.parse(readFileSync(out('emb-queue/manifest.json'), 'utf8')) as {
@@ -429,13 +450,25 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     expect(embedManifest.counts.context.computed).toBeGreaterThan(0);
 
     const pipeline = [...world, '--assertions', join(ws.world, 'assertions.jsonl'), '--seed', '1'];
-    runCliOk(['pipeline', ...pipeline, '--out', out('pipe-local'), '--cache-dir', out('c3'), ...model()]);
+    runCliOk([
+      'pipeline',
+      ...pipeline,
+      '--out',
+      out('pipe-local'),
+      '--model-cache',
+      out('c3'),
+      '--node-cache',
+      out('c3'),
+      ...model(),
+    ]);
     runCliOk([
       'pipeline',
       ...pipeline,
       '--out',
       out('pipe-queue'),
-      '--cache-dir',
+      '--model-cache',
+      out('c4'),
+      '--node-cache',
       out('c4'),
       ...model(),
       ...queue('same'),
@@ -569,7 +602,16 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     await writer.close();
     const [w] = await startWorkers(1, 'graph-refuse', ['--graph', other]);
     const r = runCli([
-      ...['embed', ...embedInputs(), '--out', join(ws.dir, 'emb-refused'), '--cache-dir', join(ws.dir, 'c-refused')],
+      ...[
+        'embed',
+        ...embedInputs(),
+        '--out',
+        join(ws.dir, 'emb-refused'),
+        '--model-cache',
+        join(ws.dir, 'c-refused'),
+        '--node-cache',
+        join(ws.dir, 'c-refused'),
+      ],
       ...model(),
       ...queue('graph-refuse'),
     ]);
@@ -588,7 +630,16 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     const pair = await startWorkers(2, 'collect', ['--dtype', 'q8', '--graph', workerGraph('collect-graph.sqlite')]);
     const run = (out: string, cache: string, extra: string[]) =>
       runCliOk([
-        ...['embed', ...embedInputs(), '--out', join(ws.dir, out), '--cache-dir', join(ws.dir, cache)],
+        ...[
+          'embed',
+          ...embedInputs(),
+          '--out',
+          join(ws.dir, out),
+          '--model-cache',
+          join(ws.dir, cache),
+          '--node-cache',
+          join(ws.dir, cache),
+        ],
         ...q8,
         ...extra,
       ]);
@@ -637,8 +688,25 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
       ]);
       expect(readFileSync(out('cl-queue.npy')).equals(readFileSync(out('cl-local.npy')))).toBe(true);
       const embed = ['embed', ...embedInputs(), ...model(), '--chunk-nodes', '32'];
-      runCliOk([...embed, '--out', out('cl-emb-local'), '--cache-dir', out('c-cl-local')]);
-      runCliOk([...embed, '--out', out('cl-emb-queue'), '--cache-dir', out('c-cl-queue'), ...onCluster]);
+      runCliOk([
+        ...embed,
+        '--out',
+        out('cl-emb-local'),
+        '--model-cache',
+        out('c-cl-local'),
+        '--node-cache',
+        out('c-cl-local'),
+      ]);
+      runCliOk([
+        ...embed,
+        '--out',
+        out('cl-emb-queue'),
+        '--model-cache',
+        out('c-cl-queue'),
+        '--node-cache',
+        out('c-cl-queue'),
+        ...onCluster,
+      ]);
       expectSameOutputs(out('cl-emb-queue'), out('cl-emb-local'));
       const [sentenceJobs, nodeJobs] = JSON.parse(
         runCliOk(['queue', 'status', ...onCluster, '--json']).stdout,

@@ -43,7 +43,10 @@ export function addModelCacheOptions<Args extends unknown[], Opts extends Option
 ) {
   const withCache = cmd
     .option('--model-id <id>', 'Hugging Face model id to look for in the cache and on the Hub', DEFAULT_MODEL_ID)
-    .option('--model-cache <dir>', `the model cache: models/ and word-vectors/ (default ${defaultCacheRoot()})`);
+    .option(
+      '--model-cache <dir>',
+      `the model cache: models/, tokenizers/ and word-vectors/ (default ${defaultCacheRoot()})`,
+    );
   return addDeprecatedOptions(withCache, [
     {
       flags: '--cache-dir <dir>',

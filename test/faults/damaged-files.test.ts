@@ -51,7 +51,18 @@ function pipelineArgs(out: string, extra: string[] = []): string[] {
     'pipeline',
     ...['--graph', join(world, 'graph.sqlite'), '--products', join(world, 'products.jsonl')],
     ...['--assertions', join(world, 'assertions.jsonl'), '--concepts', join(world, 'concepts.jsonl')],
-    ...['--out', out, '--seed', '1', '--encoder', 'offline-hashing-v1', '--cache-dir', join(dir, 'pipeline-cache')],
+    ...[
+      '--out',
+      out,
+      '--seed',
+      '1',
+      '--encoder',
+      'offline-hashing-v1',
+      '--model-cache',
+      join(dir, 'pipeline-cache'),
+      '--node-cache',
+      join(dir, 'pipeline-cache'),
+    ],
     ...extra,
   ];
 }
@@ -198,7 +209,7 @@ describe('node-cache rows, damaged four ways, and a NaN vector under a valid che
     const args = (out: string) => [
       'embed',
       ...['--graph', join(world, 'graph.sqlite'), '--products', join(world, 'products.jsonl')],
-      ...['--concepts', join(world, 'concepts.jsonl'), '--out', out, '--cache-dir', cache],
+      ...['--concepts', join(world, 'concepts.jsonl'), '--out', out, '--model-cache', cache, '--node-cache', cache],
       ...['--model-dir', model, '--device', 'cpu'],
     ];
     const reference = join(dir, 'embed-ref');

@@ -15,7 +15,18 @@ const { dir, world, model } = faultsWorkspace('intentsim-interrupts-');
 const embedArgs = (out: string, products = join(world, 'products.jsonl')) => [
   'embed',
   ...['--graph', join(world, 'graph.sqlite'), '--products', products, '--concepts', join(world, 'concepts.jsonl')],
-  ...['--out', out, '--cache-dir', join(out, 'cache'), '--model-dir', model, '--device', 'cpu'],
+  ...[
+    '--out',
+    out,
+    '--model-cache',
+    join(out, 'cache'),
+    '--node-cache',
+    join(out, 'cache'),
+    '--model-dir',
+    model,
+    '--device',
+    'cpu',
+  ],
   ...['--chunk-products', '40', '--chunk-sentences', '64'],
 ];
 const hasTemporaryFiles = (out: string) => leftovers(out).some((f) => f.endsWith('.tmp'));
