@@ -108,6 +108,7 @@ export {
   type ChatCompletion,
 } from './core/chat-completions.js';
 export { ask, promptHash, type AskOptions, type AskResult } from './engine/evaluation/ask.js';
+export type { ChatEndpointOptions } from './engine/evaluation/chat-asker.js';
 export { defaultGenerationSettings, type GenerationSettings } from './engine/evaluation/generation-settings.js';
 export {
   solveByEmbedding,
