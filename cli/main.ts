@@ -26,6 +26,7 @@ const COMMANDS: ReadonlyArray<[name: string, load: () => Promise<Register>]> = [
   ['model', async () => (await import('./commands/model.js')).registerModelCommands],
   ['assemble', async () => (await import('./commands/assemble.js')).registerAssembleCommands],
   ['ask', async () => (await import('./commands/ask.js')).registerAskCommand],
+  ['audit', async () => (await import('./commands/audit.js')).registerAuditCommand],
   ['score', async () => (await import('./commands/score.js')).registerScoreCommands],
   ['catalog', async () => (await import('./commands/catalog.js')).registerCatalogCommands],
   ['worker', async () => (await import('./commands/worker.js')).registerWorkerCommand],

@@ -25,7 +25,7 @@ import { RejectsSink } from '../../core/rejects.js';
 import { isSampledStyle, type AnswerStyle, type Benchmark } from '../scoring/answer-styles.js';
 import { detectBenchmark, readAskItems, type AskItem } from './ask-items.js';
 import { ChatAsker, type ChatEndpointOptions, type ChatSample } from './chat-asker.js';
-import { defaultGenerationSettings, type GenerationSettings } from './generation-settings.js';
+import { checkGenerationSettings, defaultGenerationSettings, type GenerationSettings } from './generation-settings.js';
 import { ResponsesFile } from './responses-file.js';
 import { checkSameRun, promptHash, settingsRecord } from './run-identity.js';
 
@@ -67,11 +67,7 @@ export interface AskResult {
 }
 
 function checkSettings(s: GenerationSettings, style: AnswerStyle): void {
-  if (!(s.temperature >= 0)) throw new ConfigError('settings.temperature', `must be ≥ 0, got ${s.temperature}`);
-  if (!(Number.isInteger(s.maxTokens) && s.maxTokens > 0))
-    throw new ConfigError('settings.maxTokens', `must be a positive integer, got ${s.maxTokens}`);
-  if (!(Number.isInteger(s.samples) && s.samples > 0))
-    throw new ConfigError('settings.samples', `must be a positive integer, got ${s.samples}`);
+  checkGenerationSettings(s);
   if (s.samples !== 1 && !isSampledStyle(style))
     throw new ConfigError('settings.samples', `is for cot_sc; style ${style} asks once per item`);
 }
