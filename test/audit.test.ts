@@ -325,63 +325,68 @@ describe('audit --drop-flagged', () => {
 });
 
 describe('audit: the IntentionQA report with the Judge section', () => {
-  it("rewrites the items folder's report from its summary, with verdict counts by task × difficulty", async () => {
-    const withSummary = join(dir, 'with-summary');
-    writeHandItems(withSummary);
-    const acc = new StatsAccumulator();
-    acc.stats.task1.items = 4;
-    acc.stats.task2.items = 3;
-    const settings = {
-      seed: '1',
-      preset: 'paper',
-      sampling: 'uniform',
-      anchor: 'p1',
-      task1Window: '[0.6, 0.9]',
-      task2Window: '[0.7, 0.9)',
-      difficulty: 'easy ≥ 0.85, medium ≥ 0.6',
-      typicalityThreshold: 0.5,
-      typicalityComparison: 'above',
-      excludeRelations: [],
-      relationScope: 'same',
-      task2Universe: 'catalog',
-      requireOverlap: false,
-      search: 'exact',
-      productsWithoutVector: 0,
-    } as unknown as ReportSettings;
-    writeFileSync(join(withSummary, 'intentionqa_summary.json'), JSON.stringify({ settings, stats: acc.stats }));
-    server.handler = () => completion('A, C');
-    const r = await runAudit(options('report', { items: withSummary }));
-    const report = join(dir, 'report', 'intentionqa_report.md');
-    expect(r.files).toContain(report);
-    const text = readFileSync(report, 'utf8');
-    const before = renderMarkdown(acc.stats, settings, 'intentionqa_report.svg').trimEnd();
-    expect(text.startsWith(before + '\n\n## Judge\n')).toBe(true);
-    expect(text.slice(before.length)).toBe(
-      [
-        '',
-        '',
-        '## Judge',
-        '',
-        'A judge model, `judge-model`, was asked for every item which of its options are right (`intentsim audit`, prompt `engine/evaluation/prompts/audit-judge.txt`).',
-        'ok: exactly the gold; second-answer: the gold and another option; gold-wrong: not the gold (other options, or none);',
-        'unparseable: no answer read from the reply; failed: no reply (the request failed after its retries).',
-        '',
-        '7 items: 0 ok, 4 second-answer, 3 gold-wrong, 0 unparseable, 0 failed.',
-        '',
-        '| task | difficulty | items | ok | second-answer | gold-wrong | unparseable | failed |',
-        '|------|------------|------:|---:|--------------:|-----------:|------------:|-------:|',
-        '| 1    | easy       |     2 |  0 |             1 |          1 |           0 |      0 |',
-        '| 1    | medium     |     1 |  0 |             1 |          0 |           0 |      0 |',
-        '| 1    | hard       |     1 |  0 |             0 |          1 |           0 |      0 |',
-        '| 2    | easy       |     1 |  0 |             1 |          0 |           0 |      0 |',
-        '| 2    | medium     |     2 |  0 |             1 |          1 |           0 |      0 |',
-        '',
-        'By relation: audit_summary.md.',
-        '',
-      ].join('\n'),
+  const REPORT =
+    '# IntentionQA items — report\n\nSettings: …\n\n## Validity\n\n| solver | Task 1 |\n|---|---:|\n| filtered | 27.4% |\n\n';
+  const SVG = '<svg xmlns="http://www.w3.org/2000/svg"></svg>\n';
+  const folder = (name: string, task1Items: number) => {
+    const f = join(dir, name);
+    writeHandItems(f);
+    writeFileSync(join(f, 'intentionqa_report.md'), REPORT);
+    writeFileSync(join(f, 'intentionqa_report.svg'), SVG);
+    writeFileSync(
+      join(f, 'intentionqa_summary.json'),
+      JSON.stringify({ settings: {}, stats: { task1: { items: task1Items }, task2: { items: 3 } } }),
     );
-    // The items folder is left as it was; a folder without a summary gets no report.
-    expect(existsSync(join(withSummary, 'intentionqa_report.md'))).toBe(false);
+    return f;
+  };
+
+  it("appends the verdict counts by task × difficulty to the items folder's report, in the audit folder", async () => {
+    const items = folder('with-report', 4);
+    server.handler = () => completion('A, C');
+    const r = await runAudit(options('report', { items }));
+    const report = join(dir, 'report', 'intentionqa_report.md');
+    expect(r.files).toEqual(
+      ['audit.jsonl', 'audit_summary.json', 'audit_summary.md', 'intentionqa_report.md', 'intentionqa_report.svg'].map(
+        (f) => join(dir, 'report', f),
+      ),
+    );
+    expect(readFileSync(report, 'utf8')).toBe(
+      REPORT.trimEnd() +
+        '\n' +
+        [
+          '',
+          '## Judge',
+          '',
+          'A judge model, `judge-model`, was asked for every item which of its options are right (`intentsim audit`, prompt `engine/evaluation/prompts/audit-judge.txt`).',
+          'ok: exactly the gold; second-answer: the gold and another option; gold-wrong: not the gold (other options, or none);',
+          'unparseable: no answer read from the reply; failed: no reply (the request failed after its retries).',
+          '',
+          '7 items: 0 ok, 4 second-answer, 3 gold-wrong, 0 unparseable, 0 failed.',
+          '',
+          '| task | difficulty | items | ok | second-answer | gold-wrong | unparseable | failed |',
+          '|------|------------|------:|---:|--------------:|-----------:|------------:|-------:|',
+          '| 1    | easy       |     2 |  0 |             1 |          1 |           0 |      0 |',
+          '| 1    | medium     |     1 |  0 |             1 |          0 |           0 |      0 |',
+          '| 1    | hard       |     1 |  0 |             0 |          1 |           0 |      0 |',
+          '| 2    | easy       |     1 |  0 |             1 |          0 |           0 |      0 |',
+          '| 2    | medium     |     2 |  0 |             1 |          1 |           0 |      0 |',
+          '',
+          'By relation: audit_summary.md.',
+          '',
+        ].join('\n'),
+    );
+    expect(readFileSync(join(dir, 'report', 'intentionqa_report.svg'), 'utf8')).toBe(SVG);
+    // The items folder is left as it was; a folder without a report gets none.
+    expect(readFileSync(join(items, 'intentionqa_report.md'), 'utf8')).toBe(REPORT);
     expect(existsSync(join(dir, 'ac', 'intentionqa_report.md'))).toBe(false);
+  });
+
+  it('says when the judge saw other items than the report counts', async () => {
+    const items = folder('miscounted', 5);
+    server.handler = () => completion('A');
+    await runAudit(options('miscounted-audit', { items }));
+    const text = readFileSync(join(dir, 'miscounted-audit', 'intentionqa_report.md'), 'utf8');
+    expect(text).toContain('\nNote: the judge saw 4 Task-1 items; this report counts 5.\n');
+    expect(text).not.toContain('Task-2 items; this report');
   });
 });

@@ -38,7 +38,7 @@ Outputs in --out
   ${AUDIT_FILES.summary}   verdict counts by task × difficulty (× relation)
   ${AUDIT_FILES.summaryMarkdown}     the same as tables (also printed)
   intentionqa_report.md + .svg   the items folder's report with a "Judge"
-                       section (when --items is a folder with its summary)
+                       section appended (when --items is a folder with one)
   items/               with --drop-flagged: the item files with the items of
                        verdict ok and unparseable (kept, and counted: an
                        unreadable reply says nothing about the item), lines as

@@ -1,18 +1,12 @@
 // The IntentionQA report with the judge's verdicts. The pipeline writes the report with the items,
-// before any audit can exist; its intentionqa_summary.json keeps everything the report is made of
-// (settings and counts), so `audit` writes the same report again into its own folder, from that
-// summary, with a "Judge" section added (verdict counts by task × difficulty). The items folder is
-// left as it is.
+// before any audit can exist (and the demo appends its solver comparison to it), so `audit` writes
+// that report, as it is, into its own folder with a "Judge" section appended (verdict counts by task
+// × difficulty), and its picture beside it. The items folder is left as it is.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { InputError } from '../../core/errors.js';
-import {
-  renderMarkdown,
-  renderSvg,
-  type IntentionQaStats,
-  type ReportSettings,
-} from '../items/intentionqa/intentionqa-report.js';
+import type { IntentionQaStats } from '../items/intentionqa/intentionqa-report.js';
 import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
 import { countsLine, verdictTable, type AuditSummary } from './audit-summary.js';
 
@@ -40,32 +34,39 @@ export function judgeSection(s: AuditSummary, reported?: { task1: number; task2:
   return lines;
 }
 
-/**
- * Writes `outDir`/intentionqa_report.md (+ .svg) from an items folder's intentionqa_summary.json and
- * the audit; returns the files written (none when `items` is not a folder with that summary).
- */
-export async function writeAuditedReport(items: string, outDir: string, audit: AuditSummary): Promise<string[]> {
-  const summaryFile = join(items, INTENTIONQA_FILES.summary);
-  if (!statSync(items, { throwIfNoEntry: false })?.isDirectory() || !existsSync(summaryFile)) return [];
+/** The items per task that an items folder's intentionqa_summary.json counts; undefined without one. */
+function reportedItems(items: string): { task1: number; task2: number } | undefined {
+  const file = join(items, INTENTIONQA_FILES.summary);
+  if (!existsSync(file)) return undefined;
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new InputError({ file: summaryFile }, `invalid JSON: ${(err as Error).message}`);
+    throw new InputError({ file }, `invalid JSON: ${(err as Error).message}`);
   }
-  const { settings, stats } = (json ?? {}) as { settings?: ReportSettings; stats?: IntentionQaStats };
-  if (typeof settings !== 'object' || typeof stats?.task1 !== 'object' || typeof stats.task2 !== 'object')
-    throw new InputError(
-      { file: summaryFile },
-      'not an IntentionQA summary ({"settings", "stats"} as the pipeline writes it)',
-    );
-  const markdown =
-    renderMarkdown(stats, settings, INTENTIONQA_FILES.svg).trimEnd() +
-    '\n' +
-    judgeSection(audit, { task1: stats.task1.items, task2: stats.task2.items }).join('\n');
-  const report = join(outDir, INTENTIONQA_FILES.report);
-  const svg = join(outDir, INTENTIONQA_FILES.svg);
-  await writeFileAtomic(svg, renderSvg(stats, settings.caveat));
-  await writeFileAtomic(report, markdown);
-  return [report, svg];
+  const stats = (json as { stats?: Partial<IntentionQaStats> } | null)?.stats;
+  const task1 = stats?.task1?.items;
+  const task2 = stats?.task2?.items;
+  if (typeof task1 !== 'number' || typeof task2 !== 'number')
+    throw new InputError({ file, field: 'stats' }, 'not an IntentionQA summary (stats.task1.items, stats.task2.items)');
+  return { task1, task2 };
+}
+
+/**
+ * Writes `outDir`/intentionqa_report.md: an items folder's report with the Judge section appended,
+ * and its picture (intentionqa_report.svg) beside it; returns the files written (none when `items`
+ * is not a folder with a report).
+ */
+export async function writeAuditedReport(items: string, outDir: string, audit: AuditSummary): Promise<string[]> {
+  const source = join(items, INTENTIONQA_FILES.report);
+  if (!statSync(items, { throwIfNoEntry: false })?.isDirectory() || !existsSync(source)) return [];
+  const markdown = readFileSync(source, 'utf8').trimEnd() + '\n' + judgeSection(audit, reportedItems(items)).join('\n');
+  const written: string[] = [];
+  const svg = join(items, INTENTIONQA_FILES.svg);
+  if (existsSync(svg)) {
+    await writeFileAtomic(join(outDir, INTENTIONQA_FILES.svg), readFileSync(svg));
+    written.push(join(outDir, INTENTIONQA_FILES.svg));
+  }
+  await writeFileAtomic(join(outDir, INTENTIONQA_FILES.report), markdown);
+  return [join(outDir, INTENTIONQA_FILES.report), ...written];
 }

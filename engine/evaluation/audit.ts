@@ -6,7 +6,7 @@
 //   audit_summary.json   verdict counts by task × difficulty × relation, and by task × difficulty
 //   audit_summary.md     the same as tables
 //   intentionqa_report.md + .svg   the items folder's report with the judge's verdicts, when `items`
-//                        is a folder with intentionqa_summary.json (the pipeline's)
+//                        is a folder with a report (the pipeline's), the section appended
 //   items/               with dropFlagged: the item files with only the items not flagged
 //
 // Asked as `ask` asks (chat-asker.ts): the response cache, the key rules, rate limit, retries, the
