@@ -7,11 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAudit, type AuditOptions } from '../engine/evaluation/audit.js';
-import {
-  renderMarkdown,
-  StatsAccumulator,
-  type ReportSettings,
-} from '../engine/items/intentionqa/intentionqa-report.js';
 import { completion, FakeChatServer } from './support/fake-chat-server.js';
 import { DROPPED_LINE, HAND_ITEMS, itemLine, itemOfPrompt, writeHandItems } from './support/audit-items.js';
 
