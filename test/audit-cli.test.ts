@@ -2,15 +2,17 @@
 // run again, it asks only the items without a line; it prints the verdict tables and writes the
 // filtered items with --drop-flagged.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completion, FakeChatServer } from './support/fake-chat-server.js';
+import { completion, FakeChatServer, type ChatBody, type Reply } from './support/fake-chat-server.js';
 import { HAND_ITEMS, itemLine, itemOfPrompt, writeHandItems } from './support/audit-items.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'bin', 'intentsim.js');
+const SECRET = 'sk-intentsim-AUDIT-SECRET-0123456789abcdef';
+const KEY_ENV = 'INTENTSIM_AUDIT_TEST_KEY';
 const server = new FakeChatServer();
 const requests = server.requests;
 let dir: string;
@@ -30,7 +32,7 @@ function runCli(args: string[], onSpawn?: (kill: () => void) => void) {
     (resolve) => {
       const child = spawn(process.execPath, [CLI, ...args], {
         cwd: ROOT,
-        env: { ...process.env, INTENTSIM_CACHE_DIR: join(dir, 'cache-root') },
+        env: { ...process.env, INTENTSIM_CACHE_DIR: join(dir, 'cache-root'), [KEY_ENV]: SECRET },
       });
       let stdout = '';
       let stderr = '';
@@ -150,5 +152,50 @@ describe('intentsim audit', () => {
     const samples = await runCli(auditArgs(join(dir, 'y'), '--samples', '3'));
     expect(samples.code).not.toBe(0);
     expect(samples.stderr).toMatch(/samples.*a judge answers once per item, got 3/);
+  });
+
+  it('sends the key as ask does and never writes or prints it; a failed item is "failed"; HTTP 401 stops the run', async () => {
+    const echo =
+      (status: number) =>
+      (_: ChatBody, auth: string | undefined): Reply => ({
+        status,
+        body: JSON.stringify({ error: { message: `Incorrect API key provided: ${auth?.slice(7)}; header ${auth}` } }),
+      });
+    requests.length = 0;
+    // A 400 fails that item only: verdict "failed", the reason redacted, exit status 1, no filtered set.
+    server.handler = (body, auth) => {
+      const h = itemOfPrompt(body.messages[0]!.content);
+      return h.task === 1 && h.id === 'q2' ? echo(400)(body, auth) : completion(h.gold);
+    };
+    const out = join(dir, 'secret');
+    const bad = await runCli(auditArgs(out, '--api-key-env', KEY_ENV, '--concurrency', '1', '--drop-flagged'));
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('1 item(s) failed after their retries (verdict "failed"); run again to ask them');
+    expect(bad.stdout).toContain(
+      '--drop-flagged: no filtered items written: 1 item(s) have no verdict; run again first',
+    );
+    const failedLine = JSON.parse(readFileSync(join(out, 'audit.jsonl'), 'utf8').split('\n')[1]!) as Record<
+      string,
+      unknown
+    >;
+    expect(failedLine.verdict).toBe('failed');
+    expect(failedLine.error).toMatch(/HTTP 400: .*Incorrect API key provided: \*\*\*;/);
+    expect(requests.every((q) => q.auth === `Bearer ${SECRET}`)).toBe(true);
+
+    requests.length = 0;
+    server.handler = echo(401);
+    const stopped = await runCli(auditArgs(join(dir, 'secret401'), '--api-key-env', KEY_ENV, '--concurrency', '1'));
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toMatch(/HTTP 401: .*\*\*\*.*\nStopped: no request can succeed after this error/);
+    expect(requests).toHaveLength(1);
+
+    const outputs = [bad.stdout, bad.stderr, stopped.stdout, stopped.stderr];
+    const files = (root: string): string[] =>
+      readdirSync(root, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(root, e.name)) : [join(root, e.name)],
+      );
+    for (const file of files(dir)) outputs.push(readFileSync(file, 'utf8'));
+    expect(outputs.some((o) => o.includes('***'))).toBe(true);
+    for (const o of outputs) expect(o).not.toContain(SECRET.slice(3));
   });
 });
