@@ -108,6 +108,34 @@ export {
   type ChatCompletion,
 } from './core/chat-completions.js';
 export { ask, promptHash, type AskOptions, type AskResult } from './engine/evaluation/ask.js';
+export type { ChatEndpointOptions } from './engine/evaluation/chat-asker.js';
+// The audit: a judge model asked which options of each IntentionQA item are right.
+export {
+  runAudit,
+  AUDIT_FILES,
+  DEFAULT_JUDGE_SETTINGS,
+  JUDGE_STYLE,
+  type AuditOptions,
+  type AuditResult,
+  type DropFlaggedResult,
+} from './engine/evaluation/audit.js';
+export {
+  AUDIT_OUTCOMES,
+  summarizeAudit,
+  type AuditOutcome,
+  type AuditRow,
+  type AuditSummary,
+  type AuditedItem,
+  type OutcomeCounts,
+} from './engine/evaluation/audit-summary.js';
+export { judgeSection, writeAuditedReport } from './engine/evaluation/audit-report.js';
+export { JUDGE_VERDICTS, judgedLetters, verdictOf, type JudgeVerdict } from './engine/evaluation/judge-verdict.js';
+export {
+  JUDGE_PROMPT_FILE,
+  defaultJudgeTemplate,
+  renderJudgePrompt,
+  type JudgedQuestion,
+} from './engine/evaluation/judge-prompt.js';
 export { defaultGenerationSettings, type GenerationSettings } from './engine/evaluation/generation-settings.js';
 export {
   solveByEmbedding,

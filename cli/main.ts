@@ -26,6 +26,7 @@ const COMMANDS: ReadonlyArray<[name: string, load: () => Promise<Register>]> = [
   ['model', async () => (await import('./commands/model.js')).registerModelCommands],
   ['items', async () => (await import('./commands/items.js')).registerItemsCommands],
   ['ask', async () => (await import('./commands/ask.js')).registerAskCommand],
+  ['audit', async () => (await import('./commands/audit.js')).registerAuditCommand],
   ['score', async () => (await import('./commands/score.js')).registerScoreCommands],
   ['catalog', async () => (await import('./commands/catalog.js')).registerCatalogCommands],
   ['queue', async () => (await import('./commands/queue.js')).registerQueueCommands],

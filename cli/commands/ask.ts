@@ -8,15 +8,13 @@ import { ask } from '../../engine/evaluation/ask.js';
 import { EMBEDDING_SOLVER, solveByEmbedding } from '../../engine/evaluation/embedding-solver.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
 import { openEncoder } from '../../workers/open-encoder.js';
-import { addChatEndpointOptions, chatKeyEnv } from '../options/chat-options.js';
+import { addChatEndpointOptions } from '../options/chat-options.js';
+import { addResponseCacheOptions, chatRunOptions, RESPONSE_CACHE_FILE } from '../options/chat-run-options.js';
 import { addModelOptions, encoderOptions, setUnlessGiven } from '../options/model-options.js';
 import { underscoreChoice } from '../options/deprecated-spellings.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 
 const STYLES = [...new Set([...INTENTIONQA_STYLES, ...SIB_STYLES])];
-
-/** The response cache's file name in the default cache root. */
-const RESPONSE_CACHE_FILE = 'chat-responses.jsonl';
 
 const ASK_HELP = `
 Puts every item's prompt to a model and writes one response line per item.
@@ -89,15 +87,14 @@ export function registerAskCommand(program: Command): void {
       )
         .choices(['llm', EMBEDDING_SOLVER] as const)
         .default('llm' as const),
-    )
-    .option('--cache <file>', `response cache (default: ${defaultCacheRoot()}/${RESPONSE_CACHE_FILE})`)
-    .option('--no-cache', 'ask without the response cache');
+    );
   // The old --cache-dir DIR was the response cache's folder too.
   const cacheDirAlso = (dir: string, c: CommandUnknownOpts) =>
     setUnlessGiven(c, 'cache', join(dir, RESPONSE_CACHE_FILE));
-  const withOptions = addModelOptions(addBadInputOptions(addChatEndpointOptions(command), 'OUT.rejects.jsonl'), {
-    cacheDirAlso,
-  });
+  const withOptions = addModelOptions(
+    addBadInputOptions(addChatEndpointOptions(addResponseCacheOptions(command)), 'OUT.rejects.jsonl'),
+    { cacheDirAlso },
+  );
   withOptions.action(async (o) => {
     if (o.solver === EMBEDDING_SOLVER) {
       const encoder = await openEncoder(encoderOptions(o));
@@ -122,28 +119,10 @@ export function registerAskCommand(program: Command): void {
     if (o.endpoint === undefined || o.model === undefined)
       throw new UserError('ask needs --endpoint and --model (or --solver embedding)');
     const r = await ask({
+      ...chatRunOptions(o, 'ask'),
       items: o.items,
       style: o.style,
       out: o.out,
-      endpoint: o.endpoint,
-      model: o.model,
-      apiKeyEnv: chatKeyEnv({ endpoint: o.endpoint, apiKeyEnv: o.apiKeyEnv }),
-      concurrency: o.concurrency,
-      requestsPerMinute: o.requestsPerMinute,
-      maxRetries: o.retries,
-      timeoutMs: o.timeout * 1000,
-      maxRetryWaitMs: o.maxRetryWait * 1000,
-      settings: {
-        ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
-        ...(o.maxCompletionTokens === undefined ? {} : { maxTokens: o.maxCompletionTokens }),
-        ...(o.samples === undefined ? {} : { samples: o.samples }),
-      },
-      cacheFile:
-        o.cache === false
-          ? null
-          : typeof o.cache === 'string'
-            ? o.cache
-            : join(defaultCacheRoot(), RESPONSE_CACHE_FILE),
       onError: o.onError,
       progress: process.stderr.isTTY,
     });

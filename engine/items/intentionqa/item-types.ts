@@ -94,7 +94,11 @@ export type DropReason =
   | 'pair-asserted'
   | 'generic'
   | 'second-answer'
-  | 'generic-gold';
+  | 'generic-gold'
+  // `audit --drop-flagged` (engine/evaluation/audit.ts): items a judge model found with a second
+  // right answer, or without the gold among the right ones.
+  | 'judge-second-answer'
+  | 'judge-gold-wrong';
 
 /** An assertion that did not become an item of a task, and why (never silently lost). */
 export interface DroppedAssertion {
