@@ -63,7 +63,10 @@ describe('choosing the encoder', () => {
 
   it('with worker threads, a missing model still fails on the calling thread, before any worker starts', async () => {
     await expect(
-      openEncoder({ workers: 2, offline: true, cacheDir: mkdtempSync(join(tmpdir(), 'intentsim-empty-')) }),
+      openEncoder(
+        { offline: true, cacheDir: mkdtempSync(join(tmpdir(), 'intentsim-empty-')) },
+        { kind: 'pool', workers: 2 },
+      ),
     ).rejects.toBeInstanceOf(ModelNotFoundError);
   });
 

@@ -9,7 +9,7 @@ import { EMBEDDING_SOLVER, solveByEmbedding } from '../../engine/evaluation/embe
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
 import { openEncoder } from '../../workers/open-encoder.js';
 import { addChatEndpointOptions, chatKeyEnv } from '../options/chat-options.js';
-import { addModelOptions, encoderOptions } from '../options/model-options.js';
+import { addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 
 const STYLES = [...new Set([...INTENTIONQA_STYLES, ...SIB_STYLES])];
@@ -91,7 +91,7 @@ export function registerAskCommand(program: Command): void {
   const withOptions = addModelOptions(addBadInputOptions(addChatEndpointOptions(command), 'OUT.rejects.jsonl'));
   withOptions.action(async (o) => {
     if (o.solver === EMBEDDING_SOLVER) {
-      const encoder = await openEncoder(encoderOptions(o));
+      const encoder = await openEncoder(encoderSpec(o), encoderExecution(o));
       try {
         const r = await solveByEmbedding({
           items: o.items,

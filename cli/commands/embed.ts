@@ -5,7 +5,8 @@ import {
   MODEL_HELP,
   addEncodeWorkersOption,
   addModelOptions,
-  encoderOptions,
+  encoderExecution,
+  encoderSpec,
   formatProviderLine,
 } from '../options/model-options.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
@@ -69,23 +70,26 @@ export function registerEmbedCommand(program: Command): void {
   addQueueOptions(addModelOptions(all)).action(async (o) => {
     // The model code (transformers.js, ONNX Runtime) loads when the command runs.
     const { runEmbed } = await import('../../engine/pipeline/run-embed.js');
-    const manifest = await runEmbed({
-      graph: o.graph,
-      products: o.products,
-      concepts: o.concepts,
-      out: o.out,
-      mode: o.mode,
-      encoder: { ...encoderOptions(o), queue: queueOptions(o) },
-      cacheDir: o.cacheDir,
-      nodeCache: o.nodeCache,
-      onError: o.onError,
-      limits: inputLimits(o),
-      workSentences: o.workSentences,
-      unitNodes: o.unitNodes,
-      hubNeighbours: o.hubNeighbours,
-      chunkProducts: o.chunkProducts,
-      workers: o.workers,
-    });
+    const { withEncoder } = await import('../../workers/open-encoder.js');
+    const execution = encoderExecution(o, { workers: o.workers, queue: queueOptions(o) });
+    const manifest = await withEncoder(encoderSpec(o), execution, (encoder) =>
+      runEmbed({
+        graph: o.graph,
+        products: o.products,
+        concepts: o.concepts,
+        out: o.out,
+        mode: o.mode,
+        encoder,
+        cacheDir: o.cacheDir,
+        nodeCache: o.nodeCache,
+        onError: o.onError,
+        limits: inputLimits(o),
+        workSentences: o.workSentences,
+        unitNodes: o.unitNodes,
+        hubNeighbours: o.hubNeighbours,
+        chunkProducts: o.chunkProducts,
+      }),
+    );
     const c = manifest.counts;
     const u = c.unembedded;
     process.stdout.write(

@@ -1,6 +1,7 @@
 // `intentsim pipeline`: graph + products + assertions → IntentionQA items, every stage in one run.
 import type { Command } from '@commander-js/extra-typings';
 import { runPipeline, type PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
+import { withEncoder } from '../../workers/open-encoder.js';
 import { task1Window, task2Window } from '../../engine/items/intentionqa/run-context.js';
 import { formatDifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
 import { formatWindow, parseSampling } from '../../engine/search/windows.js';
@@ -77,21 +78,23 @@ export function registerPipelineCommand(program: Command): void {
     'assertions JSONL',
   );
   addQueueOptions(addItemOptions(addModelOptions(addOutDirOption(withInputs)))).action(async (o) => {
-    const stage = pipelineStageOptions(o);
-    const manifest = await runPipeline({
-      ...stage,
-      embed: {
-        ...stage.embed,
-        encoder: { ...stage.embed.encoder, queue: queueOptions(o) },
-        graph: o.graph,
-        products: o.products,
-        concepts: o.concepts,
-        chunkProducts: o.chunkProducts,
-        cacheDir: o.cacheDir,
-      },
-      assertions: o.assertions,
-      out: o.out,
-    });
+    const { encoder: open, ...stage } = pipelineStageOptions(o, queueOptions(o));
+    const manifest = await withEncoder(open.spec, open.execution, (encoder) =>
+      runPipeline({
+        ...stage,
+        embed: {
+          ...stage.embed,
+          encoder,
+          graph: o.graph,
+          products: o.products,
+          concepts: o.concepts,
+          chunkProducts: o.chunkProducts,
+          cacheDir: o.cacheDir,
+        },
+        assertions: o.assertions,
+        out: o.out,
+      }),
+    );
     process.stdout.write(pipelineSummary(manifest).join('\n') + '\n');
   });
 }

@@ -3,7 +3,7 @@
 // other model work) and, with --graph, node-context units (`embed`, `pipeline`). SIGTERM or Ctrl-C:
 // it stops taking jobs, finishes the ones in hand and exits 0.
 import type { Command } from '@commander-js/extra-typings';
-import { addModelOptions, encoderOptions } from '../options/model-options.js';
+import { addModelOptions, encoderSpec } from '../options/model-options.js';
 import { addQueueNameOption, QUEUE_URL_HELP, requireQueueUrl } from '../options/queue-options.js';
 import { positiveInt } from '../options/value-parsers.js';
 import { ConfigError } from '../../core/errors.js';
@@ -54,7 +54,8 @@ export function registerWorkerCommand(program: Command): void {
     const { displayQueueUrl } = await import('../../workers/queue/redis-connection.js');
     const { openGraphStore } = await import('../../graph/open-store.js');
     const { redact } = await import('../../core/redact.js');
-    const encoder = await OnnxSentenceEncoder.open(encoderOptions(o));
+    // The ONNX session itself (not openEncoder's Encoder): the worker serves its model's identity and info.
+    const encoder = await OnnxSentenceEncoder.open({ ...encoderSpec(o), device: o.device, intraOpThreads: o.threads });
     const store = o.graph === undefined ? undefined : await openGraphStore(o.graph);
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const handle = await serveQueueJobs(encoder, {

@@ -1,6 +1,6 @@
 // Options that every model-using command takes (embed, encode, pipeline, demo, assemble sib,
-// catalog, score, ask, model info), and their translation into OpenEncoderOptions: one definition, one
-// help text. Only light modules are imported here, so that parsing options loads no model code.
+// catalog, score, ask, model info), and their translation into openEncoder's spec and execution
+// (workers/encoder-spec.ts): one definition, one help text. Only light modules are imported here, so that parsing options loads no model code.
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import {
   DEFAULT_BATCH_SIZE,
@@ -11,7 +11,8 @@ import {
 import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
 import { ENCODER_CHOICES } from '../../embeddings/encoder-choice.js';
 import type { DeviceRequest } from '../../embeddings/execution-providers.js';
-import type { OpenEncoderOptions } from '../../workers/open-encoder.js';
+import { executionFor, type EncoderExecution, type EncoderSpec } from '../../workers/encoder-spec.js';
+import type { QueueOptions } from '../../workers/queue/job-client.js';
 import { nonNegativeInt, positiveInt } from './value-parsers.js';
 import type { EncoderDescription } from '../../embeddings/encoder-description.js';
 
@@ -98,7 +99,8 @@ export type ModelCliOptions = ReturnType<
   ReturnType<typeof addModelOptions<[], Record<never, never>, Record<never, never>>>['opts']
 >;
 
-export function encoderOptions(o: ModelCliOptions): OpenEncoderOptions {
+/** The model the flags name: openEncoder's spec. */
+export function encoderSpec(o: ModelCliOptions): EncoderSpec {
   return {
     encoder: o.encoder,
     modelDir: o.modelDir,
@@ -106,13 +108,22 @@ export function encoderOptions(o: ModelCliOptions): OpenEncoderOptions {
     cacheDir: o.cacheDir,
     offline: o.offline,
     dtype: o.dtype,
-    device: o.device,
-    intraOpThreads: o.threads,
     batchSize: o.batchSize,
     maxTokens: o.maxTokens,
     sif: o.sif,
     onDownload: downloadReporter(),
   };
+}
+
+/**
+ * Where the flags say the model runs: through the queue when given one (--queue), else over `workers`
+ * threads when there are any, else this thread; --device and --threads for its sessions.
+ */
+export function encoderExecution(
+  o: Pick<ModelCliOptions, 'device' | 'threads'>,
+  where: { workers?: number; queue?: QueueOptions } = {},
+): EncoderExecution {
+  return executionFor({ ...where, session: { device: o.device, intraOpThreads: o.threads } });
 }
 
 export function downloadReporter(): (file: string, loaded: number, total: number | undefined) => void {
