@@ -69,8 +69,11 @@ export function registerEmbedCommand(program: Command): void {
   const all = addEncodeWorkersOption(addChunkProductsOption(addBadInputOptions(withEmbedding, 'OUT/rejects.jsonl')));
   addQueueOptions(addModelOptions(all)).action(async (o) => {
     // The model code (transformers.js, ONNX Runtime) loads when the command runs.
-    const { runEmbed } = await import('../../engine/pipeline/run-embed.js');
+    const { embedPaths, runEmbed } = await import('../../engine/pipeline/run-embed.js');
     const { withEncoder } = await import('../../workers/open-encoder.js');
+    const { checkPaths } = await import('../../core/check-paths.js');
+    // Paths first: a bad path fails before the model is opened.
+    checkPaths(embedPaths(o));
     const execution = encoderExecution(o, { workers: o.workers, queue: queueOptions(o) });
     const manifest = await withEncoder(encoderSpec(o), execution, (encoder) =>
       runEmbed({

@@ -1,6 +1,7 @@
 // `intentsim pipeline`: graph + products + assertions → IntentionQA items, every stage in one run.
 import type { Command } from '@commander-js/extra-typings';
-import { runPipeline, type PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
+import { pipelinePaths, runPipeline, type PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
+import { checkPaths } from '../../core/check-paths.js';
 import { withEncoder } from '../../workers/open-encoder.js';
 import { task1Window, task2Window } from '../../engine/items/intentionqa/run-context.js';
 import { formatDifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
@@ -79,18 +80,13 @@ export function registerPipelineCommand(program: Command): void {
   );
   addQueueOptions(addItemOptions(addModelOptions(addOutDirOption(withInputs)))).action(async (o) => {
     const { encoder: open, ...stage } = pipelineStageOptions(o, queueOptions(o));
+    const inputs = { graph: o.graph, products: o.products, concepts: o.concepts, cacheDir: o.cacheDir };
+    // Paths first: a bad path fails before the model is opened.
+    checkPaths(pipelinePaths({ embed: inputs, assertions: o.assertions, out: o.out }));
     const manifest = await withEncoder(open.spec, open.execution, (encoder) =>
       runPipeline({
         ...stage,
-        embed: {
-          ...stage.embed,
-          encoder,
-          graph: o.graph,
-          products: o.products,
-          concepts: o.concepts,
-          chunkProducts: o.chunkProducts,
-          cacheDir: o.cacheDir,
-        },
+        embed: { ...stage.embed, ...inputs, encoder, chunkProducts: o.chunkProducts },
         assertions: o.assertions,
         out: o.out,
       }),

@@ -173,8 +173,15 @@ export async function readEmbeddings(dir: string): Promise<VectorSet> {
   return { ids, dim, data: matrix.data };
 }
 
-/** What runPipeline reads and writes, checked before any work: stage 1's paths and the assertions. */
-export function pipelinePaths(options: Pick<PipelineOptions, 'embed' | 'assertions' | 'out'>): PathChecks {
+/**
+ * What runPipeline reads and writes, checked before any work (a command checks them before it opens
+ * the encoder): stage 1's paths and the assertions.
+ */
+export function pipelinePaths(
+  options: Pick<PipelineOptions, 'assertions' | 'out'> & {
+    embed: Pick<PipelineEmbedOptions, 'graph' | 'products' | 'concepts' | 'cacheDir' | 'nodeCache'>;
+  },
+): PathChecks {
   const stage1 = embedPaths({
     ...options.embed,
     out: join(options.out, 'embeddings'),
