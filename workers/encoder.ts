@@ -4,6 +4,14 @@
 // does; it keeps the spec and the execution it was opened with, so that a run reads the batch size
 // or the worker count from one place. A queue execution also owns the node-context runner of
 // `embed` (contextRunners): the runs ask for it through that typed field, never by probing the runner.
+// Why runs take an opened encoder rather than a spec and an execution to open themselves: opening
+// costs seconds (a model, a pool of sessions, a queue connection), and a caller that runs several
+// stages (the demo: the pipeline, its unfiltered twin, SessionIntentBench, the solver) then opens
+// one, and every command opens it the same way (openEncoder(spec, execution)) after checking its
+// paths. Runs that need only encode() and a name type their field as that narrower interface
+// (SentenceEncoder), which an Encoder is, so that tests can hand them a small fake; runEmbed and
+// runPipeline, which read the spec's batch size, the execution's worker count and the queue's
+// node-context runner, take the Encoder itself.
 import type { DescribedEncoder, EncoderDescription } from '../embeddings/encoder-description.js';
 import type { GloveSentenceEncoder } from '../embeddings/glove-encoder.js';
 import type { HashingSentenceEncoder } from '../embeddings/hashing-encoder.js';
