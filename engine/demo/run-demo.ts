@@ -13,8 +13,8 @@
 // It uses all-MiniLM-L6-v2 when it can be found; if it cannot, it falls back to glove-100d (averaged
 // GloVe word vectors, from an optional npm package: meaningful, coarser), and only without that
 // package to the offline stand-in encoder; a fallback is announced on stderr, in what it returns and
-// in every manifest and report. The encoder is opened once, and every stage uses it. The pipeline takes the windows and centering the encoder calls for
-// (engine/items/intentionqa/calibration.ts).
+// in every manifest and report. The encoder is opened once, and every stage uses it. The pipeline
+// takes the windows and centering the encoder calls for (engine/items/intentionqa/calibration.ts).
 // OUT is claimed first (core/output-claim.ts: locked, temporary files of killed runs removed), and
 // each part claims its own folder and removes its completion file (world.json, intentionqa's
 // manifest.json, sib-summary.json) before rewriting it.
