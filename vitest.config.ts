@@ -24,6 +24,7 @@ export const integrationFiles = [
   'test/ask.test.ts',
   'test/catalog-index.test.ts',
   'test/check-paths.test.ts',
+  'test/demo-encoder.test.ts',
   'test/cli-errors.test.ts',
   'test/embeddings-npy.test.ts',
   'test/embeddings-glove.test.ts',

@@ -175,7 +175,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     let c0 = process.cpuUsage();
     const summary = await assembleSib({
       sessions: sessionsFile,
-      outDir: join(dir, 'out'),
+      out: join(dir, 'out'),
       seed,
       styles: PROMPT_STYLES,
       encoder: null,
@@ -204,7 +204,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       const c = process.cpuUsage();
       const s = await assembleSib({
         sessions: file,
-        outDir: join(dir, `out-${n}`),
+        out: join(dir, `out-${n}`),
         seed,
         styles: PROMPT_STYLES,
         encoder: null,
@@ -259,7 +259,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       const s = await assembleSib({
         sessions,
         catalog: catalogFile,
-        outDir: join(dir, brute ? 'items-brute' : `items-${sessions === itemsFile ? 'all' : 'part'}`),
+        out: join(dir, brute ? 'items-brute' : `items-${sessions === itemsFile ? 'all' : 'part'}`),
         seed,
         styles: PROMPT_STYLES,
         encoder: new HashingSentenceEncoder(384),

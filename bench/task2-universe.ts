@@ -29,6 +29,8 @@ import {
 } from '../engine/items/intentionqa/intentionqa-options.js';
 import type { Task2Item } from '../engine/items/intentionqa/item-types.js';
 import { readEmbeddings, runPipeline } from '../engine/pipeline/run-pipeline.js';
+import { withEncoder } from '../workers/open-encoder.js';
+import { LOCAL_EXECUTION } from '../workers/encoder-spec.js';
 import { readProducts } from '../engine/products/products.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
 import type { VectorSet } from '../embeddings/sentence-encoder.js';
@@ -49,20 +51,21 @@ async function demoWorld(seed: number): Promise<MeasuredWorld> {
   try {
     const world = join(dir, 'world');
     await writeDemo(world, { seed });
-    await runPipeline({
-      embed: {
-        graph: join(world, 'graph.sqlite'),
-        products: join(world, 'products.jsonl'),
-        concepts: join(world, 'concepts.jsonl'),
-        mode: 'induced',
-        encoder: { encoder: 'offline-hashing-v1', warn: () => {} },
-        workers: 0,
-      },
-      assertions: join(world, 'assertions.jsonl'),
-      items: { seed, tasks: [2] },
-      out: join(dir, 'run'),
-      onError: 'fail',
-    });
+    await withEncoder({ encoder: 'offline-hashing-v1', warn: () => {} }, LOCAL_EXECUTION, (encoder) =>
+      runPipeline({
+        embed: {
+          graph: join(world, 'graph.sqlite'),
+          products: join(world, 'products.jsonl'),
+          concepts: join(world, 'concepts.jsonl'),
+          mode: 'induced',
+          encoder,
+        },
+        assertions: join(world, 'assertions.jsonl'),
+        items: { seed, tasks: [2] },
+        out: join(dir, 'run'),
+        onError: 'fail',
+      }),
+    );
     const products = new Map<string, string>();
     for await (const p of readProducts(join(world, 'products.jsonl'))) products.set(p.id, p.title);
     const assertions: Assertion[] = [];

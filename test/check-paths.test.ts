@@ -14,6 +14,7 @@ import { FileError } from '../core/file-errors.js';
 import { writeDemo } from '../engine/demo/demo-world.js';
 import { runPipeline } from '../engine/pipeline/run-pipeline.js';
 import { importGraph } from '../graph/import/import-graph.js';
+import { openEncoder } from '../workers/open-encoder.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -95,7 +96,7 @@ describe('every command checks its paths before any work', () => {
           products: join(world, 'products.jsonl'),
           concepts: join(world, 'concepts.jsonl'),
           mode: 'induced',
-          encoder: { encoder: 'offline-hashing-v1' },
+          encoder: await openEncoder({ encoder: 'offline-hashing-v1', warn: () => {} }),
         },
         assertions: missing,
         items: {},

@@ -10,6 +10,7 @@ import { writeDemo } from '../engine/demo/demo-world.js';
 import { COLLAPSED_SPREAD, collapsedSimilarityWarning } from '../engine/items/intentionqa/collapsed-similarities.js';
 import type { SimilarityDistribution } from '../engine/items/intentionqa/similarity-distribution.js';
 import { runPipeline } from '../engine/pipeline/run-pipeline.js';
+import { openEncoder } from '../workers/open-encoder.js';
 
 /** A distribution whose product-pair quantiles (0, 5, 25, 50, 75, 95, 100 %) are given. */
 function distribution(quantiles: number[], inTask2Window = 0, inTask1Window = 0): SimilarityDistribution {
@@ -50,6 +51,7 @@ describe('collapsedSimilarityWarning', () => {
       printed.push(String(chunk));
       return true;
     });
+    const encoder = await openEncoder({ modelDir: join(dir, 'model') }, { kind: 'local', device: 'cpu' });
     try {
       const manifest = await runPipeline({
         embed: {
@@ -57,7 +59,7 @@ describe('collapsedSimilarityWarning', () => {
           products: join(dir, 'world', 'products.jsonl'),
           concepts: join(dir, 'world', 'concepts.jsonl'),
           mode: 'induced',
-          encoder: { modelDir: join(dir, 'model'), device: 'cpu' },
+          encoder,
         },
         assertions: join(dir, 'world', 'assertions.jsonl'),
         items: { seed: 1, workers: 0 },
@@ -71,6 +73,7 @@ describe('collapsedSimilarityWarning', () => {
       expect(saved.warnings).toEqual(manifest.warnings);
     } finally {
       stderr.mockRestore();
+      await encoder.close();
     }
   });
 });

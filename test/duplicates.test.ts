@@ -150,7 +150,7 @@ describe('rejects keep the line as it was', () => {
     await assembleSib({
       sessions: join(examples, 'sessions.jsonl'),
       annotations,
-      outDir: out,
+      out,
       seed: 1,
       styles: ['zero-shot'],
       encoder: null,
@@ -174,7 +174,7 @@ describe('rejects keep the line as it was', () => {
       concepts: join(world, 'concepts.jsonl'),
       out,
       mode: 'induced',
-      encoder: { encoder: 'offline-hashing-v1' },
+      encoder: await openEncoder({ encoder: 'offline-hashing-v1' }),
       nodeCache: false,
       onError: 'skip',
       progress: false,

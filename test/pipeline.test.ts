@@ -27,6 +27,8 @@ import { UnitVectors } from '../engine/search/unit-vectors.js';
 import { Rng } from '../core/rng.js';
 import { RELATION_SENSES, type EdgeInput } from '../graph/graph-store.js';
 import { checkItemInvariants } from './support/intentionqa-invariants.js';
+import { openEncoder } from '../workers/open-encoder.js';
+import type { Encoder } from '../workers/encoder.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -95,8 +97,7 @@ describe('pipeline on the demo world with the generated tiny model', () => {
         products: join(world, 'products.jsonl'),
         concepts: join(world, 'concepts.jsonl'),
         mode: 'induced',
-        encoder: { encoder: 'offline-hashing-v1', warn: () => {} },
-        workers: 0,
+        encoder: await openEncoder({ encoder: 'offline-hashing-v1', warn: () => {} }),
         cacheDir: join(dir, 'cache'),
       },
       assertions: join(world, 'assertions.jsonl'),
@@ -104,7 +105,10 @@ describe('pipeline on the demo world with the generated tiny model', () => {
       onError: 'fail',
     };
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await base.embed.encoder.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   let first: PipelineManifest;
 
@@ -230,34 +234,48 @@ describe('pipeline on the demo world with the generated tiny model', () => {
   });
 
   it('ONNX path: worker threads give the main-thread embeddings, and a rerun embeds no node again', async () => {
-    const onnx = (cacheDir: string, workers = 0): Omit<PipelineOptions, 'out'> => ({
+    // One spec, two executions: this thread (one ONNX thread), and a pool of 2 worker threads.
+    const spec = { modelDir, offline: true };
+    const local = await openEncoder(spec, { kind: 'local', intraOpThreads: 1 });
+    const pool = await openEncoder(spec, { kind: 'pool', workers: 2, intraOpThreads: 1 });
+    const onnx = (cacheDir: string, encoder: Encoder): Omit<PipelineOptions, 'out'> => ({
       ...base,
-      embed: { ...base.embed, encoder: { modelDir, offline: true, intraOpThreads: 1 }, workers, cacheDir },
+      embed: { ...base.embed, encoder, cacheDir },
     });
-    const mainRun = await runPipeline({ ...onnx(join(dir, 'cache-onnx')), out: join(dir, 'onnx-main') });
-    expect(String(mainRun.encoder.model)).toMatch(/^intentsim\/generated-tiny-bert/);
-    expect(mainRun.encoder.provider).toBe('cpu');
-    await runPipeline({ ...onnx(join(dir, 'cache-workers'), 2), out: join(dir, 'onnx-workers') });
-    const mainThread = await readEmbeddings(join(dir, 'onnx-main', 'embeddings'));
-    const pooled = await readEmbeddings(join(dir, 'onnx-workers', 'embeddings'));
-    expect(pooled.ids).toEqual(mainThread.ids);
-    expect(pooled.ids.length).toBe(mainRun.counts.productsEmbedded);
-    let maxDiff = 0;
-    for (let i = 0; i < pooled.data.length; i++)
-      maxDiff = Math.max(maxDiff, Math.abs(pooled.data[i]! - mainThread.data[i]!));
-    expect(maxDiff).toBeLessThan(1e-5);
+    try {
+      const mainRun = await runPipeline({ ...onnx(join(dir, 'cache-onnx'), local), out: join(dir, 'onnx-main') });
+      expect(String(mainRun.encoder.model)).toMatch(/^intentsim\/generated-tiny-bert/);
+      expect(mainRun.encoder.provider).toBe('cpu');
+      expect(mainRun.options.workers).toBe(0);
+      const pooledRun = await runPipeline({
+        ...onnx(join(dir, 'cache-workers'), pool),
+        out: join(dir, 'onnx-workers'),
+      });
+      expect(pooledRun.options.workers).toBe(2);
+      const mainThread = await readEmbeddings(join(dir, 'onnx-main', 'embeddings'));
+      const pooled = await readEmbeddings(join(dir, 'onnx-workers', 'embeddings'));
+      expect(pooled.ids).toEqual(mainThread.ids);
+      expect(pooled.ids.length).toBe(mainRun.counts.productsEmbedded);
+      let maxDiff = 0;
+      for (let i = 0; i < pooled.data.length; i++)
+        maxDiff = Math.max(maxDiff, Math.abs(pooled.data[i]! - mainThread.data[i]!));
+      expect(maxDiff).toBeLessThan(1e-5);
 
-    await runPipeline({ ...onnx(join(dir, 'cache-onnx')), out: join(dir, 'onnx-again') });
-    const again = JSON.parse(readFileSync(join(dir, 'onnx-again', 'embeddings', 'manifest.json'), 'utf8')) as {
-      counts: { context: { computed: number; fromCache: number } };
-    };
-    expect(again.counts.context.computed).toBe(0);
-    expect(again.counts.context.fromCache).toBeGreaterThan(0);
-    expect(
-      readFileSync(join(dir, 'onnx-again', 'embeddings', 'embeddings.npy')).equals(
-        readFileSync(join(dir, 'onnx-main', 'embeddings', 'embeddings.npy')),
-      ),
-    ).toBe(true);
+      await runPipeline({ ...onnx(join(dir, 'cache-onnx'), local), out: join(dir, 'onnx-again') });
+      const again = JSON.parse(readFileSync(join(dir, 'onnx-again', 'embeddings', 'manifest.json'), 'utf8')) as {
+        counts: { context: { computed: number; fromCache: number } };
+      };
+      expect(again.counts.context.computed).toBe(0);
+      expect(again.counts.context.fromCache).toBeGreaterThan(0);
+      expect(
+        readFileSync(join(dir, 'onnx-again', 'embeddings', 'embeddings.npy')).equals(
+          readFileSync(join(dir, 'onnx-main', 'embeddings', 'embeddings.npy')),
+        ),
+      ).toBe(true);
+    } finally {
+      await local.close();
+      await pool.close();
+    }
   });
 
   it('a bad assertion line stops the run with file, line and field, and leaves no items behind', async () => {
@@ -494,14 +512,14 @@ describe.skipIf(!sharedPresent)('pipeline on the real IntentionQA products and a
     await writer.close();
     writeFileSync(join(dir, 'concepts.jsonl'), concepts.join('\n') + '\n');
     const out = join(dir, 'run');
+    const encoder = await openEncoder({ modelDir, offline: true }, { kind: 'local', intraOpThreads: 1 });
     const manifest = await runPipeline({
       embed: {
         graph,
         products: join(SHARED, 'products.jsonl'),
         concepts: join(dir, 'concepts.jsonl'),
         mode: 'induced',
-        encoder: { modelDir, offline: true, intraOpThreads: 1 },
-        workers: 0,
+        encoder,
       },
       assertions: join(SHARED, 'assertions.jsonl'),
       out,
@@ -512,6 +530,7 @@ describe.skipIf(!sharedPresent)('pipeline on the real IntentionQA products and a
       items: { seed: 1, excludeGeneric: false, excludeSecondAnswers: false },
       onError: 'fail',
     });
+    await encoder.close();
     expect(manifest.counts.products).toBe(3042);
     expect(manifest.counts.assertions).toBe(2315);
     expect(manifest.counts.productsEmbedded).toBe(3042);

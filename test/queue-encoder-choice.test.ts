@@ -8,7 +8,7 @@ describe('--queue and the encoder', () => {
   // Port 1 on localhost: nothing listens there, so a connection attempt would fail differently.
   const queue = { url: 'redis://127.0.0.1:1', lostAfterMs: 100, progress: false };
   it.each(['glove-100d', 'offline-hashing-v1'] as const)('%s with a queue is refused, naming it', async (encoder) => {
-    const refused = await openEncoder({ encoder, queue }).then(
+    const refused = await openEncoder({ encoder }, { kind: 'queue', queue }).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -146,7 +146,7 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
       for (const { page } of pages) await expectNoInjection(page);
 
       const out = join(dir, 'export');
-      const { summary, kept } = await exportReview({ reviewDir: join(dir, 'review'), outDir: out, keep: 'valid' });
+      const { summary, kept } = await exportReview({ reviewDir: join(dir, 'review'), out, keep: 'valid' });
       expect(summary.judgements).toBe(12);
       expect(summary.validity.map((v) => [v.difficulty, v.successes, v.n])).toEqual([
         ['easy', 4, 4],
@@ -275,7 +275,7 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
         );
         perItem.push(performance.now() - started);
       }
-      const { summary } = await exportReview({ reviewDir: join(dir, 'review'), outDir: join(dir, 'export') });
+      const { summary } = await exportReview({ reviewDir: join(dir, 'review'), out: join(dir, 'export') });
       expect(summary.judgements).toBe(20);
       expect(summary.validityCounts).toEqual({ valid: 16, invalid: 4, unsure: 0 });
       expect(summary.secondRightAnswer.successes).toBe(4);

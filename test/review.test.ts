@@ -316,7 +316,7 @@ describe('review export', () => {
     saveScenario(r.store);
     r.store.close();
     const out = join(r.dir, 'export');
-    const { summary, kept } = await exportReview({ reviewDir: join(r.dir, 'review'), outDir: out, keep: 'valid' });
+    const { summary, kept } = await exportReview({ reviewDir: join(r.dir, 'review'), out, keep: 'valid' });
     expect(summary.judgements).toBe(12);
     expect(summary.validity.map((v) => [v.difficulty, v.successes, v.n])).toEqual([
       ['easy', 4, 4],
@@ -359,7 +359,7 @@ describe('review with Mechanical Turk', () => {
     const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review') });
     store.close();
     const batch = join(dir, 'batch.csv');
-    await exportReview({ reviewDir: join(dir, 'review'), outDir: join(dir, 'out'), mturkCsv: batch });
+    await exportReview({ reviewDir: join(dir, 'review'), out: join(dir, 'out'), mturkCsv: batch });
     const input = parse(readFileSync(batch, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(Object.keys(input[0]!)).toEqual([...MTURK_INPUT_COLUMNS]);
     const q1 = input.find((row) => row.item_key === 'intentionqa_task1.jsonl#Q1')!;
@@ -472,7 +472,7 @@ describe('review with Mechanical Turk', () => {
       origin: 'mturk',
     });
     reopened.close();
-    const { summary } = await exportReview({ reviewDir: join(dir, 'review'), outDir: join(dir, 'out') });
+    const { summary } = await exportReview({ reviewDir: join(dir, 'review'), out: join(dir, 'out') });
     // Two items × 3 raters: Q1 (2 valid, 1 invalid), Q2 (3 valid). P̄ = (1/3 + 1)/2 = 2/3; p = (5/6, 1/6);
     // P_e = 26/36; κ = (2/3 − 26/36) / (1 − 26/36) = −0.2.
     expect(summary.agreement).toMatchObject({ method: 'fleiss', items: 2, raters: 3, categoryTotals: [5, 1, 0] });

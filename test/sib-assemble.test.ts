@@ -33,7 +33,7 @@ function run(overrides: Partial<AssembleSibOptions> = {}) {
     sessions: SESSIONS,
     annotations: ANNOTATIONS,
     catalog: CATALOG,
-    outDir,
+    out: outDir,
     seed: 7,
     styles: ['zero-shot', 'five-shot', 'cot'],
     encoder: new WordHashEncoder(32),
@@ -244,7 +244,7 @@ describe('bad input', () => {
     ]);
     const out = join(dir, 'out');
     await expect(
-      assembleSib({ sessions, outDir: out, seed: 1, styles: ['cot'], encoder: null, progress: false }),
+      assembleSib({ sessions, out, seed: 1, styles: ['cot'], encoder: null, progress: false }),
     ).rejects.toThrow(`${sessions}:2 (field "tree[1].step"): step 3 is out of range`);
     expect(existsSync(out) ? readdirSync(out).filter((f) => !f.startsWith('.')) : []).toEqual([]);
   });
@@ -269,7 +269,7 @@ describe('bad input', () => {
     const s = await assembleSib({
       sessions,
       annotations,
-      outDir: out,
+      out,
       seed: 1,
       styles: ['zero-shot'],
       encoder: null,
@@ -379,7 +379,7 @@ describe('comparison pool (first pass, for T3 negatives)', async () => {
     'pool.jsonl',
     ['a', 'b', 'c'].map((sid) => sessionJson(sid, 2, nodes(sid))),
   );
-  const base = { sessions: file, outDir: dir, styles: ['cot' as const], encoder: null };
+  const base = { sessions: file, out: dir, styles: ['cot' as const], encoder: null };
 
   it('keeps everything, in file order, when it fits; drops repeated texts', async () => {
     const pool = await collectComparisonPool({ ...base, seed: 1 }, 100);

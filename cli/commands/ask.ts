@@ -10,7 +10,7 @@ import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styl
 import { openEncoder } from '../../workers/open-encoder.js';
 import { addChatEndpointOptions } from '../options/chat-options.js';
 import { addResponseCacheOptions, chatRunOptions, RESPONSE_CACHE_FILE } from '../options/chat-run-options.js';
-import { addModelOptions, encoderOptions, setUnlessGiven } from '../options/model-options.js';
+import { addModelOptions, encoderExecution, encoderSpec, setUnlessGiven } from '../options/model-options.js';
 import { underscoreChoice } from '../options/deprecated-spellings.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 
@@ -97,7 +97,7 @@ export function registerAskCommand(program: Command): void {
   );
   withOptions.action(async (o) => {
     if (o.solver === EMBEDDING_SOLVER) {
-      const encoder = await openEncoder(encoderOptions(o));
+      const encoder = await openEncoder(encoderSpec(o), encoderExecution(o));
       try {
         const r = await solveByEmbedding({
           items: o.items,

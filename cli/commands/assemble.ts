@@ -7,7 +7,7 @@ import { openEncoder } from '../../workers/open-encoder.js';
 import { assembleSib, sibPaths, SIB_OUTPUT_FILES, type SibSummary } from '../../engine/items/sib/assemble-sib.js';
 import { DEFAULT_WINDOWS, type CosineWindow, type DistractorWindows } from '../../engine/items/sib/distractors.js';
 import { PROMPT_STYLES, type PromptStyle } from '../../engine/items/sib/sib-types.js';
-import { addModelOptions, encoderOptions } from '../options/model-options.js';
+import { addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
@@ -136,10 +136,10 @@ export function sibCommand(deprecatedFor?: string) {
     { flags: '--window-next <lo,hi>', use: '--next-product-window', parse: cosineBounds },
   ]);
   return addModelOptions(addBadInputOptions(withSib, `OUT/${SIB_OUTPUT_FILES.rejects}`)).action(async (o) => {
-    checkPaths(sibPaths({ sessions: o.sessions, annotations: o.annotations, catalog: o.catalog, outDir: o.out }));
+    checkPaths(sibPaths({ sessions: o.sessions, annotations: o.annotations, catalog: o.catalog, out: o.out }));
     const wantDistractors = o.distractors ?? o.catalog !== undefined;
     const encoder = wantDistractors
-      ? await openEncoder(encoderOptions(o)).catch((err: unknown) => {
+      ? await openEncoder(encoderSpec(o), encoderExecution(o)).catch((err: unknown) => {
           if (err instanceof ModelNotFoundError) {
             err.message +=
               '\nDistractor-backed items need a sentence encoder: pass --no-distractors to write the tasks only, or --encoder offline-hashing-v1 for a demo.';
@@ -159,7 +159,7 @@ export function sibCommand(deprecatedFor?: string) {
         sessions: o.sessions,
         annotations: o.annotations,
         catalog: o.catalog,
-        outDir: o.out,
+        out: o.out,
         perSession: o.perSession,
         seed: o.seed,
         styles: libraryStyles(o.styles),

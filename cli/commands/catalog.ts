@@ -9,7 +9,7 @@ import { buildCatalogIndex, catalogIndexPaths, DEFAULT_CHUNK_SIZE } from '../../
 import { CatalogIndex, indexEncoder } from '../../engine/catalog/catalog-query.js';
 import { buildProductItems, productItemsPaths } from '../../engine/items/catalog/product-items.js';
 import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
-import { addEncodeWorkersOption, addModelOptions, encoderOptions } from '../options/model-options.js';
+import { addEncodeWorkersOption, addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
 import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
 import { matchCommand } from './catalog-match.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
@@ -69,11 +69,10 @@ Example
   addQueueOptions(addModelOptions(indexOptions)).action(async (o) => {
     checkPaths(catalogIndexPaths(o));
     // --workers N ≥ 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1).
-    const encoder = await openEncoder({
-      ...encoderOptions(o),
-      workers: o.workers,
-      queue: queueOptions(o),
-    });
+    const encoder = await openEncoder(
+      encoderSpec(o),
+      encoderExecution(o, { workers: o.workers, queue: queueOptions(o) }),
+    );
     try {
       const why = notMeaningfulBecause(encoder);
       if (why) process.stderr.write(`warning: similarities in this index are NOT meaningful: ${why}\n`);
@@ -134,7 +133,7 @@ Example
       process.stderr.write(`warning: these cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);
     if (index.manifest.similarityNote)
       process.stderr.write(`note: these cosines are not Sentence-BERT's: ${index.manifest.similarityNote}\n`);
-    const encoder = await openEncoder({ ...encoderOptions(o), encoder: built });
+    const encoder = await openEncoder({ ...encoderSpec(o), encoder: built }, encoderExecution(o));
     try {
       const query = await index.embed(o.text, encoder);
       for (const hit of index.nearest(query, o.k, { exhaustive: o.exhaustive }))

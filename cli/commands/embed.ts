@@ -7,7 +7,8 @@ import {
   MODEL_HELP,
   addEncodeWorkersOption,
   addModelOptions,
-  encoderOptions,
+  encoderExecution,
+  encoderSpec,
   formatProviderLine,
   setUnlessGiven,
 } from '../options/model-options.js';
@@ -78,24 +79,33 @@ export function registerEmbedCommand(program: Command): void {
   const cacheDirAlso = (dir: string, c: CommandUnknownOpts) => setUnlessGiven(c, 'nodeCache', dir);
   addQueueOptions(addModelOptions(all, { cacheDirAlso })).action(async (o) => {
     // The model code (transformers.js, ONNX Runtime) loads when the command runs.
-    const { runEmbed } = await import('../../engine/pipeline/run-embed.js');
-    const manifest = await runEmbed({
+    const { embedPaths, runEmbed } = await import('../../engine/pipeline/run-embed.js');
+    const { withEncoder } = await import('../../workers/open-encoder.js');
+    const { checkPaths } = await import('../../core/check-paths.js');
+    const inputs = {
       graph: o.graph,
       products: o.products,
       concepts: o.concepts,
       out: o.out,
-      mode: o.mode,
-      encoder: { ...encoderOptions(o), queue: queueOptions(o) },
       cacheDir: typeof o.nodeCache === 'string' ? o.nodeCache : undefined,
-      nodeCache: o.nodeCache !== false,
-      onError: o.onError,
-      limits: inputLimits(o),
-      workSentences: o.chunkSentences,
-      unitNodes: o.chunkNodes,
-      hubNeighbours: o.hubNeighbours,
-      chunkProducts: o.chunkProducts,
-      workers: o.workers,
-    });
+    };
+    // Paths first: a bad path fails before the model is opened.
+    checkPaths(embedPaths(inputs));
+    const execution = encoderExecution(o, { workers: o.workers, queue: queueOptions(o) });
+    const manifest = await withEncoder(encoderSpec(o), execution, (encoder) =>
+      runEmbed({
+        ...inputs,
+        mode: o.mode,
+        encoder,
+        nodeCache: o.nodeCache !== false,
+        onError: o.onError,
+        limits: inputLimits(o),
+        workSentences: o.chunkSentences,
+        unitNodes: o.chunkNodes,
+        hubNeighbours: o.hubNeighbours,
+        chunkProducts: o.chunkProducts,
+      }),
+    );
     const c = manifest.counts;
     const u = c.unembedded;
     process.stdout.write(

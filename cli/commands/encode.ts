@@ -1,7 +1,13 @@
 // `intentsim encode`: one sentence a line → a .npy matrix of sentence vectors (the plain encoder).
 import type { Command } from '@commander-js/extra-typings';
 import { checkPaths } from '../../core/check-paths.js';
-import { MODEL_HELP, addModelOptions, encoderOptions, formatProviderLine } from '../options/model-options.js';
+import {
+  MODEL_HELP,
+  addModelOptions,
+  encoderExecution,
+  encoderSpec,
+  formatProviderLine,
+} from '../options/model-options.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 
 const ENCODE_HELP = `Embeds every line of a text file (one sentence a line; a blank line is an
@@ -28,7 +34,7 @@ export function registerEncodeCommand(program: Command): void {
     const { openEncoder } = await import('../../workers/open-encoder.js');
     const { encodeFilePaths, encodeSentenceFile } = await import('../../engine/pipeline/encode-file.js');
     checkPaths(encodeFilePaths(o.in, o.out));
-    const encoder = await openEncoder({ ...encoderOptions(o), queue: queueOptions(o) });
+    const encoder = await openEncoder(encoderSpec(o), encoderExecution(o, { queue: queueOptions(o) }));
     try {
       const manifest = await encodeSentenceFile(o.in, o.out, encoder, {
         batchSize: o.batchSize,

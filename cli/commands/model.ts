@@ -8,7 +8,8 @@ import {
   addModelCacheOptions,
   addModelOptions,
   downloadReporter,
-  encoderOptions,
+  encoderExecution,
+  encoderSpec,
 } from '../options/model-options.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
@@ -124,7 +125,7 @@ Example
     );
   addModelOptions(info).action(async (o) => {
     const { describeEncoder, openEncoder } = await import('../../workers/open-encoder.js');
-    const encoder = await openEncoder(encoderOptions(o));
+    const encoder = await openEncoder(encoderSpec(o), encoderExecution(o));
     try {
       process.stdout.write(JSON.stringify(describeEncoder(encoder), null, 2) + '\n');
     } finally {

@@ -1,6 +1,8 @@
 // `intentsim pipeline`: graph + products + assertions → IntentionQA items, every stage in one run.
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import { runPipeline, type PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
+import { pipelinePaths, runPipeline, type PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
+import { checkPaths } from '../../core/check-paths.js';
+import { withEncoder } from '../../workers/open-encoder.js';
 import { task1Window, task2Window } from '../../engine/items/intentionqa/run-context.js';
 import { formatDifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
 import { formatWindow, parseSampling } from '../../engine/search/windows.js';
@@ -80,21 +82,18 @@ export function registerPipelineCommand(program: Command): void {
   // The old --cache-dir DIR was the node cache's folder too.
   const cacheDirAlso = (dir: string, c: CommandUnknownOpts) => setUnlessGiven(c, 'nodeCache', dir);
   addQueueOptions(addItemOptions(addModelOptions(withCache, { cacheDirAlso }))).action(async (o) => {
-    const stage = pipelineStageOptions(o);
-    const manifest = await runPipeline({
-      ...stage,
-      embed: {
-        ...stage.embed,
-        encoder: { ...stage.embed.encoder, queue: queueOptions(o) },
-        graph: o.graph,
-        products: o.products,
-        concepts: o.concepts,
-        chunkProducts: o.chunkProducts,
-        cacheDir: o.nodeCache,
-      },
-      assertions: o.assertions,
-      out: o.out,
-    });
+    const { encoder: open, ...stage } = pipelineStageOptions(o, queueOptions(o));
+    const inputs = { graph: o.graph, products: o.products, concepts: o.concepts, cacheDir: o.nodeCache };
+    // Paths first: a bad path fails before the model is opened.
+    checkPaths(pipelinePaths({ embed: inputs, assertions: o.assertions, out: o.out }));
+    const manifest = await withEncoder(open.spec, open.execution, (encoder) =>
+      runPipeline({
+        ...stage,
+        embed: { ...stage.embed, ...inputs, encoder, chunkProducts: o.chunkProducts },
+        assertions: o.assertions,
+        out: o.out,
+      }),
+    );
     process.stdout.write(pipelineSummary(manifest).join('\n') + '\n');
   });
 }

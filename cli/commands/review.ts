@@ -93,7 +93,7 @@ whose judgements say valid, in the input format (for \`ask\` and \`score\`); wit
     .addOption(new Option('--keep <which>', 'also write the items that passed').choices(['valid'] as const))
     .option('--mturk-csv <file>', 'also write the MTurk batch input CSV')
     .action(async (o) => {
-      const r = await exportReview({ reviewDir: o.review, outDir: o.out, keep: o.keep, mturkCsv: o.mturkCsv });
+      const r = await exportReview({ reviewDir: o.review, out: o.out, keep: o.keep, mturkCsv: o.mturkCsv });
       const s = r.summary;
       const kappa = s.agreement?.kappa;
       process.stdout.write(

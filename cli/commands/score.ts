@@ -13,7 +13,7 @@ import { openEncoder } from '../../workers/open-encoder.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { scorePaths, scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
-import { addModelOptions, encoderOptions } from '../options/model-options.js';
+import { addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { seed } from '../options/value-parsers.js';
@@ -143,7 +143,7 @@ Example
     const claim = o.out ? claimOutput(o.out, 'folder', { completionFiles: [join(o.out, 'summary.json')] }) : undefined;
     let encoder: Awaited<ReturnType<typeof openEncoder>>;
     try {
-      encoder = await openEncoder({ ...encoderOptions(o), queue: queueOptions(o) });
+      encoder = await openEncoder(encoderSpec(o), encoderExecution(o, { queue: queueOptions(o) }));
     } catch (err) {
       claim?.release();
       throw err;

@@ -78,6 +78,7 @@ export function workerCommand(deprecatedFor?: string) {
     const { displayQueueUrl } = await import('../../workers/queue/redis-connection.js');
     const { openGraphStore } = await import('../../graph/open-store.js');
     const { redact } = await import('../../core/redact.js');
+    // The ONNX session itself (not openEncoder's Encoder): the worker serves its model's identity and info.
     const encoder = await OnnxSentenceEncoder.open(sentenceBertOptions(o));
     const store = o.graph === undefined ? undefined : await openGraphStore(o.graph);
     const log = (line: string) => process.stderr.write(`${line}\n`);

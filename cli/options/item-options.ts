@@ -19,7 +19,9 @@ import {
 import { MIN_ASSERTIONS_FOR_WORKERS } from '../../engine/items/intentionqa/draft-pool.js';
 import type { PipelineOptions } from '../../engine/pipeline/run-pipeline.js';
 import { addNeighbourhoodModeOption } from './graph-options.js';
-import { addEncodeWorkersOption, encoderOptions, type ModelCliOptions } from './model-options.js';
+import { addEncodeWorkersOption, encoderExecution, encoderSpec, type ModelCliOptions } from './model-options.js';
+import type { EncoderExecution, EncoderSpec } from '../../workers/encoder-spec.js';
+import type { QueueOptions } from '../../workers/queue/job-client.js';
 import { addBadInputOptions, inputLimits } from './bad-input.js';
 import { addSeedOption } from './seed-option.js';
 import {
@@ -179,18 +181,20 @@ export type ItemCliOptions = ReturnType<
 >;
 
 /**
- * The pipeline's options from the flags that `pipeline` and `demo` share: stage 1's neighbourhood
- * mode, encoder and encoding threads; stage 2's item settings and drafting threads; the error mode
- * and the input limits.
+ * The pipeline's options from the flags that `pipeline` and `demo` share: the encoder to open (its
+ * spec, and its execution: the encoding threads, or `queue`); stage 1's neighbourhood mode; stage 2's
+ * item settings and drafting threads; the error mode and the input limits.
  */
-export function pipelineStageOptions(o: ModelCliOptions & ItemCliOptions): Pick<
-  PipelineOptions,
-  'items' | 'onError' | 'limits' | 'progress'
-> & {
-  embed: Pick<PipelineOptions['embed'], 'mode' | 'encoder' | 'workers'>;
+export function pipelineStageOptions(
+  o: ModelCliOptions & ItemCliOptions,
+  queue?: QueueOptions,
+): Pick<PipelineOptions, 'items' | 'onError' | 'limits' | 'progress'> & {
+  encoder: { spec: EncoderSpec; execution: EncoderExecution };
+  embed: Pick<PipelineOptions['embed'], 'mode'>;
 } {
   return {
-    embed: { mode: o.mode, encoder: encoderOptions(o), workers: o.workers },
+    encoder: { spec: encoderSpec(o), execution: encoderExecution(o, { workers: o.workers, queue }) },
+    embed: { mode: o.mode },
     items: {
       workers: o.itemWorkers,
       seed: o.seed,

@@ -1,6 +1,7 @@
 // Options that every model-using command takes (embed, encode, pipeline, demo, assemble sib,
-// catalog, score, ask, model info), and their translation into OpenEncoderOptions: one definition, one
-// help text. Only light modules are imported here, so that parsing options loads no model code.
+// catalog, score, ask, model info), and their translation into openEncoder's spec and execution
+// (workers/encoder-spec.ts): one definition, one help text. Only light modules are imported here, so
+// that parsing options loads no model code.
 import { Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
 import {
   DEFAULT_BATCH_SIZE,
@@ -11,8 +12,9 @@ import {
 import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
 import { ENCODER_CHOICES } from '../../embeddings/encoder-choice.js';
 import type { DeviceRequest } from '../../embeddings/execution-providers.js';
-import type { OpenEncoderOptions } from '../../workers/open-encoder.js';
 import type { OnnxEncoderOptions } from '../../embeddings/onnx-encoder.js';
+import { executionFor, type EncoderExecution, type EncoderSpec } from '../../workers/encoder-spec.js';
+import type { QueueOptions } from '../../workers/queue/job-client.js';
 import { addDeprecatedOptions } from './deprecated-spellings.js';
 import { nonNegativeInt, positiveInt } from './value-parsers.js';
 import type { EncoderDescription } from '../../embeddings/encoder-description.js';
@@ -141,23 +143,38 @@ export type ModelCliOptions = ReturnType<
   ReturnType<typeof addModelOptions<[], Record<never, never>, Record<never, never>>>['opts']
 >;
 
-/** The Sentence-BERT model's fields from the flags of addSentenceBertOptions. */
-export function sentenceBertOptions(o: SentenceBertCliOptions): OnnxEncoderOptions {
+/** The Sentence-BERT model the flags of addSentenceBertOptions name (where it runs aside). */
+function sentenceBertModel(o: SentenceBertCliOptions) {
   return {
     modelDir: o.modelDir,
     modelId: o.modelId,
     cacheDir: o.modelCache,
     offline: o.offline,
     dtype: o.dtype,
-    device: o.device,
-    intraOpThreads: o.threads,
     maxTokens: o.maxTokens,
     onDownload: downloadReporter(),
   };
 }
 
-export function encoderOptions(o: ModelCliOptions): OpenEncoderOptions {
-  return { ...sentenceBertOptions(o), encoder: o.encoder, batchSize: o.batchSize, sif: o.sif };
+/** The Sentence-BERT model and its session, for a command that opens the ONNX encoder itself (queue worker). */
+export function sentenceBertOptions(o: SentenceBertCliOptions): OnnxEncoderOptions {
+  return { ...sentenceBertModel(o), device: o.device, intraOpThreads: o.threads };
+}
+
+/** The model the flags name: openEncoder's spec. */
+export function encoderSpec(o: ModelCliOptions): EncoderSpec {
+  return { ...sentenceBertModel(o), encoder: o.encoder, batchSize: o.batchSize, sif: o.sif };
+}
+
+/**
+ * Where the flags say the model runs: through the queue when given one (--queue), else over `workers`
+ * threads when there are any, else this thread; --device and --threads for its sessions.
+ */
+export function encoderExecution(
+  o: Pick<ModelCliOptions, 'device' | 'threads'>,
+  where: { workers?: number; queue?: QueueOptions } = {},
+): EncoderExecution {
+  return executionFor({ ...where, session: { device: o.device, intraOpThreads: o.threads } });
 }
 
 export function downloadReporter(): (file: string, loaded: number, total: number | undefined) => void {

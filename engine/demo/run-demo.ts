@@ -13,8 +13,8 @@
 // It uses all-MiniLM-L6-v2 when it can be found; if it cannot, it falls back to glove-100d (averaged
 // GloVe word vectors, from an optional npm package: meaningful, coarser), and only without that
 // package to the offline stand-in encoder; a fallback is announced on stderr, in what it returns and
-// in every manifest and report. The pipeline takes the windows and centering the encoder calls for
-// (engine/items/intentionqa/calibration.ts).
+// in every manifest and report. The encoder is opened once, and every stage uses it. The pipeline
+// takes the windows and centering the encoder calls for (engine/items/intentionqa/calibration.ts).
 // OUT is claimed first (core/output-claim.ts: locked, temporary files of killed runs removed), and
 // each part claims its own folder and removes its completion file (world.json, intentionqa's
 // manifest.json, sib-summary.json) before rewriting it.
@@ -27,7 +27,9 @@ import { readJsonFile } from '../../core/file-errors.js';
 import { checkPaths } from '../../core/check-paths.js';
 import type { OnError } from '../../core/errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
-import { openEncoder, resolveEncoderOrStandIn } from '../../workers/open-encoder.js';
+import { resolveEncoderOrStandIn, withEncoder } from '../../workers/open-encoder.js';
+import { LOCAL_EXECUTION, type EncoderExecution, type EncoderSpec } from '../../workers/encoder-spec.js';
+import type { Encoder } from '../../workers/encoder.js';
 import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
 import { assembleSib, type SibSummary } from '../items/sib/assemble-sib.js';
 import { DEFAULT_WINDOWS, type DistractorWindows } from '../items/sib/distractors.js';
@@ -50,8 +52,14 @@ import { writeSampleFiles } from './sib-sample-data.js';
 export interface RunDemoOptions {
   /** Output folder: world/, intentionqa/, sib-input/, sib/. */
   out: string;
-  /** Stage 1's options, less its inputs (the demo world is the input). */
-  embed: Omit<PipelineEmbedOptions, 'graph' | 'products' | 'concepts'>;
+  /**
+   * The encoder every stage uses, opened once: the model (all-MiniLM-L6-v2 by default; when it cannot
+   * be found, glove-100d, else the stand-in: see resolveEncoderOrStandIn) and where it runs (default
+   * this thread).
+   */
+  encoder: { spec: EncoderSpec; execution?: EncoderExecution };
+  /** Stage 1's options, less its inputs (the demo world is the input) and the encoder. */
+  embed: Omit<PipelineEmbedOptions, 'graph' | 'products' | 'concepts' | 'encoder'>;
   /** Stage 2's options; `items.seed` also seeds the world and the SessionIntentBench tasks. */
   items: PipelineItemOptions;
   onError: OnError;
@@ -125,7 +133,25 @@ async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
   log(`demo: writing the demo world to ${worldDir}\n`);
   await ensureDemoWorld(worldDir, Number(seed) || 0);
 
-  const { encoder, caveat } = await resolveEncoderOrStandIn(options.embed.encoder, log);
+  const { encoder: spec, caveat } = await resolveEncoderOrStandIn(options.encoder.spec, log);
+  return withEncoder(spec, options.encoder.execution ?? LOCAL_EXECUTION, (encoder) =>
+    runStages(options, { worldDir, seed, started, log, encoder, caveat }),
+  );
+}
+
+/** The demo's stages on the world in `worldDir`, all with the one opened `encoder`. */
+async function runStages(
+  options: RunDemoOptions,
+  run: {
+    worldDir: string;
+    seed: string | number;
+    started: number;
+    log: (text: string) => void;
+    encoder: Encoder;
+    caveat: string | undefined;
+  },
+): Promise<DemoRun> {
+  const { worldDir, seed, started, log, encoder, caveat } = run;
   log('demo: running the IntentionQA pipeline\n');
   // The demo world's inputs, shared by the run and (with a validity filter on) its unfiltered twin.
   const world = {
@@ -147,7 +173,7 @@ async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
   const pipeline = await runOn({}, options.items, join(options.out, 'intentionqa'));
 
   // With a validity filter on, the same run with the three filters off, for the solver comparison
-  // (solver-comparison.ts): the node cache is shared, so this costs the items stage and opening the encoder.
+  // (solver-comparison.ts): the node cache and the encoder are shared, so this costs the items stage.
   const unfilteredDir = join(options.out, 'intentionqa-unfiltered');
   const unfiltered =
     pipeline.validity === null
@@ -161,24 +187,18 @@ async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
   log('demo: assembling SessionIntentBench tasks from the sample sessions\n');
   const sibInputs = await writeSampleFiles(join(options.out, 'sib-input'));
   const sibDir = join(options.out, 'sib');
-  const sibEncoder = await openEncoder(encoder);
-  let summary: SibSummary;
-  try {
-    summary = await assembleSib({
-      sessions: sibInputs.sessions,
-      annotations: sibInputs.annotations,
-      catalog: sibInputs.catalog,
-      outDir: sibDir,
-      seed,
-      styles: [...PROMPT_STYLES],
-      encoder: sibEncoder,
-      windows: encoder.encoder === HASHING_ENCODER_NAME ? STAND_IN_SIB_WINDOWS : DEFAULT_WINDOWS,
-      onError: options.onError,
-      limits: options.limits,
-    });
-  } finally {
-    await sibEncoder.close();
-  }
+  const summary: SibSummary = await assembleSib({
+    sessions: sibInputs.sessions,
+    annotations: sibInputs.annotations,
+    catalog: sibInputs.catalog,
+    out: sibDir,
+    seed,
+    styles: [...PROMPT_STYLES],
+    encoder,
+    windows: encoder.spec.encoder === HASHING_ENCODER_NAME ? STAND_IN_SIB_WINDOWS : DEFAULT_WINDOWS,
+    onError: options.onError,
+    limits: options.limits,
+  });
   const distractorItems = summary.distractors ? Object.values(summary.distractors.made).reduce((a, b) => a + b, 0) : 0;
 
   log('demo: answering the IntentionQA items with the embedding solver, scored next to RANDOM and MAJORITY\n');
@@ -192,26 +212,21 @@ async function runClaimed(options: RunDemoOptions): Promise<DemoRun> {
     items: join(unfilteredDir, 'items', INTENTIONQA_FILES[`task${task}`]),
     responses: join(evaluationDir, 'unfiltered', `responses_task${task}.jsonl`),
   }));
-  const solverEncoder = await openEncoder(encoder);
   let comparison: SolverComparison | undefined;
-  try {
-    for (const f of files)
-      await solveByEmbedding({ items: f.items, out: f.responses, encoder: solverEncoder, onError: options.onError });
-    if (unfiltered) {
-      log("demo: answering the unfiltered items too (the report's validity section)\n");
-      for (const f of unfilteredFiles) {
-        await mkdir(dirname(f.responses), { recursive: true });
-        await solveByEmbedding({ items: f.items, out: f.responses, encoder: solverEncoder, onError: options.onError });
-      }
-      const accuracy = async (k: 0 | 1) => ({
-        filtered: await solverAccuracy(files[k]!.items, files[k]!.responses),
-        unfiltered: await solverAccuracy(unfilteredFiles[k]!.items, unfilteredFiles[k]!.responses),
-      });
-      comparison = { task1: await accuracy(0), task2: await accuracy(1) };
-      await appendSolverComparison(pipeline.outputs.report, comparison, solverEncoder.name);
+  for (const f of files)
+    await solveByEmbedding({ items: f.items, out: f.responses, encoder, onError: options.onError });
+  if (unfiltered) {
+    log("demo: answering the unfiltered items too (the report's validity section)\n");
+    for (const f of unfilteredFiles) {
+      await mkdir(dirname(f.responses), { recursive: true });
+      await solveByEmbedding({ items: f.items, out: f.responses, encoder, onError: options.onError });
     }
-  } finally {
-    await solverEncoder.close();
+    const accuracy = async (k: 0 | 1) => ({
+      filtered: await solverAccuracy(files[k]!.items, files[k]!.responses),
+      unfiltered: await solverAccuracy(unfilteredFiles[k]!.items, unfilteredFiles[k]!.responses),
+    });
+    comparison = { task1: await accuracy(0), task2: await accuracy(1) };
+    await appendSolverComparison(pipeline.outputs.report, comparison, encoder.name);
   }
   const evaluation = await scoreIntentionQa({
     files,

@@ -1,8 +1,8 @@
-// What an `intentsim embed` run holds open: the encoder, the graph store, the conceptualizer, the
-// node cache (and, with --queue, the node-context job runner) and the output writers. Opened in that
-// order — the model first, so that a missing model fails in a second, not after matching a
-// catalogue — and closed in the reverse order, whether the run finished or failed; outputs not
-// committed are removed, and so is a temporary node cache.
+// What an `intentsim embed` run holds open besides the encoder (which its caller opened, and closes):
+// the graph store, the conceptualizer, the node cache (and, with a queue execution, the node-context
+// job runner, which the encoder owns) and the output writers. Opened in that order and closed in the
+// reverse order, whether the run finished or failed; outputs not committed are removed, and so is a
+// temporary node cache.
 import { basename, join } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { notice } from '../../core/notice.js';
@@ -17,13 +17,14 @@ import type { GraphStore, NeighbourhoodMode } from '../../graph/graph-store.js';
 import { graphIdentity } from '../../graph/graph-identity.js';
 import { TEMPLATES_FINGERPRINT } from '../../embeddings/context-embedder.js';
 import { NodeEmbeddingCache } from '../../embeddings/node-cache.js';
-import { openEncoder, type AnyEncoder, type OpenEncoderOptions } from '../../workers/open-encoder.js';
+import type { Encoder } from '../../workers/encoder.js';
 import type { QueuedContextRunner } from '../../workers/queue/queued-context.js';
 import { UserConcepts, type Conceptualizer } from '../products/concepts.js';
 import { OfflineConceptualizer } from '../products/concepts-offline.js';
 
 export interface EmbedResourceOptions {
-  encoder: OpenEncoderOptions;
+  /** The opened encoder (not closed here). */
+  encoder: Encoder;
   /** Graph store: a SQLite file or a bolt:// / neo4j:// URL. */
   graph: string;
   /** User concepts JSONL; without it the offline conceptualizer (over the graph) is used. */
@@ -45,13 +46,12 @@ export interface EmbedOutputs {
 }
 
 export interface EmbedResources {
-  encoder: AnyEncoder;
-  openEncoderMs: number;
+  encoder: Encoder;
   store: GraphStore;
   graphCounts: { nodes: number; edges: number };
   conceptualizer: Conceptualizer;
   cache: NodeEmbeddingCache;
-  /** With --queue: node-context jobs for the workers that have the graph; otherwise undefined (units run here). */
+  /** With a queue execution: node-context jobs for the workers that have the graph; otherwise undefined (units run here). */
   contextRunner?: QueuedContextRunner;
   outputs: EmbedOutputs;
   /** Renames every output into place; after this, close() leaves them. */
@@ -66,11 +66,7 @@ export async function openEmbedResources(options: EmbedResourceOptions): Promise
     while (closers.length > 0) await closers.pop()!();
   };
   try {
-    const t = performance.now();
-    const encoder = await openEncoder(options.encoder);
-    closers.push(() => encoder.close());
-    const openEncoderMs = performance.now() - t;
-
+    const encoder = options.encoder;
     const store = await openGraphStore(options.graph);
     closers.push(() => store.close());
     const graphCounts = await store.counts();
@@ -111,12 +107,12 @@ export async function openEmbedResources(options: EmbedResourceOptions): Promise
 
     // Through a queue, the context units go to the workers that have this graph (closed with the encoder).
     let contextRunner: QueuedContextRunner | undefined;
-    if ('openContextRunner' in encoder) {
+    if (encoder.contextRunners !== undefined) {
       if (graph === undefined)
         throw new UserError(
           `the graph ${options.graph} has no content id (no intentsim import has written to it): queue workers could not check that they hold the same graph; an \`intentsim graph import --to\` into it gives it one`,
         );
-      contextRunner = await encoder.openContextRunner(graph);
+      contextRunner = await encoder.contextRunners.open(graph);
     }
 
     let committed = false;
@@ -131,7 +127,6 @@ export async function openEmbedResources(options: EmbedResourceOptions): Promise
     const [ids, unembedded, phrases] = text as [AtomicWriter, AtomicWriter, AtomicWriter];
     return {
       encoder,
-      openEncoderMs,
       store,
       graphCounts,
       conceptualizer,

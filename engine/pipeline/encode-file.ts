@@ -14,8 +14,7 @@ import { InputError } from '../../core/errors.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
 import { createProgress } from '../../core/progress.js';
 import { NpyRowWriter } from '../../core/npy.js';
-import type { AnyEncoder } from '../../workers/open-encoder.js';
-import type { EncoderDescription } from '../../embeddings/encoder-description.js';
+import type { DescribedEncoder, EncoderDescription } from '../../embeddings/encoder-description.js';
 import { isZeroRow } from '../../embeddings/sentence-encoder.js';
 
 /** Lines without a vector listed in the manifest (the count covers them all). */
@@ -76,7 +75,8 @@ export function encodeFilePaths(input: string, output: string): PathChecks {
 export async function encodeSentenceFile(
   input: string,
   output: string,
-  encoder: AnyEncoder,
+  /** An opened encoder (openEncoder's Encoder); the caller closes it. */
+  encoder: DescribedEncoder,
   options: EncodeFileOptions = {},
 ): Promise<EncodeFileManifest> {
   // Paths first: the claim creates the output's folder, and a bad path must fail before that.
@@ -92,7 +92,7 @@ function manifestPathOf(output: string): string {
 async function encodeClaimed(
   input: string,
   output: string,
-  encoder: AnyEncoder,
+  encoder: DescribedEncoder,
   options: EncodeFileOptions,
 ): Promise<EncodeFileManifest> {
   const started = performance.now();

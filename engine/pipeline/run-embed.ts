@@ -30,12 +30,10 @@ import { matchProducts } from '../products/match.js';
 import { ContextEmbedder } from '../../embeddings/context-embedder.js';
 import type { NodeEmbedding } from '../../embeddings/node-cache.js';
 import { defaultCacheRoot } from '../../embeddings/model-resolution.js';
-import type { OpenEncoderOptions } from '../../workers/open-encoder.js';
+import type { Encoder } from '../../workers/encoder.js';
 import { openEmbedResources, type EmbedResources } from './embed-resources.js';
 import { PendingChunk, chunkOutputs } from './embed-chunk.js';
 import { EmbedSummary, type EmbedManifest } from './embed-summary.js';
-
-import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 
 export type { EmbedManifest };
 
@@ -51,10 +49,12 @@ export interface EmbedRunOptions {
   concepts?: string;
   out: string;
   mode: NeighbourhoodMode;
-  encoder: OpenEncoderOptions;
-  /** Worker threads for sentence encoding (each with encoder.intraOpThreads threads); 0 = this thread. */
-  workers?: number;
-  /** Where node-embeddings.sqlite lives (default defaultCacheRoot()); the model cache is encoder.cacheDir. */
+  /**
+   * The opened encoder (openEncoder(spec, execution)): its execution says where sentences are encoded,
+   * and a queue's runs the node-context units too. The caller closes it.
+   */
+  encoder: Encoder;
+  /** Where node-embeddings.sqlite lives (default defaultCacheRoot()); the model cache is the spec's cacheDir. */
   cacheDir?: string;
   /** Keep and reuse node embeddings (default true). */
   nodeCache?: boolean;
@@ -74,12 +74,6 @@ export interface EmbedRunOptions {
    * pipeline's items stage), so that it does not read the products file a second time.
    */
   titles?: Map<string, string>;
-  /**
-   * Runs with the open encoder once the products are embedded, before it is closed: a caller that
-   * needs more texts in the same space (the pipeline's intention texts for the second-answer filter)
-   * does not open the encoder a second time.
-   */
-  withEncoder?: (encoder: SentenceEncoder) => Promise<void>;
 }
 
 /** What runEmbed reads and writes, checked before any work. */
@@ -114,8 +108,7 @@ async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
     ? join(options.cacheDir ?? defaultCacheRoot(), NODE_CACHE_FILE)
     : temporaryPathFor(join(options.out, NODE_CACHE_FILE));
   const resources = await openEmbedResources({
-    // The model cache is the encoder's (--cache-dir, else the default), not necessarily the node cache's.
-    encoder: { ...options.encoder, workers: options.workers ?? options.encoder.workers },
+    encoder: options.encoder,
     graph: options.graph,
     concepts: options.concepts,
     mode: options.mode,
@@ -191,7 +184,6 @@ async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
     await resources.commitOutputs();
     await rejects.close();
     timings.writeMs += performance.now() - t;
-    if (options.withEncoder) await options.withEncoder(encoder);
 
     const manifest = summary.manifest({
       rejected: rejects.count,
@@ -212,7 +204,7 @@ async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
         ? { path: cachePath, entriesForThisContext: cache.count(), refusedRows: { ...cache.refused } }
         : null,
       totalMs: performance.now() - started,
-      openEncoderMs: resources.openEncoderMs,
+      openEncoderMs: options.encoder.openMs,
     });
     if (cache.refusedCount() > 0) {
       const reasons = Object.entries(cache.refused)
@@ -253,7 +245,7 @@ class ChunkNodes {
   ) {
     this.embedder = new ContextEmbedder(resources.store, resources.encoder, {
       mode: options.mode,
-      batchSize: options.encoder.batchSize,
+      batchSize: options.encoder.spec.batchSize,
       workSentences: options.workSentences,
       nodesPerQuery: options.unitNodes,
       hubNeighbours: options.hubNeighbours,

@@ -44,7 +44,7 @@ import {
 } from '../items/intentionqa/intentionqa-options.js';
 import { calibratedSettings } from '../items/intentionqa/calibration.js';
 import { encodeIntentionTexts, type ValiditySettings } from '../items/intentionqa/validity-filters.js';
-import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
+import { workerThreads } from '../../workers/encoder-spec.js';
 import { collapsedSimilarityWarning } from '../items/intentionqa/collapsed-similarities.js';
 import { warning } from '../../core/notice.js';
 import type { DifficultyCuts } from '../items/intentionqa/difficulty.js';
@@ -55,7 +55,7 @@ import { UnitVectors } from '../search/unit-vectors.js';
 import type { EncoderDescription } from '../../embeddings/encoder-description.js';
 
 /**
- * Stage 1's options: runEmbed's (graph, products, concepts, mode, encoder, workers, chunkProducts, …),
+ * Stage 1's options: runEmbed's (graph, products, concepts, mode, encoder, chunkProducts, …),
  * less what the pipeline sets itself: the output folder (OUT/embeddings), the titles it hands to
  * stage 2, and the error mode, input limits and progress bar, which both stages share. `cacheDir`, the
  * node-embedding cache root, defaults to OUT/cache here.
@@ -173,8 +173,15 @@ export async function readEmbeddings(dir: string): Promise<VectorSet> {
   return { ids, dim, data: matrix.data };
 }
 
-/** What runPipeline reads and writes, checked before any work: stage 1's paths and the assertions. */
-export function pipelinePaths(options: Pick<PipelineOptions, 'embed' | 'assertions' | 'out'>): PathChecks {
+/**
+ * What runPipeline reads and writes, checked before any work (a command checks them before it opens
+ * the encoder): stage 1's paths and the assertions.
+ */
+export function pipelinePaths(
+  options: Pick<PipelineOptions, 'assertions' | 'out'> & {
+    embed: Pick<PipelineEmbedOptions, 'graph' | 'products' | 'concepts' | 'cacheDir' | 'nodeCache'>;
+  },
+): PathChecks {
   const stage1 = embedPaths({
     ...options.embed,
     out: join(options.out, 'embeddings'),
@@ -199,8 +206,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   const embeddingsDir = join(options.out, 'embeddings');
   const itemsDir = join(options.out, 'items');
 
-  // The assertions first: the second-answer filter needs their intention texts encoded by stage 1's
-  // encoder while it is open, and a bad assertions file fails before any embedding.
+  // The assertions first: a bad assertions file fails before any embedding.
   let t = performance.now();
   const assertionRejects = new RejectsSink(join(itemsDir, 'assertions.rejects.jsonl'));
   const assertions: Assertion[] = [];
@@ -213,14 +219,6 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   await assertionRejects.close();
   timings.loadAssertions = Math.round(performance.now() - t);
   const { workers: itemWorkerRequest = 'auto', center: givenCenter, ...given } = options.items;
-  let intentionSet: VectorSet | undefined;
-  const encodeIntentions = resolveOptions(given).excludeSecondAnswers
-    ? async (encoder: SentenceEncoder) => {
-        const started = performance.now();
-        intentionSet = await encodeIntentionTexts(encoder, assertions);
-        timings.encodeIntentions = Math.round(performance.now() - started);
-      }
-    : undefined;
 
   // Stage 1: context embeddings of every product (resumable through the node cache).
   t = performance.now();
@@ -233,10 +231,16 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
     onError: options.onError,
     limits: options.limits,
     progress: options.progress,
-    ...(encodeIntentions ? { withEncoder: encodeIntentions } : {}),
   });
   timings.embed = Math.round(performance.now() - t);
   for (const [stage, ms] of Object.entries(embed.timings)) timings[`embed.${stage}`] = ms;
+  // The second-answer filter's intention texts, in the products' space: the same opened encoder.
+  let intentionSet: VectorSet | undefined;
+  if (resolveOptions(given).excludeSecondAnswers) {
+    t = performance.now();
+    intentionSet = await encodeIntentionTexts(options.embed.encoder, assertions);
+    timings.encodeIntentions = Math.round(performance.now() - t);
+  }
 
   // Stage 2: items from the embeddings, with the windows and centering the encoder calls for unless
   // the options say otherwise.
@@ -313,7 +317,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
     },
     options: {
       mode: options.embed.mode,
-      workers: options.embed.workers ?? 0,
+      workers: workerThreads(options.embed.encoder.execution),
       itemWorkers,
       seed: String(o.seed),
       preset: o.preset,

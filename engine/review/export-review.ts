@@ -19,7 +19,7 @@ export const REVIEW_EXPORT_FILES = {
 
 export interface ExportReviewOptions {
   reviewDir: string;
-  outDir: string;
+  out: string;
   /** `valid`: also write the items most judgements found valid (more than half), in their input format. */
   keep?: 'valid';
   /** Also write MTurk's batch input CSV of the sample to this file. */
@@ -39,7 +39,7 @@ export async function exportReview(options: ExportReviewOptions): Promise<Export
     const items = store.items();
     const labels = store.labels();
     const summary = summarizeReview(items, labels, store.settings().itemsRead);
-    const out = (f: string) => join(options.outDir, f);
+    const out = (f: string) => join(options.out, f);
     const files: string[] = [];
     const write = async (path: string, data: string) => {
       await writeFileAtomic(path, data);

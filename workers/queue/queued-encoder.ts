@@ -4,8 +4,9 @@
 // input order. Because a job is exactly a sequence of the local run's model calls, the vectors are
 // the local run's, byte for byte (on the same model, dtype, provider and kind of CPU).
 // The local model is opened for its tokenizer and identity only: it runs no inference here.
-// `embed` asks it for a node-context runner too (openContextRunner): its context units then go to
-// the workers that have the graph, on the same Redis and run name.
+// It owns the node-context runner too (openContextRunner, which openEncoder hands to `embed` as the
+// Encoder's contextRunners): its context units then go to the workers that have the graph, on the
+// same Redis and run name.
 import { planBatches } from '../../embeddings/length-batching.js';
 import {
   DEFAULT_BATCH_SIZE,

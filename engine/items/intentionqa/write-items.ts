@@ -31,11 +31,11 @@ export interface WrittenItems {
 
 export async function writeItems(
   records: AsyncIterable<IntentionQaRecord>,
-  outDir: string,
+  out: string,
   settings: ReportSettings,
 ): Promise<WrittenItems> {
   const files = Object.fromEntries(
-    Object.entries(INTENTIONQA_FILES).map(([k, f]) => [k, join(outDir, f)]),
+    Object.entries(INTENTIONQA_FILES).map(([k, f]) => [k, join(out, f)]),
   ) as WrittenItems['files'];
   const writers: AtomicWriter[] = [];
   try {

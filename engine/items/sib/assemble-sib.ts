@@ -6,12 +6,12 @@
 // read twice: a first pass fills a seeded reservoir of comparisons from all sessions, so that the
 // first session can draw from the last one as well as the other way round.
 //
-// Outputs in `outDir`, each written to a temporary file and renamed into place when complete:
+// Outputs in `out`, each written to a temporary file and renamed into place when complete:
 //   sib-tasks.jsonl        one record per (trajectory, task) — task-records.ts (written by task-json.ts)
 //   sib-distractors.jsonl  distractor-backed items — distractors.ts
 //   sib-summary.json       counts, settings, failures and unused annotations (written last)
 //   sib-rejects.jsonl      only with onError 'skip' and something rejected
-// `outDir` is claimed first (core/output-claim.ts): locked, temporary files of killed runs removed,
+// `out` is claimed first (core/output-claim.ts): locked, temporary files of killed runs removed,
 // and sib-summary.json removed until this run has finished.
 //
 // Stages: openSibResources (annotations, distractor sources, output sinks; committed or aborted
@@ -65,7 +65,7 @@ export interface AssembleSibOptions {
   sessions: string;
   annotations?: string;
   catalog?: string;
-  outDir: string;
+  out: string;
   /** Trajectories per session, sampled with the seed; undefined = all. */
   perSession?: number;
   seed: number | string;
@@ -81,7 +81,7 @@ export interface AssembleSibOptions {
   /** Limits on the input files' lines and texts (core/jsonl-batches.ts). */
   limits?: InputLimits;
   progress?: boolean;
-  /** Replaces the two JSONL outputs (benchmarks); the summary is still written to outDir. */
+  /** Replaces the two JSONL outputs (benchmarks); the summary is still written to out. */
   sinks?: { tasks: LineSink; distractors: LineSink };
   /** Builds the window sampler over a vector set (default: engine/search/windows.ts over an exact scan). */
   samplerFor?: (vectors: VectorSet) => CosineWindowSampler;
@@ -217,12 +217,12 @@ async function openSibResources(options: AssembleSibOptions, readOptions: ReadJs
   }
 
   const taskSink: LineSink =
-    options.sinks?.tasks ?? (await openAtomicWriter(join(options.outDir, SIB_OUTPUT_FILES.tasks)));
+    options.sinks?.tasks ?? (await openAtomicWriter(join(options.out, SIB_OUTPUT_FILES.tasks)));
   let itemSink: LineSink | null = null;
   try {
     if (sources !== null)
       itemSink =
-        options.sinks?.distractors ?? (await openAtomicWriter(join(options.outDir, SIB_OUTPUT_FILES.distractors)));
+        options.sinks?.distractors ?? (await openAtomicWriter(join(options.out, SIB_OUTPUT_FILES.distractors)));
   } catch (err) {
     await taskSink.abort();
     throw err;
@@ -249,17 +249,17 @@ async function openSibResources(options: AssembleSibOptions, readOptions: ReadJs
 }
 
 /** What assembleSib reads and writes, checked before any work (the CLI checks them before it opens the model). */
-export function sibPaths(o: Pick<AssembleSibOptions, 'sessions' | 'annotations' | 'catalog' | 'outDir'>): PathChecks {
+export function sibPaths(o: Pick<AssembleSibOptions, 'sessions' | 'annotations' | 'catalog' | 'out'>): PathChecks {
   return {
     inputFiles: { sessions: o.sessions, annotations: o.annotations, catalog: o.catalog },
-    outputDirs: { outDir: o.outDir },
+    outputDirs: { out: o.out },
   };
 }
 
 export async function assembleSib(options: AssembleSibOptions): Promise<SibSummary> {
   checkPaths(sibPaths(options));
-  const completionFiles = [join(options.outDir, SIB_OUTPUT_FILES.summary)];
-  return withClaimedOutput(options.outDir, 'folder', { completionFiles }, () => assembleClaimed(options));
+  const completionFiles = [join(options.out, SIB_OUTPUT_FILES.summary)];
+  return withClaimedOutput(options.out, 'folder', { completionFiles }, () => assembleClaimed(options));
 }
 
 async function assembleClaimed(options: AssembleSibOptions): Promise<SibSummary> {
@@ -269,7 +269,7 @@ async function assembleClaimed(options: AssembleSibOptions): Promise<SibSummary>
     throw new ConfigError('perSession', `must be a whole number ≥ 1, got ${options.perSession}`);
   }
   if (options.styles.length === 0) throw new ConfigError('styles', 'must name at least one prompt style');
-  const rejects = new RejectsSink(join(options.outDir, SIB_OUTPUT_FILES.rejects));
+  const rejects = new RejectsSink(join(options.out, SIB_OUTPUT_FILES.rejects));
   const readOptions = { ...options.limits, onError, rejects };
   const resources = await openSibResources(options, readOptions);
   const { annotations, sources, taskSink, itemSink } = resources;
@@ -336,6 +336,6 @@ async function assembleClaimed(options: AssembleSibOptions): Promise<SibSummary>
   }
   await rejects.close();
   const result = summary.finish(annotations, rejects, SIB_OUTPUT_FILES.rejects);
-  await writeFileAtomic(join(options.outDir, SIB_OUTPUT_FILES.summary), JSON.stringify(result, null, 2) + '\n');
+  await writeFileAtomic(join(options.out, SIB_OUTPUT_FILES.summary), JSON.stringify(result, null, 2) + '\n');
   return result;
 }

