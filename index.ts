@@ -238,6 +238,7 @@ export type { GloveEncoderStats } from './embeddings/glove-encoder.js';
 export type { WordRows } from './embeddings/glove-tokens.js';
 export type { HashingSentenceEncoder } from './embeddings/hashing-encoder.js';
 export type { ModelDtype } from './embeddings/model-files.js';
+export type { PoolingMode, PoolingRequest } from './embeddings/graph-pooling.js';
 export type { BenchModelOptions, GeneratedModelReport } from './embeddings/model-generator.js';
 export type { ModelResolutionOptions, ModelSourceKind, ResolutionAttempt } from './embeddings/model-resolution.js';
 export type { NodeContextKey, NodeEmbedding, NodeEmbeddingCache, RefusedRowReason } from './embeddings/node-cache.js';

@@ -84,7 +84,9 @@ function floatValues(tensor: TensorProto): Float32Array {
 function tensorToFloat16(tensor: TensorProto, source: string): TensorProto {
   if (tensor.dataType !== OnnxDataType.FLOAT) return tensor;
   if (tensor.dataLocation === 1 || (tensor.externalData?.length ?? 0) > 0)
-    throw new UserError(`${source}: tensor ${tensor.name} keeps its data in an external file, which fp16 conversion does not read`);
+    throw new UserError(
+      `${source}: tensor ${tensor.name} keeps its data in an external file, which fp16 conversion does not read`,
+    );
   const { floatData: _unused, ...rest } = tensor;
   void _unused;
   return { ...rest, dataType: OnnxDataType.FLOAT16, rawData: float16Bytes(floatValues(tensor)) };

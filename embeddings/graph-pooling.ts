@@ -84,6 +84,7 @@ export function appendMeanPooling(model: Uint8Array, source = 'the model'): Uint
     ...graph.node.flatMap((n) => n.output),
   ]);
   const clash = [...g.usedNames].find((n) => existing.has(n));
-  if (clash !== undefined) throw new UserError(`${source}: already has a value named ${clash}; cannot pool in the graph`);
+  if (clash !== undefined)
+    throw new UserError(`${source}: already has a value named ${clash}; cannot pool in the graph`);
   return appendToGraph(model, g.toGraphAdditions());
 }

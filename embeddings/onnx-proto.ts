@@ -237,7 +237,10 @@ export function appendToGraph(
   const err = GraphProtoType.verify(additions);
   if (err) throw new Error(`invalid ONNX graph additions: ${err}`);
   const graph = GraphProtoType.encode(GraphProtoType.fromObject(additions)).finish();
-  const field = protobuf.Writer.create().uint32((7 << 3) | 2).bytes(graph).finish();
+  const field = protobuf.Writer.create()
+    .uint32((7 << 3) | 2)
+    .bytes(graph)
+    .finish();
   const out = new Uint8Array(model.byteLength + field.byteLength);
   out.set(model, 0);
   out.set(field, model.byteLength);
@@ -268,6 +271,9 @@ function mergeGraphFields(bytes: Uint8Array): Uint8Array {
   if (graphs.length < 2) return bytes;
   const merged = Buffer.concat(graphs.map(([from, to]) => bytes.subarray(from, to)));
   const head = Buffer.concat(others.map(([from, to]) => bytes.subarray(from, to)));
-  const graphField = protobuf.Writer.create().uint32((7 << 3) | 2).bytes(merged).finish();
+  const graphField = protobuf.Writer.create()
+    .uint32((7 << 3) | 2)
+    .bytes(merged)
+    .finish();
   return Buffer.concat([head, graphField]);
 }

@@ -80,7 +80,11 @@ describe('fp16 conversion of the tiny BERT', () => {
     expect(report.casts).toBe(1);
     expect(report.keptFloat32Outputs).toEqual(['last_hidden_state']);
     const last = fp16.node[fp16.node.length - 1]!;
-    expect([last.opType, last.input, last.output]).toEqual(['Cast', ['last_hidden_state/float16'], ['last_hidden_state']]);
+    expect([last.opType, last.input, last.output]).toEqual([
+      'Cast',
+      ['last_hidden_state/float16'],
+      ['last_hidden_state'],
+    ]);
     expect(last.attribute[0]!.i).toBe(OnnxDataType.FLOAT);
     expect(fp16.output).toEqual(fp32.output);
     expect(fp16.input).toEqual(fp32.input);
@@ -91,7 +95,9 @@ describe('fp16 conversion of the tiny BERT', () => {
     for (let i = 0; i < weights.wordEmbeddings.length; i++) {
       const back = float16BitsToFloat32(view.getUint16(2 * i, true));
       expect(back).toBe(float16BitsToFloat32(float32ToFloat16Bits(weights.wordEmbeddings[i]!)));
-      expect(Math.abs(back - weights.wordEmbeddings[i]!)).toBeLessThanOrEqual(Math.abs(weights.wordEmbeddings[i]!) * 2 ** -11);
+      expect(Math.abs(back - weights.wordEmbeddings[i]!)).toBeLessThanOrEqual(
+        Math.abs(weights.wordEmbeddings[i]!) * 2 ** -11,
+      );
     }
     // Deterministic bytes.
     expect(Buffer.from(convertModelToFloat16(fp32Bytes).model).equals(Buffer.from(model))).toBe(true);

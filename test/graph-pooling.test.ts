@@ -99,16 +99,29 @@ describe('mean pooling in the ONNX graph', () => {
     const [rows, seq, dim] = [16, 24, 32];
     const lengths = Array.from({ length: rows }, (_, r) => (r === 3 ? 0 : 1 + Math.floor(rng.next() * seq)));
     lengths[0] = seq;
-    const ids = lengths.map((n) => Array.from({ length: seq }, (_, t) => (t < n ? 5 + Math.floor(rng.next() * 90) : 0)));
+    const ids = lengths.map((n) =>
+      Array.from({ length: seq }, (_, t) => (t < n ? 5 + Math.floor(rng.next() * 90) : 0)),
+    );
     const mask = lengths.map((n) => Array.from({ length: seq }, (_, t) => (t < n ? 1 : 0)));
-    const feeds = { input_ids: int64(ids), attention_mask: int64(mask), token_type_ids: int64(mask.map((m) => m.map(() => 0))) };
+    const feeds = {
+      input_ids: int64(ids),
+      attention_mask: int64(mask),
+      token_type_ids: int64(mask.map((m) => m.map(() => 0))),
+    };
     const hidden = (await plain.run(feeds)).last_hidden_state!.data as Float32Array;
     const graphOut = await pooled.run(feeds, [POOLED_OUTPUT, NORMALIZED_OUTPUT]);
     let maxDiff = 0;
     let minCosine = 1;
     for (const normalize of [false, true]) {
       const js = new Float32Array(rows * dim);
-      meanPoolBatch(hidden, lengths, seq, dim, js, Array.from({ length: rows }, (_, r) => r));
+      meanPoolBatch(
+        hidden,
+        lengths,
+        seq,
+        dim,
+        js,
+        Array.from({ length: rows }, (_, r) => r),
+      );
       if (normalize) for (let r = 0; r < rows; r++) l2NormalizeRow(js, r * dim, dim);
       const inGraph = graphOut[normalize ? NORMALIZED_OUTPUT : POOLED_OUTPUT]!.data as Float32Array;
       for (let r = 0; r < rows; r++) {
@@ -118,7 +131,8 @@ describe('mean pooling in the ONNX graph', () => {
           maxDiff = Math.max(maxDiff, Math.abs(a - b));
           [dot, a2, b2] = [dot + a * b, a2 + a * a, b2 + b * b];
         }
-        if (lengths[r] === 0) expect(Array.from(inGraph.subarray(r * dim, (r + 1) * dim)).every((v) => v === 0)).toBe(true);
+        if (lengths[r] === 0)
+          expect(Array.from(inGraph.subarray(r * dim, (r + 1) * dim)).every((v) => v === 0)).toBe(true);
         else minCosine = Math.min(minCosine, dot / Math.sqrt(a2 * b2));
       }
     }
