@@ -54,6 +54,8 @@ export type OnnxEncoderDescription = EncoderInfo & {
   pooling: 'graph' | 'js';
   /** The batch size encode() used when given none (64 on the CPU, 256 on webgpu and cuda by default). */
   batchSize: number;
+  /** Threads tokenizing for a pipelined encode() (0: this thread). */
+  tokenizerThreads: number;
   /** The model this engine derived and ran (fp16 conversion, in-graph pooling), when not onnxFile itself. */
   derivedModel?: { file: string; sha256: string; source: string; ms: number };
   /**

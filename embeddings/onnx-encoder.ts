@@ -12,7 +12,7 @@ import { defaultCacheRoot } from './cache-paths.js';
 import { modelFingerprint } from './model-fingerprint.js';
 import type { DescribedEncoder, EncoderInfo, EncoderStats, OnnxEncoderDescription } from './encoder-description.js';
 import { openSessionWithFallback, type DeviceRequest, type SessionFactory } from './execution-providers.js';
-import { SentenceTokenizer, type TokenizedSentence } from './tokenizer.js';
+import { SentenceTokenizer, type ParallelTokenizer, type TokenizedSentence } from './tokenizer.js';
 import { planBatches, paddingWasted, pipelineWindows, type PlannedBatch } from './length-batching.js';
 import { emptyPipelineTimings, runPipeline, type PipelineSteps } from './encode-pipeline.js';
 import { l2NormalizeRow, meanPoolBatch } from './pooling.js';
@@ -117,6 +117,18 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     private readonly derived: DerivedModelInfo | undefined,
   ) {}
 
+  /** Tokenizer threads feeding a pipelined encode() (useTokenizerThreads), if any. */
+  private tokenizerThreads: ParallelTokenizer | undefined;
+
+  /**
+   * Tokenizes on other threads from now on, when encode() is pipelined: the windows of the input are
+   * tokenized there, ahead, while this thread pads, runs and pools. The tokens are the same, and so
+   * are the vectors. The encoder closes them on close(); undefined detaches (without closing).
+   */
+  useTokenizerThreads(threads: ParallelTokenizer | undefined): void {
+    this.tokenizerThreads = threads;
+  }
+
   /** The batch size encode() uses when given none. */
   get defaultBatchSize(): number {
     return this.defaultBatchSizeValue;
@@ -147,6 +159,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       pipeline: this.pipeline,
       pooling: this.pooling,
       batchSize: this.defaultBatchSizeValue,
+      tokenizerThreads: this.tokenizerThreads?.threads ?? 0,
       ...(this.derived ? { derivedModel: this.derived } : {}),
       sessionBusyShare: Math.round(busy * 1e4) / 1e4,
       stats: this.stats,
@@ -285,8 +298,12 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       ? pipelineWindows(sentences.length, batchSize, this.windowBatches)
       : [[0, sentences.length] as [number, number]];
     const tokens: TokenizedSentence[] = [];
+    // With tokenizer threads (pipelined only), each window's tokens are in `tokens` before its batches
+    // run, and the pipeline runs one window at a time (lastWindow).
+    const threads = pipelined ? this.tokenizerThreads : undefined;
+    let lastWindow = threads ? -1 : windows.length - 1;
     const tokenizeUpTo = (end: number) => {
-      if (end > tokens.length) tokens.push(...this.tokenizer.tokenize(sentences.slice(tokens.length, end)));
+      if (!threads && end > tokens.length) tokens.push(...this.tokenizer.tokenize(sentences.slice(tokens.length, end)));
     };
     let window = -1;
     let queue: PlannedBatch[] = [];
@@ -297,8 +314,8 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     const steps: PipelineSteps<PreparedBatch, ort.Tensor> = {
       prepare: () => {
         if (queue.length === 0) {
+          if (window >= lastWindow) return undefined;
           window += 1;
-          if (window >= windows.length) return undefined;
           const [start, end] = windows[window]!;
           tokenizeUpTo(end);
           const plan = planBatches(
@@ -345,7 +362,30 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       },
     };
     const timings = emptyPipelineTimings();
-    await runPipeline(steps, pipelined, timings);
+    if (threads) {
+      // Windows are tokenized ahead, two per thread in flight, and consumed in order.
+      const pending = new Map<number, Promise<TokenizedSentence[]>>();
+      const submit = (w: number) => {
+        if (w >= windows.length || pending.has(w)) return;
+        const promise = threads.tokenize(sentences.slice(windows[w]![0], windows[w]![1]));
+        promise.catch(() => undefined); // awaited in its turn; never an unhandled rejection meanwhile
+        pending.set(w, promise);
+      };
+      for (let w = 0; w < windows.length; w++) {
+        for (let k = w; k < w + 2 * threads.threads; k++) submit(k);
+        const waited = performance.now();
+        const got = await pending.get(w)!;
+        timings.prepareMs += performance.now() - waited;
+        pending.delete(w);
+        if (got.length !== windows[w]![1] - windows[w]![0])
+          throw new Error(
+            `tokenizer threads returned ${got.length} sentences for a window of ${windows[w]![1] - windows[w]![0]}`,
+          );
+        for (const t of got) tokens.push(t);
+        lastWindow = w;
+        await runPipeline(steps, true, timings);
+      }
+    } else await runPipeline(steps, pipelined, timings);
 
     this.stats.tokenizeMs += timings.prepareMs;
     this.stats.inferenceMs += timings.runMs;
@@ -366,6 +406,8 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
   }
 
   async close(): Promise<void> {
+    await this.tokenizerThreads?.close();
+    this.tokenizerThreads = undefined;
     await this.session.release();
   }
 }

@@ -84,10 +84,11 @@ describe('PooledSentenceEncoder (Piscina workers)', () => {
         'pipeline',
         'pooling',
         'batchSize',
+        'tokenizerThreads',
         'sessionBusyShare',
         'stats',
       ]);
-      expect([d.pooling, d.batchSize]).toEqual(['js', 64]);
+      expect([d.pooling, d.batchSize, d.tokenizerThreads]).toEqual(['js', 64, 0]);
       expect(d.paddingWasted).toBe(Math.round(direct.paddingWasted * 1e4) / 1e4);
       expect(d.stats.sentences).toBe(sentences.length);
       expect(direct.dtype).toBe(d.dtype);

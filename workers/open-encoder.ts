@@ -14,6 +14,7 @@ import type { EncodeOptions } from '../embeddings/sentence-encoder.js';
 import { ConfigError } from '../core/errors.js';
 // Type-only: the pool and the queue client are loaded when asked for (openEncoder imports them).
 import type { PooledSentenceEncoder } from './pooled-encoder.js';
+import { attachTokenizerThreads, type TokenizerThreadsRequest } from './tokenizer-threads.js';
 import type { QueuedSentenceEncoder, QueueOptions } from './queue/queued-encoder.js';
 
 export { parseEncoderChoice, type EncoderChoice };
@@ -35,6 +36,11 @@ export interface OpenEncoderOptions extends OnnxEncoderOptions {
   sif?: boolean;
   /** Where the stand-in's notice and the word vectors' one-time conversion are announced (default stderr). */
   warn?: (message: string) => void;
+  /**
+   * Threads tokenizing for the pipelined encoder, so that the thread feeding the device only pads,
+   * runs and pools (default 'auto': up to 4 on webgpu/cuda, none on the CPU). Without `workers` only.
+   */
+  tokenizerThreads?: TokenizerThreadsRequest;
   /**
    * Send the model's batches as jobs to `intentsim worker` processes through Redis instead of running
    * them here (Sentence-BERT only); the vectors are the same bytes as a local run's.
@@ -62,7 +68,11 @@ export async function openEncoder(options: OpenEncoderOptions = {}): Promise<Any
     });
   }
   const workers = options.workers ?? 0;
-  if (workers < 1) return OnnxSentenceEncoder.open(options);
+  if (workers < 1) {
+    const encoder = await OnnxSentenceEncoder.open(options);
+    attachTokenizerThreads(encoder, options.tokenizerThreads ?? 'auto', options.cacheDir);
+    return encoder;
+  }
   // Resolve (and download) once, here: workers then open the same folder and never race a download,
   // and a missing model is a ModelNotFoundError on this thread, where callers can catch it.
   const model = await resolveModel(options);

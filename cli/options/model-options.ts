@@ -88,6 +88,11 @@ export function addModelOptions<Args extends unknown[], Opts extends OptionValue
         .default('auto' as PoolingRequest),
     )
     .option(
+      '--tokenizer-threads <n>',
+      'threads tokenizing ahead of the model on webgpu/cuda (default: up to 4 there, none on the CPU; 0: none)',
+      nonNegativeInt,
+    )
+    .option(
       '--max-tokens <n>',
       'token limit per sentence, [CLS]/[SEP] included (longer ones are truncated)',
       positiveInt,
@@ -136,6 +141,7 @@ export function encoderOptions(o: ModelCliOptions): OpenEncoderOptions {
     intraOpThreads: o.threads,
     batchSize: o.batchSize,
     pooling: o.pooling,
+    tokenizerThreads: o.tokenizerThreads ?? 'auto',
     maxTokens: o.maxTokens,
     sif: o.sif,
     onDownload: downloadReporter(),
