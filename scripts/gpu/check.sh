@@ -74,7 +74,7 @@ head -n $((SENTENCES < 10000 ? SENTENCES : 10000)) "$T/s.txt" >"$T/s10k.txt"
 
 say model
 $C model make-bench --out "$T/m" --seed 1 --tokenizer-from "$TOKENIZER" | tail -1
-E="--model-dir $T/m --offline"
+E="--model-dir $T/m --offline --cache-dir $T/cache"
 compare() { "$NODE" "$HERE/compare-vectors.mjs" "$APP" "$1" "$2"; }
 summarise() { "$NODE" "$HERE/summarise.mjs" "$@"; }
 
