@@ -24,7 +24,7 @@ import {
   type ModelDtype,
 } from './model-files.js';
 import { pooledOutputName, poolingForProvider, type PoolingMode, type PoolingRequest } from './graph-pooling.js';
-import { derivedModel } from './derived-models.js';
+import { derivedModel, type DerivedModel } from './derived-models.js';
 import { InputError, UserError } from '../core/errors.js';
 import { modelConfigPath, readModelConfig } from '../core/model-config.js';
 
@@ -183,44 +183,39 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     const poolingRequest = options.pooling ?? 'auto';
     const float16 = model.dtype === 'fp16';
 
-    // The pooling decides the file: 'auto' on a device other than the CPU opens the pooled graph, and
-    // reopens the plain one should the session end up on the CPU provider.
-    const open = async (pooling: PoolingMode, on: DeviceRequest) => {
-      const derived =
-        float16 || pooling === 'graph'
-          ? await derivedModel(model.onnxPath, { float16, graphPooling: pooling === 'graph' }, cacheRoot)
-          : undefined;
-      // The probe is one real (empty) sentence: a provider that opens but cannot run falls back here.
-      const probeTokens = tokenizer.tokenize(['']);
-      const probe = async (session: ort.InferenceSession) => {
-        const rows = await runModel(session, modelInputs(session, probeTokens, probeTokens[0]!.ids.length), pooling, {
-          rows: 1,
-          seq: probeTokens[0]!.ids.length,
-          normalize: true,
-        });
-        checkHiddenSize(rows.dims[rows.dims.length - 1], dim);
-        rows.dispose();
-      };
-      const opened = await openSessionWithFallback(
-        derived?.path ?? model.onnxPath,
-        on,
-        { intraOpThreads: options.intraOpThreads },
-        probe,
-        options.sessionFactory,
-      );
-      return { opened, derived };
+    // The file, and so the pooling, is chosen per provider as each is tried: a GPU provider opens the
+    // derived graph with pooling (made then, once, into the cache), the CPU the model as it is, so a
+    // run that falls back to the CPU never pays for a derivation it does not use.
+    const derivations = new Map<string, DerivedModel>();
+    const fileFor = async (provider: string) => {
+      const pooling = poolingForProvider(poolingRequest, provider);
+      if (!float16 && pooling === 'js') return model.onnxPath;
+      const derived = await derivedModel(model.onnxPath, { float16, graphPooling: pooling === 'graph' }, cacheRoot);
+      derivations.set(provider, derived);
+      return derived.path;
     };
-    const first: PoolingMode = poolingRequest === 'auto' ? (device === 'cpu' ? 'js' : 'graph') : poolingRequest;
-    let { opened, derived } = await open(first, device);
-    let pooling = first;
-    const wanted = poolingForProvider(poolingRequest, opened.provider);
-    if (wanted !== first) {
-      await opened.session.release();
-      const attempts = opened.attempts;
-      ({ opened, derived } = await open(wanted, opened.provider));
-      opened = { ...opened, attempts: [...attempts.slice(0, -1), ...opened.attempts] };
-      pooling = wanted;
-    }
+    // The probe is one real (empty) sentence: a provider that opens but cannot run falls back here.
+    const probeTokens = tokenizer.tokenize(['']);
+    const probe = async (session: ort.InferenceSession, provider: string) => {
+      const seq = probeTokens[0]!.ids.length;
+      const pooling = poolingForProvider(poolingRequest, provider);
+      const rows = await runModel(session, modelInputs(session, probeTokens, seq), pooling, {
+        rows: 1,
+        seq,
+        normalize: true,
+      });
+      checkHiddenSize(rows.dims[rows.dims.length - 1], dim);
+      rows.dispose();
+    };
+    const opened = await openSessionWithFallback(
+      fileFor,
+      device,
+      { intraOpThreads: options.intraOpThreads },
+      probe,
+      options.sessionFactory,
+    );
+    const pooling = poolingForProvider(poolingRequest, opened.provider);
+    const derived = derivations.get(opened.provider);
     // The CPU provider runs no probe batch (nothing to fall back to): its declared output size is checked
     // here, and every batch's in encode().
     checkHiddenSize(declaredHiddenSize(opened.session, pooling), dim);
@@ -259,7 +254,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       options.pipeline ?? opened.provider !== 'cpu',
       options.pipelineWindowBatches ?? DEFAULT_PIPELINE_WINDOW_BATCHES,
       pooling,
-      derived && derived.sha256 !== ''
+      derived
         ? {
             file: derived.path,
             sha256: derived.sha256,
