@@ -9,6 +9,29 @@ import { makeTestModel } from '../embeddings/model-generator.js';
 import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { derivedModel } from '../embeddings/derived-models.js';
 import { DEFAULT_BATCH_SIZE, DEVICE_BATCH_SIZE, defaultBatchSizeFor } from '../embeddings/model-files.js';
+import * as ort from 'onnxruntime-node';
+import type { SessionFactory } from '../embeddings/execution-providers.js';
+
+/**
+ * A "webgpu" that is ORT's CPU provider under that name: the GPU defaults' code path (pooled graph,
+ * pipeline, batch 256) runs here. `opened` records which file each provider was given.
+ */
+function cpuAsWebgpu(opened: Array<[string, string]>, webgpuFails = false): SessionFactory {
+  return {
+    create: (path, options) => {
+      const ep = options.executionProviders?.[0];
+      const provider = typeof ep === 'string' ? ep : (ep?.name ?? 'cpu');
+      opened.push([provider, path]);
+      if (provider === 'webgpu' && webgpuFails) return Promise.reject(new Error('no adapter'));
+      return ort.InferenceSession.create(path, { ...options, executionProviders: ['cpu'] });
+    },
+    supported: () => [
+      { name: 'cpu', bundled: true },
+      { name: 'webgpu', bundled: true },
+    ],
+    precheck: () => undefined,
+  };
+}
 
 let dir: string;
 let cacheDir: string;
@@ -98,6 +121,56 @@ describe('encoder options for the GPU path, on the CPU provider', () => {
     } finally {
       await first.close();
       await again.close();
+    }
+  });
+});
+
+describe("the GPU defaults, with ORT's CPU provider standing in for webgpu", () => {
+  it('open the pooled graph, pipeline, batch 256, and give the CPU vectors within 1e-6', async () => {
+    const opened: Array<[string, string]> = [];
+    const cache = mkdtempSync(join(tmpdir(), 'intentsim-gpu-defaults-'));
+    const gpu = await OnnxSentenceEncoder.open({
+      modelDir: dir,
+      device: 'webgpu',
+      cacheDir: cache,
+      sessionFactory: cpuAsWebgpu(opened),
+    });
+    const cpu = await OnnxSentenceEncoder.open({ modelDir: dir, device: 'cpu', cacheDir: cache });
+    try {
+      const d = gpu.describe();
+      expect([d.provider, d.pooling, d.batchSize, d.pipeline]).toEqual(['webgpu', 'graph', 256, true]);
+      expect(opened).toEqual([['webgpu', d.derivedModel!.file]]);
+      const sentences = Array.from({ length: 700 }, (_, i) => SENTENCES[i % SENTENCES.length]! + ` ${i % 13}`);
+      const { maxDiff } = compare(await cpu.encode(sentences), await gpu.encode(sentences), gpu.dim);
+      expect(maxDiff).toBeLessThan(1e-6);
+      expect(gpu.stats.batches).toBe(3);
+    } finally {
+      await gpu.close();
+      await cpu.close();
+    }
+  });
+
+  it('a run that falls back to the CPU opens the model as it is, with the CPU defaults', async () => {
+    const opened: Array<[string, string]> = [];
+    const cache = mkdtempSync(join(tmpdir(), 'intentsim-gpu-fallback-'));
+    const encoder = await OnnxSentenceEncoder.open({
+      modelDir: dir,
+      device: 'auto',
+      cacheDir: cache,
+      sessionFactory: cpuAsWebgpu(opened, true),
+    });
+    try {
+      const d = encoder.describe();
+      expect([d.provider, d.pooling, d.batchSize, d.pipeline]).toEqual(['cpu', 'js', 64, false]);
+      expect(opened.map(([p]) => p)).toEqual(['webgpu', 'cpu']);
+      expect(opened[1]![1]).toBe(join(dir, 'onnx/model.onnx'));
+      expect(d.providerAttempts.map((a) => [a.provider, a.ok])).toEqual([
+        ['cuda', false],
+        ['webgpu', false],
+        ['cpu', true],
+      ]);
+    } finally {
+      await encoder.close();
     }
   });
 });
