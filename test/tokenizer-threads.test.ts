@@ -54,5 +54,6 @@ describe('tokenizer threads', () => {
     expect(tokenizerThreadCount('auto', { provider: 'webgpu', pipeline: true }, 16)).toBe(4);
     expect(tokenizerThreadCount('auto', { provider: 'cuda', pipeline: true }, 2)).toBe(1);
     expect(tokenizerThreadCount(3, { provider: 'cpu', pipeline: true }, 2)).toBe(3);
+    expect(tokenizerThreadCount(3, { provider: 'cpu', pipeline: false }, 2)).toBe(0);
   });
 });

@@ -13,17 +13,19 @@ import type { TokenizeWorkerData } from './tokenize-worker.js';
 export type TokenizerThreadsRequest = number | 'auto';
 
 /**
- * auto: none on the CPU provider (its ONNX threads want every core, and the vectors there stay those
- * of the one-thread tokenizer by construction anyway) or when encode() is not pipelined; otherwise
- * up to 4, leaving one core to the thread that feeds the device.
+ * None when encode() is not pipelined (the CPU provider's default), whatever was asked. auto: none on
+ * the CPU provider (its ONNX threads want every core); otherwise up to 4, leaving one core to the
+ * thread that feeds the device.
  */
 export function tokenizerThreadCount(
   request: TokenizerThreadsRequest,
   encoder: Pick<OnnxSentenceEncoder, 'provider' | 'pipeline'>,
   cores = availableParallelism(),
 ): number {
+  // Only a pipelined encode() uses them (the CPU's is not, by default): none to start otherwise.
+  if (!encoder.pipeline) return 0;
   if (request !== 'auto') return request;
-  if (encoder.provider === 'cpu' || !encoder.pipeline) return 0;
+  if (encoder.provider === 'cpu') return 0;
   return Math.max(0, Math.min(4, cores - 1));
 }
 

@@ -89,7 +89,7 @@ export function addModelOptions<Args extends unknown[], Opts extends OptionValue
     )
     .option(
       '--tokenizer-threads <n>',
-      'threads tokenizing ahead of the model on webgpu/cuda (default: up to 4 there, none on the CPU; 0: none)',
+      'threads tokenizing ahead of the pipelined model (webgpu/cuda; default: up to 4 there, none on the CPU)',
       nonNegativeInt,
     )
     .option(
