@@ -41,6 +41,8 @@ export {
   type QueueExecution,
   type SessionRunOptions,
 } from './workers/encoder-spec.js';
+export type { TokenizerThreadsRequest } from './workers/tokenizer-threads.js';
+export type { ParallelTokenizer } from './embeddings/tokenizer.js';
 export { QueuedSentenceEncoder, type QueueOptions } from './workers/queue/queued-encoder.js';
 export { serveQueueJobs, type QueueWorkerHandle, type QueueWorkerOptions } from './workers/queue/queue-worker.js';
 export { QueuedContextRunner } from './workers/queue/queued-context.js';
@@ -280,6 +282,7 @@ export type { GloveEncoderStats } from './embeddings/glove-encoder.js';
 export type { WordRows } from './embeddings/glove-tokens.js';
 export type { HashingSentenceEncoder } from './embeddings/hashing-encoder.js';
 export type { ModelDtype } from './embeddings/model-files.js';
+export type { PoolingMode, PoolingRequest } from './embeddings/graph-pooling.js';
 export type { BenchModelOptions, GeneratedModelReport } from './embeddings/model-generator.js';
 export type { ModelResolutionOptions, ModelSourceKind, ResolutionAttempt } from './embeddings/model-resolution.js';
 export type { NodeContextKey, NodeEmbedding, NodeEmbeddingCache, RefusedRowReason } from './embeddings/node-cache.js';

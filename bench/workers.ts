@@ -12,6 +12,7 @@ import { makeBenchModel } from '../embeddings/model-generator.js';
 import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { sharedMiniLmTokenizerDir } from '../core/shared-files.js';
 import type { ModelDtype } from '../embeddings/model-files.js';
+import type { BertPrecision } from '../embeddings/bert-onnx.js';
 import type { FingerprintedEncoder } from '../embeddings/sentence-encoder.js';
 import { PooledSentenceEncoder } from '../workers/pooled-encoder.js';
 import { aserLikeSentences } from './embeddings.js';
@@ -39,7 +40,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const cores = Math.max(1, availableParallelism());
   const count = opts.quick ? 256 : 2048;
   const reps = opts.quick ? 1 : 2;
-  const dtypes: ModelDtype[] = opts.quick ? ['q8'] : ['q8', 'fp32'];
+  const dtypes: Array<ModelDtype & BertPrecision> = opts.quick ? ['q8'] : ['q8', 'fp32'];
   const configs: Config[] = [
     { workers: 0, threads: cores },
     { workers: 0, threads: 1 },

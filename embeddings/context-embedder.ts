@@ -224,7 +224,7 @@ export class ContextEmbedder {
     private readonly encoder: SentenceEncoder,
     private readonly options: ContextEmbedderOptions,
   ) {
-    this.batchSize = options.batchSize ?? 64;
+    this.batchSize = options.batchSize ?? encoder.defaultBatchSize ?? 64;
     this.workSentences = positive(options.workSentences ?? 8192, 'workSentences');
     this.nodesPerQuery = positive(options.nodesPerQuery ?? 256, 'nodesPerQuery');
     this.hubNeighbours = options.hubNeighbours ?? 1000;

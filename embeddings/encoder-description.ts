@@ -50,6 +50,14 @@ export type OnnxEncoderDescription = EncoderInfo & {
   paddingWasted: number;
   /** Whether encode() overlapped tokenization, the session's runs and pooling. */
   pipeline: boolean;
+  /** Where mean pooling and L2 normalisation ran: in the ONNX graph or in JavaScript (pooling.ts). */
+  pooling: 'graph' | 'js';
+  /** The batch size encode() used when given none (64 on the CPU, 256 on webgpu and cuda by default). */
+  batchSize: number;
+  /** Threads tokenizing for a pipelined encode() (0: this thread). */
+  tokenizerThreads: number;
+  /** The model this engine derived and ran (fp16 conversion, in-graph pooling), when not onnxFile itself. */
+  derivedModel?: { file: string; sha256: string; source: string; ms: number };
   /**
    * inferenceMs / encodeMs (4 decimals): the share of the wall time a batch was in the session. An
    * upper bound when pipelined, as a run's end is seen only once the JavaScript thread is free.

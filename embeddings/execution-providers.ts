@@ -158,7 +158,8 @@ function sessionOptions(
 }
 
 /**
- * Opens `modelPath` on the first provider of `device`'s candidates that works. A provider "works"
+ * Opens `modelPath` (a file, or the file for a provider) on the first provider of `device`'s
+ * candidates that works. A provider "works"
  * when the session opens and, if given, `probe` (a small real batch) runs on it: some providers open
  * and then fail on the first run (missing kernels, out of memory), and that must fall back too.
  * The CPU provider is not probed: it ends every list of candidates, so there is nothing to fall back
@@ -166,10 +167,10 @@ function sessionOptions(
  * every start-up one more run).
  */
 export async function openSessionWithFallback(
-  modelPath: string,
+  modelPath: string | ((provider: ExecutionProviderName) => Promise<string>),
   device: DeviceRequest,
   settings: SessionSettings,
-  probe?: (session: ort.InferenceSession) => Promise<void>,
+  probe?: (session: ort.InferenceSession, provider: ExecutionProviderName) => Promise<void>,
   factory: SessionFactory = onnxRuntimeSessionFactory,
 ): Promise<OpenedSession> {
   const attempts: ProviderAttempt[] = [];
@@ -187,8 +188,11 @@ export async function openSessionWithFallback(
     }
     let session: ort.InferenceSession | undefined;
     try {
-      session = await factory.create(modelPath, sessionOptions(provider, settings));
-      if (probe && provider !== 'cpu') await probe(session);
+      // A model file per provider (the encoder's in-graph pooling on GPUs only), made when that
+      // provider is tried: its failure to be made is that provider's failure.
+      const path = typeof modelPath === 'string' ? modelPath : await modelPath(provider);
+      session = await factory.create(path, sessionOptions(provider, settings));
+      if (probe && provider !== 'cpu') await probe(session, provider);
       attempts.push({ provider, ok: true, ms: performance.now() - started });
       return { session, provider, attempts };
     } catch (err) {

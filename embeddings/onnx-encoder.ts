@@ -1,7 +1,9 @@
 // The Sentence-BERT encoder: a BERT ONNX graph (all-MiniLM-L6-v2 by default) run by onnxruntime-node
 // with the provider, threads and batching under our control; tokenization by transformers.js.
 // encode() = tokenize → length-sorted batches padded to their longest sentence → last_hidden_state →
-// mean pooling over non-padding tokens → L2 normalisation; rows come back in input order.
+// mean pooling over non-padding tokens → L2 normalisation; rows come back in input order. The pooling
+// runs in JavaScript (pooling.ts, bit-exact with every earlier run: the CPU default) or inside the
+// graph (graph-pooling.ts: the GPU default, so that only [batch, hidden] comes back from the device).
 import { join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { EncodeOptions } from './sentence-encoder.js';
@@ -10,15 +12,23 @@ import { defaultCacheRoot } from './cache-paths.js';
 import { modelFingerprint } from './model-fingerprint.js';
 import type { DescribedEncoder, EncoderInfo, EncoderStats, OnnxEncoderDescription } from './encoder-description.js';
 import { openSessionWithFallback, type DeviceRequest, type SessionFactory } from './execution-providers.js';
-import { SentenceTokenizer, type TokenizedSentence } from './tokenizer.js';
+import { SentenceTokenizer, type ParallelTokenizer, type TokenizedSentence } from './tokenizer.js';
 import { planBatches, paddingWasted, pipelineWindows, type PlannedBatch } from './length-batching.js';
 import { emptyPipelineTimings, runPipeline, type PipelineSteps } from './encode-pipeline.js';
 import { l2NormalizeRow, meanPoolBatch } from './pooling.js';
-import { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS, type ModelDtype } from './model-files.js';
+import {
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_MAX_TOKENS,
+  DEVICE_BATCH_SIZE,
+  defaultBatchSizeFor,
+  type ModelDtype,
+} from './model-files.js';
+import { pooledOutputName, poolingForProvider, type PoolingMode, type PoolingRequest } from './graph-pooling.js';
+import { derivedModel, type DerivedModel } from './derived-models.js';
 import { InputError, UserError } from '../core/errors.js';
 import { modelConfigPath, readModelConfig } from '../core/model-config.js';
 
-export { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS };
+export { DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS, DEVICE_BATCH_SIZE };
 
 export interface OnnxEncoderOptions extends ModelResolutionOptions {
   device?: DeviceRequest;
@@ -28,8 +38,14 @@ export interface OnnxEncoderOptions extends ModelResolutionOptions {
   maxTokens?: number;
   /** Group sentences of similar length into batches (default true); false keeps arrival order. */
   sortByLength?: boolean;
-  /** Batch size when encode() is not given one (default 64). */
+  /** Batch size when encode() is not given one (default 64 on the CPU, 256 on webgpu and cuda). */
   batchSize?: number;
+  /**
+   * Where mean pooling and L2 normalisation run: 'graph' (appended to the ONNX graph: the session
+   * returns [batch, hidden]), 'js' (pooling.ts, bit-exact with earlier runs) or 'auto' (default:
+   * graph on GPU providers, js on the CPU).
+   */
+  pooling?: PoolingRequest;
   /**
    * Overlap tokenization, the session's runs and pooling, planning batches in windows of the input
    * (default: on for GPU providers, off for the CPU one).
@@ -51,6 +67,15 @@ export interface OnnxEncodeOptions extends EncodeOptions {
 
 /** Batches per window of a pipelined encode(): 8 × 64 sentences sorted together by default. */
 export const DEFAULT_PIPELINE_WINDOW_BATCHES = 8;
+
+/** What the manifest records of a model this engine derived (fp16, in-graph pooling). */
+export interface DerivedModelInfo {
+  file: string;
+  sha256: string;
+  /** 'cache' or 'built', and why it was built. */
+  source: string;
+  ms: number;
+}
 
 /** One batch ready for the session: its rows, their token counts and the padded inputs. */
 interface PreparedBatch {
@@ -81,12 +106,33 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     private readonly tokenizer: SentenceTokenizer,
     readonly info: EncoderInfo,
     private readonly sortByLength: boolean,
-    private readonly defaultBatchSize: number,
+    private readonly defaultBatchSizeValue: number,
     /** Overlap tokenization, the session's runs and pooling (encode-pipeline.ts). */
     readonly pipeline: boolean,
     /** Largest window of batches the pipelined encoder tokenizes and sorts at a time. */
     private readonly windowBatches: number,
+    /** Where pooling runs (graph-pooling.ts). */
+    readonly pooling: PoolingMode,
+    /** The derived model the session runs, when not the resolved file itself. */
+    private readonly derived: DerivedModelInfo | undefined,
   ) {}
+
+  /** Tokenizer threads feeding a pipelined encode() (useTokenizerThreads), if any. */
+  private tokenizerThreads: ParallelTokenizer | undefined;
+
+  /**
+   * Tokenizes on other threads from now on, when encode() is pipelined: the windows of the input are
+   * tokenized there, ahead, while this thread pads, runs and pools. The tokens are the same, and so
+   * are the vectors. The encoder closes them on close(); undefined detaches (without closing).
+   */
+  useTokenizerThreads(threads: ParallelTokenizer | undefined): void {
+    this.tokenizerThreads = threads;
+  }
+
+  /** The batch size encode() uses when given none. */
+  get defaultBatchSize(): number {
+    return this.defaultBatchSizeValue;
+  }
 
   get name(): string {
     return this.info.model;
@@ -111,6 +157,10 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       ...this.info,
       paddingWasted: Math.round(this.paddingWasted * 1e4) / 1e4,
       pipeline: this.pipeline,
+      pooling: this.pooling,
+      batchSize: this.defaultBatchSizeValue,
+      tokenizerThreads: this.tokenizerThreads?.threads ?? 0,
+      ...(this.derived ? { derivedModel: this.derived } : {}),
       sessionBusyShare: Math.round(busy * 1e4) / 1e4,
       stats: this.stats,
     };
@@ -129,25 +179,53 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     );
     const cacheRoot = resolve(options.cacheDir ?? defaultCacheRoot());
     const tokenizer = await SentenceTokenizer.load(model.dir, maxTokens, cacheRoot);
+    const device = options.device ?? 'auto';
+    const poolingRequest = options.pooling ?? 'auto';
+    const float16 = model.dtype === 'fp16';
 
+    // The file, and so the pooling, is chosen per provider as each is tried: a GPU provider opens the
+    // derived graph with pooling (made then, once, into the cache), the CPU the model as it is, so a
+    // run that falls back to the CPU never pays for a derivation it does not use.
+    const derivations = new Map<string, DerivedModel>();
+    const fileFor = async (provider: string) => {
+      const pooling = poolingForProvider(poolingRequest, provider);
+      if (!float16 && pooling === 'js') return model.onnxPath;
+      const derived = await derivedModel(model.onnxPath, { float16, graphPooling: pooling === 'graph' }, cacheRoot);
+      derivations.set(provider, derived);
+      return derived.path;
+    };
     // The probe is one real (empty) sentence: a provider that opens but cannot run falls back here.
     const probeTokens = tokenizer.tokenize(['']);
-    const probe = async (session: ort.InferenceSession) => {
-      const hidden = await runBatch(session, probeTokens, probeTokens[0]!.ids.length);
-      checkHiddenSize(hidden.dims[2], dim);
+    const probe = async (session: ort.InferenceSession, provider: string) => {
+      const seq = probeTokens[0]!.ids.length;
+      const pooling = poolingForProvider(poolingRequest, provider);
+      const rows = await runModel(session, modelInputs(session, probeTokens, seq), pooling, {
+        rows: 1,
+        seq,
+        normalize: true,
+      });
+      checkHiddenSize(rows.dims[rows.dims.length - 1], dim);
+      rows.dispose();
     };
     const opened = await openSessionWithFallback(
-      model.onnxPath,
-      options.device ?? 'auto',
+      fileFor,
+      device,
       { intraOpThreads: options.intraOpThreads },
       probe,
       options.sessionFactory,
     );
+    const pooling = poolingForProvider(poolingRequest, opened.provider);
+    const derived = derivations.get(opened.provider);
     // The CPU provider runs no probe batch (nothing to fall back to): its declared output size is checked
     // here, and every batch's in encode().
-    checkHiddenSize(declaredHiddenSize(opened.session), dim);
+    checkHiddenSize(declaredHiddenSize(opened.session, pooling), dim);
     const { fingerprint } = await modelFingerprint(
-      { onnxPath: model.onnxPath, tokenizerPath: join(model.dir, 'tokenizer.json'), dtype: model.dtype, maxTokens },
+      {
+        onnxPath: derived?.path ?? model.onnxPath,
+        tokenizerPath: join(model.dir, 'tokenizer.json'),
+        dtype: model.dtype,
+        maxTokens,
+      },
       cacheRoot,
     );
     return new OnnxSentenceEncoder(
@@ -170,11 +248,20 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
         intraOpThreads: options.intraOpThreads && options.intraOpThreads > 0 ? options.intraOpThreads : 'ort-default',
       },
       options.sortByLength ?? true,
-      options.batchSize ?? DEFAULT_BATCH_SIZE,
+      options.batchSize ?? defaultBatchSizeFor(opened.provider),
       // Off on the CPU by default: there ORT's threads want the cores the JavaScript thread would
       // use, and one window over the whole input keeps the CPU vectors exactly as they were.
       options.pipeline ?? opened.provider !== 'cpu',
       options.pipelineWindowBatches ?? DEFAULT_PIPELINE_WINDOW_BATCHES,
+      pooling,
+      derived
+        ? {
+            file: derived.path,
+            sha256: derived.sha256,
+            source: derived.source === 'built' ? `built (${derived.reason})` : 'cache',
+            ms: Math.round(derived.ms),
+          }
+        : undefined,
     );
   }
 
@@ -192,7 +279,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
   }
 
   async encode(sentences: readonly string[], options: OnnxEncodeOptions = {}): Promise<Float32Array> {
-    const batchSize = options.batchSize ?? this.defaultBatchSize;
+    const batchSize = options.batchSize ?? this.defaultBatchSizeValue;
     const normalize = options.normalize ?? true;
     const sortByLength = options.sortByLength ?? this.sortByLength;
     const pipelined = options.pipeline ?? this.pipeline;
@@ -206,19 +293,24 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       ? pipelineWindows(sentences.length, batchSize, this.windowBatches)
       : [[0, sentences.length] as [number, number]];
     const tokens: TokenizedSentence[] = [];
+    // With tokenizer threads (pipelined only), each window's tokens are in `tokens` before its batches
+    // run, and the pipeline runs one window at a time (lastWindow).
+    const threads = pipelined ? this.tokenizerThreads : undefined;
+    let lastWindow = threads ? -1 : windows.length - 1;
     const tokenizeUpTo = (end: number) => {
-      if (end > tokens.length) tokens.push(...this.tokenizer.tokenize(sentences.slice(tokens.length, end)));
+      if (!threads && end > tokens.length) tokens.push(...this.tokenizer.tokenize(sentences.slice(tokens.length, end)));
     };
     let window = -1;
     let queue: PlannedBatch[] = [];
     let realTokens = 0;
     let paddedTokens = 0;
     const session = this.session;
+    const pooling = this.pooling;
     const steps: PipelineSteps<PreparedBatch, ort.Tensor> = {
       prepare: () => {
         if (queue.length === 0) {
+          if (window >= lastWindow) return undefined;
           window += 1;
-          if (window >= windows.length) return undefined;
           const [start, end] = windows[window]!;
           tokenizeUpTo(end);
           const plan = planBatches(
@@ -249,16 +341,46 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
         }
         return prepared;
       },
-      run: (batch) => runInputs(session, batch.inputs, batch.indices.length, batch.paddedLength),
-      finish: (batch, hidden) => {
-        checkHiddenSize(hidden.dims[2], dim);
-        meanPoolBatch(hidden.data as Float32Array, batch.lengths, batch.paddedLength, dim, out, batch.indices);
-        if (normalize) for (const i of batch.indices) l2NormalizeRow(out, i * dim, dim);
-        hidden.dispose();
+      run: (batch) =>
+        runModel(session, batch.inputs, pooling, { rows: batch.indices.length, seq: batch.paddedLength, normalize }),
+      finish: (batch, result) => {
+        const values = result.data as Float32Array;
+        if (pooling === 'graph') {
+          checkHiddenSize(result.dims[1], dim);
+          batch.indices.forEach((row, r) => out.set(values.subarray(r * dim, (r + 1) * dim), row * dim));
+        } else {
+          checkHiddenSize(result.dims[2], dim);
+          meanPoolBatch(values, batch.lengths, batch.paddedLength, dim, out, batch.indices);
+          if (normalize) for (const i of batch.indices) l2NormalizeRow(out, i * dim, dim);
+        }
+        result.dispose();
       },
     };
     const timings = emptyPipelineTimings();
-    await runPipeline(steps, pipelined, timings);
+    if (threads) {
+      // Windows are tokenized ahead, two per thread in flight, and consumed in order.
+      const pending = new Map<number, Promise<TokenizedSentence[]>>();
+      const submit = (w: number) => {
+        if (w >= windows.length || pending.has(w)) return;
+        const promise = threads.tokenize(sentences.slice(windows[w]![0], windows[w]![1]));
+        promise.catch(() => undefined); // awaited in its turn; never an unhandled rejection meanwhile
+        pending.set(w, promise);
+      };
+      for (let w = 0; w < windows.length; w++) {
+        for (let k = w; k < w + 2 * threads.threads; k++) submit(k);
+        const waited = performance.now();
+        const got = await pending.get(w)!;
+        timings.prepareMs += performance.now() - waited;
+        pending.delete(w);
+        if (got.length !== windows[w]![1] - windows[w]![0])
+          throw new Error(
+            `tokenizer threads returned ${got.length} sentences for a window of ${windows[w]![1] - windows[w]![0]}`,
+          );
+        for (const t of got) tokens.push(t);
+        lastWindow = w;
+        await runPipeline(steps, true, timings);
+      }
+    } else await runPipeline(steps, pipelined, timings);
 
     this.stats.tokenizeMs += timings.prepareMs;
     this.stats.inferenceMs += timings.runMs;
@@ -279,13 +401,20 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
   }
 
   async close(): Promise<void> {
+    await this.tokenizerThreads?.close();
+    this.tokenizerThreads = undefined;
     await this.session.release();
   }
 }
 
-/** The hidden size the graph declares for its output (undefined when symbolic or absent). */
-function declaredHiddenSize(session: ort.InferenceSession): number | undefined {
-  const name = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0];
+/** The hidden size the graph declares for the output read (undefined when symbolic or absent). */
+function declaredHiddenSize(session: ort.InferenceSession, pooling: PoolingMode = 'js'): number | undefined {
+  const name =
+    pooling === 'graph'
+      ? pooledOutputName(true)
+      : session.outputNames.includes('last_hidden_state')
+        ? 'last_hidden_state'
+        : session.outputNames[0];
   // Another runtime's session (onnxruntime-web, in a bench) may come without metadata.
   const output = (session.outputMetadata as readonly ort.InferenceSession.ValueMetadata[] | undefined)?.find(
     (m) => m.name === name,
@@ -327,6 +456,26 @@ export function modelInputs(
     inputs[name] = tensor;
   }
   return inputs;
+}
+
+/**
+ * Runs one batch: with pooling 'js', last_hidden_state [rows, seq, hidden]; with 'graph', the pooled
+ * (normalised or not) sentence vectors [rows, hidden] that graph-pooling.ts added to the graph.
+ */
+export async function runModel(
+  session: ort.InferenceSession,
+  inputs: Record<string, ort.Tensor>,
+  pooling: PoolingMode,
+  shape: { rows: number; seq: number; normalize: boolean },
+): Promise<ort.Tensor> {
+  if (pooling === 'js') return runInputs(session, inputs, shape.rows, shape.seq);
+  const name = pooledOutputName(shape.normalize);
+  const result = (await session.run(inputs, [name]))[name]!;
+  if (result.type !== 'float32' || result.dims.length !== 2 || result.dims[0] !== shape.rows)
+    throw new UserError(
+      `model output ${name} is ${result.type} [${result.dims.join(', ')}], expected float32 [${shape.rows}, hidden]`,
+    );
+  return result;
 }
 
 /** Runs one batch's inputs and returns last_hidden_state, checked to be float32 [rows, seq, hidden]. */

@@ -6,6 +6,7 @@ import {
   OnnxAttributeType,
   OnnxDataType,
   type AttributeProto,
+  type GraphProto,
   type NodeProto,
   type OnnxDataTypeCode,
   type TensorProto,
@@ -30,10 +31,16 @@ export class OnnxGraphBuilder {
   private readonly names = new Set<string>();
   private counter = 0;
 
+  /**
+   * `namespace` starts every generated name, so that nodes added to an existing graph
+   * (graph-pooling.ts) do not take the names of its own values.
+   */
+  constructor(private readonly namespace = '') {}
+
   /** A fresh value name (`prefix_N`), unique within the graph. */
   fresh(prefix: string): string {
     let name: string;
-    do name = `${prefix}_${this.counter++}`;
+    do name = `${this.namespace}${prefix}_${this.counter++}`;
     while (this.names.has(name));
     this.names.add(name);
     return name;
@@ -128,6 +135,16 @@ export class OnnxGraphBuilder {
     return this.node(opType, inputs, attrs, outputName === undefined ? 1 : [outputName])[0]!;
   }
 
+  /** What was built, as additions to another graph (onnx-proto.ts's appendToGraph). */
+  toGraphAdditions(): Pick<GraphProto, 'node' | 'initializer' | 'output'> {
+    return { node: this.nodes, initializer: this.initializers, output: this.outputs };
+  }
+
+  /** Every name this builder has given out or claimed. */
+  get usedNames(): ReadonlySet<string> {
+    return this.names;
+  }
+
   toModel(opts: { graphName: string; opset: number; producer: string; docString: string }): Uint8Array {
     return encodeModelProto({
       irVersion: 8,
@@ -175,6 +192,8 @@ function bytesPerElement(t: OnnxDataTypeCode): number {
     case OnnxDataType.FLOAT:
     case OnnxDataType.INT32:
       return 4;
+    case OnnxDataType.FLOAT16:
+      return 2;
     case OnnxDataType.INT64:
       return 8;
     case OnnxDataType.INT8:

@@ -1,7 +1,10 @@
 // The subset of onnx.proto (https://github.com/onnx/onnx/blob/main/onnx/onnx.proto, IR version 8)
 // that the model generators need, declared as a protobufjs JSON descriptor so that no .proto file or
-// Python toolchain is involved. Field numbers are onnx.proto's; only fields the generators write are
-// listed (protobuf readers skip nothing they need: every field we omit is optional in ONNX).
+// Python toolchain is involved. Field numbers are onnx.proto's. The fields the generators write are
+// listed, and the others a BERT export uses (typed data arrays, value_info, doc strings, metadata), so
+// that a transform (graph-pooling.ts, float16-conversion.ts) can read an exported model; protobufjs
+// skips fields it does not know, which is why a transform checks that a model round-trips whole
+// (modelRoundTrips) before rewriting it.
 import protobuf from 'protobufjs';
 
 /** ONNX TensorProto.DataType values used here. */
@@ -11,6 +14,7 @@ export const OnnxDataType = {
   INT8: 3,
   INT32: 6,
   INT64: 7,
+  FLOAT16: 10,
 } as const;
 export type OnnxDataTypeCode = (typeof OnnxDataType)[keyof typeof OnnxDataType];
 
@@ -37,13 +41,24 @@ const descriptor = {
             t: { type: 'TensorProto', id: 5 },
             floats: { rule: 'repeated', type: 'float', id: 7 },
             ints: { rule: 'repeated', type: 'int64', id: 8 },
+            strings: { rule: 'repeated', type: 'bytes', id: 9 },
+            tensors: { rule: 'repeated', type: 'TensorProto', id: 10 },
+            docString: { type: 'string', id: 13 },
             type: { type: 'int32', id: 20 },
+            refAttrName: { type: 'string', id: 21 },
           },
         },
         ValueInfoProto: {
           fields: {
             name: { type: 'string', id: 1 },
             type: { type: 'TypeProto', id: 2 },
+            docString: { type: 'string', id: 3 },
+          },
+        },
+        StringStringEntryProto: {
+          fields: {
+            key: { type: 'string', id: 1 },
+            value: { type: 'string', id: 2 },
           },
         },
         NodeProto: {
@@ -53,6 +68,7 @@ const descriptor = {
             name: { type: 'string', id: 3 },
             opType: { type: 'string', id: 4 },
             attribute: { rule: 'repeated', type: 'AttributeProto', id: 5 },
+            docString: { type: 'string', id: 6 },
             domain: { type: 'string', id: 7 },
           },
         },
@@ -61,9 +77,12 @@ const descriptor = {
             irVersion: { type: 'int64', id: 1 },
             producerName: { type: 'string', id: 2 },
             producerVersion: { type: 'string', id: 3 },
+            domain: { type: 'string', id: 4 },
+            modelVersion: { type: 'int64', id: 5 },
             docString: { type: 'string', id: 6 },
             graph: { type: 'GraphProto', id: 7 },
             opsetImport: { rule: 'repeated', type: 'OperatorSetIdProto', id: 8 },
+            metadataProps: { rule: 'repeated', type: 'StringStringEntryProto', id: 14 },
           },
         },
         GraphProto: {
@@ -71,16 +90,25 @@ const descriptor = {
             node: { rule: 'repeated', type: 'NodeProto', id: 1 },
             name: { type: 'string', id: 2 },
             initializer: { rule: 'repeated', type: 'TensorProto', id: 5 },
+            docString: { type: 'string', id: 10 },
             input: { rule: 'repeated', type: 'ValueInfoProto', id: 11 },
             output: { rule: 'repeated', type: 'ValueInfoProto', id: 12 },
+            valueInfo: { rule: 'repeated', type: 'ValueInfoProto', id: 13 },
           },
         },
         TensorProto: {
           fields: {
             dims: { rule: 'repeated', type: 'int64', id: 1 },
             dataType: { type: 'int32', id: 2 },
+            floatData: { rule: 'repeated', type: 'float', id: 4, options: { packed: true } },
+            int32Data: { rule: 'repeated', type: 'int32', id: 5, options: { packed: true } },
+            int64Data: { rule: 'repeated', type: 'int64', id: 7, options: { packed: true } },
             name: { type: 'string', id: 8 },
             rawData: { type: 'bytes', id: 9 },
+            doubleData: { rule: 'repeated', type: 'double', id: 10, options: { packed: true } },
+            docString: { type: 'string', id: 12 },
+            externalData: { rule: 'repeated', type: 'StringStringEntryProto', id: 13 },
+            dataLocation: { type: 'int32', id: 14 },
           },
         },
         TensorShapeProto: {
@@ -93,6 +121,7 @@ const descriptor = {
               fields: {
                 dimValue: { type: 'int64', id: 1 },
                 dimParam: { type: 'string', id: 2 },
+                denotation: { type: 'string', id: 3 },
               },
             },
           },
@@ -124,6 +153,7 @@ const descriptor = {
 
 const root = protobuf.Root.fromJSON(descriptor);
 const ModelProtoType = root.lookupType('onnx.ModelProto');
+const GraphProtoType = root.lookupType('onnx.GraphProto');
 
 // Plain-object shapes of the messages above (camelCase, as protobufjs names them).
 export interface TensorProto {
@@ -131,6 +161,11 @@ export interface TensorProto {
   dims: number[];
   dataType: OnnxDataTypeCode;
   rawData: Uint8Array;
+  /** The typed alternative to rawData (some exporters write small constants this way). */
+  floatData?: number[];
+  /** 1 (EXTERNAL): the data lives in another file, which the transforms here do not read. */
+  dataLocation?: number;
+  externalData?: Array<{ key: string; value: string }>;
 }
 export interface AttributeProto {
   name: string;
@@ -141,6 +176,7 @@ export interface AttributeProto {
   t?: TensorProto;
   floats?: number[];
   ints?: number[];
+  tensors?: TensorProto[];
 }
 export interface NodeProto {
   name: string;
@@ -160,6 +196,7 @@ export interface GraphProto {
   initializer: TensorProto[];
   input: ValueInfoProto[];
   output: ValueInfoProto[];
+  valueInfo?: ValueInfoProto[];
 }
 export interface ModelProto {
   irVersion: number;
@@ -177,8 +214,67 @@ export function encodeModelProto(model: ModelProto): Uint8Array {
   return ModelProtoType.encode(ModelProtoType.fromObject(model)).finish();
 }
 
-/** Decodes a model (used by tests to inspect what the generators wrote). */
+/** Decodes a model (the transforms read models with it; tests inspect what the generators wrote). */
 export function decodeModelProto(bytes: Uint8Array): ModelProto {
-  const msg = ModelProtoType.decode(bytes);
+  const msg = ModelProtoType.decode(mergeGraphFields(bytes));
   return ModelProtoType.toObject(msg, { longs: Number, defaults: false, arrays: true }) as ModelProto;
+}
+
+/** Whether `bytes` decodes into the fields above with nothing left out (re-encoding gives as many bytes). */
+export function modelRoundTrips(bytes: Uint8Array, decoded: ModelProto = decodeModelProto(bytes)): boolean {
+  // The writer's length, without finish(): the byte copies (most of the time, for 90 MB) are skipped.
+  return ModelProtoType.encode(ModelProtoType.fromObject(decoded)).len === bytes.byteLength;
+}
+
+/**
+ * Appends nodes, initializers and outputs to a model's graph without decoding it: protobuf merges a
+ * repeated embedded message field (ModelProto.graph, field 7) that appears twice, concatenating its
+ * repeated fields, so the bytes of the model stay as they were, fields unknown to this file included.
+ */
+export function appendToGraph(
+  model: Uint8Array,
+  additions: Pick<GraphProto, 'node' | 'initializer' | 'output'>,
+): Uint8Array {
+  const err = GraphProtoType.verify(additions);
+  if (err) throw new Error(`invalid ONNX graph additions: ${err}`);
+  const graph = GraphProtoType.encode(GraphProtoType.fromObject(additions)).finish();
+  const field = protobuf.Writer.create()
+    .uint32((7 << 3) | 2)
+    .bytes(graph)
+    .finish();
+  const out = new Uint8Array(model.byteLength + field.byteLength);
+  out.set(model, 0);
+  out.set(field, model.byteLength);
+  return out;
+}
+
+/**
+ * The model with its ModelProto.graph fields merged into one. Protobuf merges an embedded message
+ * that appears twice (what appendToGraph relies on, and what ONNX Runtime does), but protobufjs's
+ * decoder keeps only the last one; concatenating the payloads is the merge the wire format defines.
+ */
+function mergeGraphFields(bytes: Uint8Array): Uint8Array {
+  const reader = protobuf.Reader.create(bytes);
+  const graphs: Array<[number, number]> = [];
+  const others: Array<[number, number]> = [];
+  while (reader.pos < reader.len) {
+    const start = reader.pos;
+    const tag = reader.uint32();
+    if (tag >>> 3 === 7 && (tag & 7) === 2) {
+      const length = reader.uint32();
+      graphs.push([reader.pos, reader.pos + length]);
+      reader.skip(length);
+    } else {
+      reader.skipType(tag & 7);
+      others.push([start, reader.pos]);
+    }
+  }
+  if (graphs.length < 2) return bytes;
+  const merged = Buffer.concat(graphs.map(([from, to]) => bytes.subarray(from, to)));
+  const head = Buffer.concat(others.map(([from, to]) => bytes.subarray(from, to)));
+  const graphField = protobuf.Writer.create()
+    .uint32((7 << 3) | 2)
+    .bytes(merged)
+    .finish();
+  return Buffer.concat([head, graphField]);
 }

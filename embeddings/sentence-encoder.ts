@@ -2,7 +2,7 @@
 
 /** Options of `encode`, after sentence-transformers' `encode(sentences, batch_size, normalize_embeddings)`. */
 export interface EncodeOptions {
-  /** Sentences per model call (default 64). */
+  /** Sentences per model call (default: the encoder's defaultBatchSize, else 64). */
   batchSize?: number;
   /** L2-normalise each output row (default true: all-MiniLM-L6-v2 semantics). */
   normalize?: boolean;
@@ -19,6 +19,8 @@ export interface SentenceEncoder {
   readonly dim: number;
   /** Execution provider that actually ran: 'cpu', 'cuda', 'webgpu', or 'none' for non-ONNX encoders. */
   readonly provider: string;
+  /** The batch size encode() uses when given none (per provider for the ONNX encoder); absent: 64. */
+  readonly defaultBatchSize?: number;
   /** Row-major float32 matrix, sentences.length × dim, rows in input order. */
   encode(sentences: readonly string[], options?: EncodeOptions): Promise<Float32Array>;
   close(): Promise<void>;

@@ -20,6 +20,17 @@ export interface TokenizedSentence {
   truncated?: true;
 }
 
+/**
+ * Tokenization on other threads (workers/tokenizer-threads.ts): the same tokenizer.json and token
+ * limit as the encoder's own SentenceTokenizer, so the same tokens, off the thread that feeds the
+ * device. Results come back in input order.
+ */
+export interface ParallelTokenizer {
+  readonly threads: number;
+  tokenize(sentences: readonly string[]): Promise<TokenizedSentence[]>;
+  close(): Promise<void>;
+}
+
 export class SentenceTokenizer {
   /** Special tokens the post-processor appends after the text (1 for BERT: [SEP]). */
   private readonly suffixSpecials: number;

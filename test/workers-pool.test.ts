@@ -78,7 +78,17 @@ describe('PooledSentenceEncoder (Piscina workers)', () => {
     try {
       await direct.encode(sentences, { batchSize: 4 });
       const d = direct.describe();
-      expect(Object.keys(d)).toEqual([...infoKeys, 'paddingWasted', 'pipeline', 'sessionBusyShare', 'stats']);
+      expect(Object.keys(d)).toEqual([
+        ...infoKeys,
+        'paddingWasted',
+        'pipeline',
+        'pooling',
+        'batchSize',
+        'tokenizerThreads',
+        'sessionBusyShare',
+        'stats',
+      ]);
+      expect([d.pooling, d.batchSize, d.tokenizerThreads]).toEqual(['js', 64, 0]);
       expect(d.paddingWasted).toBe(Math.round(direct.paddingWasted * 1e4) / 1e4);
       expect(d.stats.sentences).toBe(sentences.length);
       expect(direct.dtype).toBe(d.dtype);

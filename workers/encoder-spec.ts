@@ -10,11 +10,15 @@
 import type { OnnxEncoderOptions } from '../embeddings/onnx-encoder.js';
 import type { EncoderChoice } from '../embeddings/encoder-choice.js';
 import type { QueueOptions } from './queue/job-client.js';
+import type { TokenizerThreadsRequest } from './tokenizer-threads.js';
 
-/** How an ONNX session runs on this machine: the execution's fields, kept out of the spec. */
+/**
+ * How an ONNX session runs on this machine: the execution's fields, kept out of the spec. Pooling is
+ * one of them: in the graph or in JavaScript, per device (the two agree to float rounding).
+ */
 export type SessionRunOptions = Pick<
   OnnxEncoderOptions,
-  'device' | 'intraOpThreads' | 'pipeline' | 'pipelineWindowBatches' | 'sessionFactory'
+  'device' | 'intraOpThreads' | 'pipeline' | 'pipelineWindowBatches' | 'sessionFactory' | 'pooling'
 >;
 
 /**
@@ -33,8 +37,11 @@ export type EncoderSpec = Omit<OnnxEncoderOptions, keyof SessionRunOptions> & {
   warn?: (message: string) => void;
 };
 
-/** On the calling thread. */
-export type LocalExecution = { kind: 'local' } & SessionRunOptions;
+/**
+ * On the calling thread; `tokenizerThreads` tokenize ahead of a pipelined session (default 'auto':
+ * up to 4 on webgpu/cuda, none on the CPU).
+ */
+export type LocalExecution = { kind: 'local'; tokenizerThreads?: TokenizerThreadsRequest } & SessionRunOptions;
 
 /**
  * Over worker threads (Sentence-BERT only; glove-100d encodes faster than a worker round trip), each
@@ -62,10 +69,16 @@ export function executionFor(o: {
   queue?: QueueOptions;
   workers?: number;
   session?: Omit<SessionRunOptions, 'sessionFactory'>;
+  tokenizerThreads?: TokenizerThreadsRequest;
 }): EncoderExecution {
+  // tokenizerThreads serve this thread's pipelined session only (a pool's workers tokenize for themselves).
   if (o.queue !== undefined) return { kind: 'queue', queue: o.queue };
   if (o.workers !== undefined && o.workers > 0) return { kind: 'pool', workers: o.workers, ...o.session };
-  return { kind: 'local', ...o.session };
+  return {
+    kind: 'local',
+    ...o.session,
+    ...(o.tokenizerThreads === undefined ? {} : { tokenizerThreads: o.tokenizerThreads }),
+  };
 }
 
 /** The worker threads an execution encodes on (0: none, the calling thread or another process). */

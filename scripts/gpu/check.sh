@@ -3,9 +3,12 @@
 # app.tar.xz, debs/ next to this script), or from a checkout with Node on PATH. Writes section 6 of
 # the bench report, as Markdown, to $OUT/section6.md (and the raw output next to it):
 #   - CPU against device vectors (min cosine, max |diff|), computed in Node;
-#   - encode throughput on the device at several batch sizes, fp32;
-#   - embed on a generated graph, device against CPU;
+#   - pooling in the ONNX graph against pooling in JavaScript, on the device;
+#   - encode throughput on the device at several batch sizes, fp32 and fp16 (--dtype fp16: the
+#     model converted by the engine itself), and fp16 against fp32 vectors;
+#   - embed on a generated graph, device against CPU, in nodes/s and sentences/s;
 #   - the sentence-transformers peer, when python3 can import torch and sentence_transformers.
+# Sized for one 10-minute device call on an H200 (about 6 minutes: the peer is capped at 200 s).
 # Usage: check.sh [--device webgpu|cuda|cpu] [--shared DIR] [--sentences N] [--quick]
 #   --device cpu exercises every step on the CPU (no GPU needed: the figures then say cpu);
 #   --quick shrinks the sizes (2,000 sentences, a 20k-edge graph) for a syntax and plumbing run.
@@ -16,6 +19,7 @@ SHARED=""
 SENTENCES=50000
 NODES=100000 EDGES=300000 PRODUCTS=10000
 BATCHES="64 256 1024"
+DTYPES="fp32 fp16"
 while [ $# -gt 0 ]; do
   case "$1" in
     --device) DEVICE=$2; shift 2 ;;
@@ -52,7 +56,9 @@ fi
 for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json; do
   [ -f "$icd" ] && export VK_DRIVER_FILES=$icd && break
 done
-C="$NODE $APP/bin/intentsim.js"
+# `timeout` on every step: one step that hangs must not cost the rest of the call.
+STEP=${STEP_TIMEOUT:-150}
+C="timeout $STEP $NODE $APP/bin/intentsim.js"
 GPU=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1 || true)
 say "device $DEVICE; GPU: ${GPU:-none}; $(nproc) cores; Node $($NODE --version)"
 
@@ -68,24 +74,36 @@ head -n $((SENTENCES < 10000 ? SENTENCES : 10000)) "$T/s.txt" >"$T/s10k.txt"
 
 say model
 $C model make-bench --out "$T/m" --seed 1 --tokenizer-from "$TOKENIZER" | tail -1
-E="--model-dir $T/m --offline"
+E="--model-dir $T/m --offline --model-cache $T/cache"
 compare() { "$NODE" "$HERE/compare-vectors.mjs" "$APP" "$1" "$2"; }
-rate() { "$NODE" -e 'const m = require(process.argv[1]); const e = m.encoder ?? {}; const s = e.stats ?? {};
-  const secs = (s.encodeMs ?? 0) / 1000; console.log([s.sentences, secs.toFixed(2), (s.sentences / secs).toFixed(0), e.provider,
-  (s.tokenizeMs / 1000).toFixed(2), (s.inferenceMs / 1000).toFixed(2), (s.poolingMs / 1000).toFixed(2), e.sessionBusyShare].join(" | "))' "$1"; }
+summarise() { "$NODE" "$HERE/summarise.mjs" "$@"; }
 
-say "vectors: cpu vs $DEVICE"
+say "vectors: cpu vs $DEVICE (each with its default pooling)"
 $C encode --in "$T/s10k.txt" --out "$T/cpu.npy" $E --device cpu 2>&1 | tail -1
 $C encode --in "$T/s10k.txt" --out "$T/dev.npy" $E --device "$DEVICE" 2>&1 | tail -1
-VECTORS=$(compare "$T/cpu.npy" "$T/dev.npy")
+VECTORS=$(compare "$T/cpu.npy" "$T/dev.npy" || echo failed)
 echo "$VECTORS"
+say "pooling on $DEVICE: graph vs js"
+$C encode --in "$T/s10k.txt" --out "$T/dev-graph.npy" $E --device "$DEVICE" --pooling graph 2>&1 | tail -1
+$C encode --in "$T/s10k.txt" --out "$T/dev-js.npy" $E --device "$DEVICE" --pooling js 2>&1 | tail -1
+POOLING=$(compare "$T/dev-js.npy" "$T/dev-graph.npy" || echo failed)
+echo "$POOLING"
 
 ROWS=""
+FP16=""
 for bs in $BATCHES; do
-  say "encode $DEVICE fp32 batch $bs"
-  $C encode --in "$T/s.txt" --out "$T/b$bs.npy" $E --device "$DEVICE" --batch-size "$bs" 2>&1 | tail -1
-  cp "$T/b$bs.npy.manifest.json" "$OUT/encode-$DEVICE-bs$bs.manifest.json"
-  ROWS+="| $bs | fp32 | $(rate "$T/b$bs.npy.manifest.json") |"$'\n'
+  for dt in $DTYPES; do
+    say "encode $DEVICE $dt batch $bs"
+    $C encode --in "$T/s.txt" --out "$T/b$bs-$dt.npy" $E --device "$DEVICE" --batch-size "$bs" --dtype "$dt" 2>&1 | tail -1 || true
+    if [ -f "$T/b$bs-$dt.npy.manifest.json" ]; then
+      cp "$T/b$bs-$dt.npy.manifest.json" "$OUT/encode-$DEVICE-$dt-bs$bs.manifest.json"
+      ROWS+="$(summarise encode-row "$T/b$bs-$dt.npy.manifest.json" "$bs" "$dt")"$'\n'
+    else
+      ROWS+="| $bs | $dt | failed (see check-log.txt) |"$'\n'
+    fi
+  done
+  [ -f "$T/b$bs-fp32.npy" ] && [ -f "$T/b$bs-fp16.npy" ] && FP16+="batch $bs: \`$(compare "$T/b$bs-fp32.npy" "$T/b$bs-fp16.npy")\`; "
+  rm -f "$T/b$bs-"*.npy
 done
 
 say "embed on a generated graph ($NODES nodes, $EDGES edges, $PRODUCTS products)"
@@ -94,10 +112,14 @@ G="embed --graph $T/g.sqlite --products $T/g.products.jsonl --concepts $T/g.conc
 EMBED=""
 for d in "$DEVICE" cpu; do
   s0=$(date +%s.%N)
-  $C $G --out "$T/e-$d" --cache-dir "$T/c-$d" --device "$d" --batch-size 256 2>&1 | tail -1
+  $C $G --out "$T/e-$d" --node-cache "$T/c-$d" --device "$d" 2>&1 | tail -1 || true
   secs=$(echo "$(date +%s.%N) - $s0" | bc)
-  cp "$T/e-$d/manifest.json" "$OUT/embed-$d.manifest.json"
-  EMBED+="| $d | $(printf %.1f "$secs") |"$'\n'
+  if [ -f "$T/e-$d/manifest.json" ]; then
+    cp "$T/e-$d/manifest.json" "$OUT/embed-$d.manifest.json"
+    EMBED+="$(summarise embed-row "$T/e-$d/manifest.json" "$d" "$secs")"$'\n'
+  else
+    EMBED+="| $d | failed (see check-log.txt) |"$'\n'
+  fi
   [ "$d" = "$DEVICE" ] && [ "$DEVICE" != cpu ] || break
 done
 [ "$DEVICE" = cpu ] && EMBED_VECTORS="(device is cpu: no second run)" || EMBED_VECTORS=$(compare "$T/e-cpu/embeddings.npy" "$T/e-$DEVICE/embeddings.npy")
@@ -106,24 +128,31 @@ PEER="not run: python3 cannot import torch and sentence_transformers"
 if python3 -c 'import torch, sentence_transformers' 2>/dev/null && [ -f "$SHARED/gpu/st_peer.py" ]; then
   say "sentence-transformers peer"
   PYTHONUNBUFFERED=1 timeout 200 python3 "$SHARED/gpu/st_peer.py" "$TOKENIZER" "$T/s.txt" "$OUT/st.json" 2>&1 | grep -v Warning | tail -12 || true
-  PEER="\`$OUT/st.json\` (sentence-transformers on CUDA, same sentences)"
+  [ -f "$OUT/st.json" ] && PEER="sentence-transformers on CUDA, the same sentences (\`st.json\`): $(summarise peer "$OUT/st.json")" ||
+    PEER="sentence-transformers did not finish (see check-log.txt)"
 fi
 
 cat >"$OUT/section6.md" <<MD
 ## 6. GPU
 
 Produced by \`scripts/gpu/check.sh --device $DEVICE\` on $(date -u +%F); GPU: ${GPU:-none}; $(nproc) cores; Node $($NODE --version).
-Model: \`model make-bench --seed 1\` (MiniLM-shaped, random weights), fp32; $SENTENCES generated ASER-style sentences.
+Model: \`model make-bench --seed 1\` (MiniLM-shaped, random weights), fp32 unless fp16 is said
+(\`--dtype fp16\`: converted by intentsim's own float16 conversion); $SENTENCES generated ASER-style sentences.
+Defaults unless said: batch size and pooling per provider (webgpu/cuda: 256, pooling in the graph; cpu: 64, pooling in JavaScript).
 
-CPU against $DEVICE vectors (first $(wc -l <"$T/s10k.txt") sentences): \`$VECTORS\`
+CPU against $DEVICE vectors (first $(wc -l <"$T/s10k.txt") sentences, default options on each): \`$VECTORS\`
 
-| batch size | dtype | sentences | encode s | sentences/s | provider | tokenize s | inference s | pooling s | session busy share |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+Pooling in the graph against pooling in JavaScript, both on $DEVICE: \`$POOLING\`
+
+fp16 against fp32 vectors on $DEVICE: ${FP16:-not run}
+
+| batch size | dtype | sentences | encode s | sentences/s | provider | pooling | tokenize s | inference s | pooling s | session busy share |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 $ROWS
-\`embed\` on a generated graph (\`graph generate --nodes $NODES --edges $EDGES --products $PRODUCTS --seed 1\`), batch 256:
+\`embed\` on a generated graph (\`graph generate --nodes $NODES --edges $EDGES --products $PRODUCTS --seed 1\`), default batch size and pooling:
 
-| device | wall s |
-| --- | --- |
+| device | wall s | open s | nodes s | nodes | nodes/s | sentences | sentences/s | tokenize s | inference s | pooling s | batch | pooling |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 $EMBED
 Context vectors, CPU against $DEVICE: \`$EMBED_VECTORS\`
 

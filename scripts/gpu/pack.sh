@@ -7,7 +7,7 @@
 #                  (only needed to download from the Hub; sharp with it), no optional packages (the
 #                  GloVe vectors), no native build leftovers
 #   debs/          Debian's libvulkan1 (the Vulkan loader WebGPU/Dawn needs; the GPU driver brings its ICD)
-#   check.sh       the device script, and compare-vectors.mjs (its vector comparison, in Node)
+#   check.sh       the device script, with compare-vectors.mjs (its vector comparison) and summarise.mjs (its tables)
 # The whole must stay under 64 MiB (what a device run carries); over it, this script fails.
 # Needs: the npm registry and Debian apt (apt-get download), xz. Usage: scripts/gpu/pack.sh [--no-build]
 set -euo pipefail
@@ -71,9 +71,9 @@ say "libvulkan1"
 rm -rf "$PACK/debs" && mkdir -p "$PACK/debs"
 (cd "$PACK/debs" && apt-get download -qq libvulkan1:amd64)
 
-cp scripts/gpu/check.sh scripts/gpu/compare-vectors.mjs "$PACK/"
+cp scripts/gpu/check.sh scripts/gpu/compare-vectors.mjs scripts/gpu/summarise.mjs "$PACK/"
 
-size=$(du -bL --apparent-size -c "$PACK/node.xz" "$PACK/app.tar.xz" "$PACK/debs" "$PACK/check.sh" "$PACK/compare-vectors.mjs" | tail -1 | cut -f1)
+size=$(du -bL --apparent-size -c "$PACK/node.xz" "$PACK/app.tar.xz" "$PACK/debs" "$PACK/check.sh" "$PACK/compare-vectors.mjs" "$PACK/summarise.mjs" | tail -1 | cut -f1)
 say "bundle $PACK: $((size / 1024 / 1024)) MiB ($size bytes)"
 if [ "$size" -gt "$LIMIT" ]; then
   echo "pack: the bundle is $size bytes, over the 64 MiB ($LIMIT bytes) a device run carries" >&2
