@@ -28,15 +28,29 @@ describe('the execution', () => {
     expect(executionFor({})).toEqual({ kind: 'local' });
   });
 
-  it('the command line names the same executions from --workers, --queue, --device and --threads', () => {
-    const flags = { device: 'cpu' as const, threads: 3 };
+  it('the command line names the same executions from --workers, --queue, --device, --threads, --pooling and --tokenizer-threads', () => {
+    const flags = { device: 'cpu' as const, threads: 3, pooling: 'js' as const, tokenizerThreads: 2 };
     expect(encoderExecution(flags, { workers: 2 })).toEqual({
       kind: 'pool',
       workers: 2,
       device: 'cpu',
       intraOpThreads: 3,
+      pooling: 'js',
     });
-    expect(encoderExecution(flags)).toEqual({ kind: 'local', device: 'cpu', intraOpThreads: 3 });
+    expect(encoderExecution(flags)).toEqual({
+      kind: 'local',
+      device: 'cpu',
+      intraOpThreads: 3,
+      pooling: 'js',
+      tokenizerThreads: 2,
+    });
+    expect(encoderExecution({ ...flags, tokenizerThreads: undefined })).toEqual({
+      kind: 'local',
+      device: 'cpu',
+      intraOpThreads: 3,
+      pooling: 'js',
+      tokenizerThreads: 'auto',
+    });
     const queue = { url: 'redis://127.0.0.1:1', name: 'run' };
     expect(encoderExecution(flags, { workers: 2, queue })).toEqual({ kind: 'queue', queue });
   });
