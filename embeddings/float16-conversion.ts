@@ -8,49 +8,11 @@
 // For WebGPU adapters with shader-f16 (issue 30: 1.33× the fp32 speed at batch 1024 on an H200).
 import { decodeModelProto, encodeModelProto, modelRoundTrips, OnnxDataType, type TensorProto } from './onnx-proto.js';
 import { UserError } from '../core/errors.js';
+import { toFloat16Bits } from '../core/float16.js';
 
 /** convert_float_to_float16's defaults. */
 const MIN_POSITIVE = 5.96e-8;
 const MAX_FINITE = 65504;
-
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-
-/** IEEE 754 binary16 bits of `value` (rounded to nearest, ties to even; NaN stays NaN, overflow → ∞). */
-export function float32ToFloat16Bits(value: number): number {
-  f32[0] = value;
-  const x = u32[0]!;
-  const sign = (x >>> 16) & 0x8000;
-  const exponent = (x >>> 23) & 0xff;
-  const mantissa = x & 0x7fffff;
-  if (exponent === 0xff) return sign | 0x7c00 | (mantissa !== 0 ? 0x200 : 0);
-  const e = exponent - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    // Subnormal half (or zero): the implicit bit joins the mantissa, shifted right by 1 − e more.
-    if (e < -10) return sign;
-    const full = mantissa | 0x800000;
-    const shift = 14 - e;
-    const half = full >>> shift;
-    const rest = full & ((1 << shift) - 1);
-    const midpoint = 1 << (shift - 1);
-    return sign | (half + (rest > midpoint || (rest === midpoint && (half & 1) === 1) ? 1 : 0));
-  }
-  const half = (e << 10) | (mantissa >>> 13);
-  const rest = mantissa & 0x1fff;
-  // A carry out of the mantissa moves to the exponent (and from the largest finite value to ∞): right.
-  return sign | (half + (rest > 0x1000 || (rest === 0x1000 && (half & 1) === 1) ? 1 : 0));
-}
-
-/** The float value of binary16 bits. */
-export function float16BitsToFloat32(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exponent = (bits >>> 10) & 0x1f;
-  const mantissa = bits & 0x3ff;
-  if (exponent === 0) return sign * mantissa * 2 ** -24;
-  if (exponent === 0x1f) return mantissa === 0 ? sign * Infinity : NaN;
-  return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
-}
 
 /** The converter's clamp: |v| into [MIN_POSITIVE, MAX_FINITE], zero and NaN kept. */
 export function clampForFloat16(value: number): number {
@@ -79,7 +41,7 @@ export function float16Bytes(values: ArrayLike<number>): Uint8Array {
               ? -MIN_POSITIVE
               : MIN_POSITIVE
             : v;
-    view.setUint16(2 * i, float32ToFloat16Bits(clamped), true);
+    view.setUint16(2 * i, toFloat16Bits(clamped), true);
   }
   return out;
 }

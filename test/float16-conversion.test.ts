@@ -1,4 +1,5 @@
 // float32 → float16 conversion of an ONNX model (embeddings/float16-conversion.ts): the bit conversion
+// (core/float16.ts, shared with the catalogue's float16 vectors)
 // against every one of the 65,536 half-precision values and hand-picked roundings, the converted
 // tiny BERT checked structurally (float16 weights, float32 at the edges) and, where ORT's CPU
 // provider runs it, against the float32 model.
@@ -7,12 +8,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import {
-  clampForFloat16,
-  convertModelToFloat16,
-  float16BitsToFloat32,
-  float32ToFloat16Bits,
-} from '../embeddings/float16-conversion.js';
+import { clampForFloat16, convertModelToFloat16 } from '../embeddings/float16-conversion.js';
+import { fromFloat16Bits as float16BitsToFloat32, toFloat16Bits as float32ToFloat16Bits } from '../core/float16.js';
 import { decodeModelProto, OnnxDataType } from '../embeddings/onnx-proto.js';
 import { makeTestModel } from '../embeddings/model-generator.js';
 import { randomBertWeights } from '../embeddings/bert-onnx.js';
