@@ -5,13 +5,14 @@
 // in any output.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ask, type AskOptions } from '../engine/evaluation/ask.js';
 import { scoreIntentionQa } from '../engine/scoring/intentionqa/score-intentionqa.js';
 import { completion, FakeChatServer, type ChatBody, type Reply } from './support/fake-chat-server.js';
+import { expectSecretRedacted } from './support/secret-leaks.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'bin', 'intentsim.js');
@@ -341,13 +342,6 @@ describe('ask: the command, killed and resumed, and the key', () => {
     expect(stopped.stderr).toMatch(/HTTP 401: .*\*\*\*.*\nStopped: no request can succeed after this error/);
     expect(requests).toHaveLength(1);
 
-    const outputs = [bad.stdout, bad.stderr, stopped.stdout, stopped.stderr];
-    const files = (root: string): string[] =>
-      readdirSync(root, { withFileTypes: true }).flatMap((e) =>
-        e.isDirectory() ? files(join(root, e.name)) : [join(root, e.name)],
-      );
-    for (const file of files(dir)) outputs.push(readFileSync(file, 'utf8'));
-    expect(outputs.some((o) => o.includes('***'))).toBe(true);
-    for (const o of outputs) expect(o).not.toContain(SECRET.slice(3));
+    expectSecretRedacted(SECRET, dir, [bad.stdout, bad.stderr, stopped.stdout, stopped.stderr]);
   });
 });

@@ -2,12 +2,13 @@
 // run again, it asks only the items without a line; it prints the verdict tables and writes the
 // filtered items with --drop-flagged.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completion, FakeChatServer, type ChatBody, type Reply } from './support/fake-chat-server.js';
 import { HAND_ITEMS, itemLine, itemOfPrompt, writeHandItems } from './support/audit-items.js';
+import { expectSecretRedacted } from './support/secret-leaks.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'bin', 'intentsim.js');
@@ -189,13 +190,6 @@ describe('intentsim audit', () => {
     expect(stopped.stderr).toMatch(/HTTP 401: .*\*\*\*.*\nStopped: no request can succeed after this error/);
     expect(requests).toHaveLength(1);
 
-    const outputs = [bad.stdout, bad.stderr, stopped.stdout, stopped.stderr];
-    const files = (root: string): string[] =>
-      readdirSync(root, { withFileTypes: true }).flatMap((e) =>
-        e.isDirectory() ? files(join(root, e.name)) : [join(root, e.name)],
-      );
-    for (const file of files(dir)) outputs.push(readFileSync(file, 'utf8'));
-    expect(outputs.some((o) => o.includes('***'))).toBe(true);
-    for (const o of outputs) expect(o).not.toContain(SECRET.slice(3));
+    expectSecretRedacted(SECRET, dir, [bad.stdout, bad.stderr, stopped.stdout, stopped.stderr]);
   });
 });
