@@ -241,14 +241,34 @@ describe('ValidityIndex equals a slow obvious implementation on random inputs', 
         expect(new Set(keyOfId.values()).size).toBe(keyOfId.size); // one id per key
         if (withRows) rowIds.forEach((id, row) => expect(v.productIndex(id)).toBe(row));
         const named = [...productIds, ...productIds.map((id) => `${id}x`), 'nobody'];
+        // A worker's index: the same data, structured-cloned, not rebuilt.
+        const copy = new ValidityIndex(
+          [],
+          new Map(),
+          minGroups,
+          intentionVectors,
+          cosine,
+          products,
+          structuredClone(v.data),
+        );
+        expect([...copy.generic]).toEqual([...v.generic]);
         const fast: unknown[] = [];
+        const fastCopy: unknown[] = [];
         const want: unknown[] = [];
         for (const a of named)
           for (const b of named) {
-            const asserted = v.assertedIds(v.productIndex(a), v.productIndex(b));
             const slow = slowAsserted(a, b);
-            const close = [...keyOfId].map(([id, key]) => [v.closeToAnyId(id, asserted), v.closeToAny(key, slow)]);
-            fast.push([a, b, Array.from(asserted, (id) => keyOfId.get(id)), v.assertedFor(a, b), close]);
+            for (const [index, out] of [
+              [v, fast],
+              [copy, fastCopy],
+            ] as const) {
+              const asserted = index.assertedIds(index.productIndex(a), index.productIndex(b));
+              const close = [...keyOfId].map(([id, key]) => [
+                index.closeToAnyId(id, asserted),
+                index.closeToAny(key, slow),
+              ]);
+              out.push([a, b, Array.from(asserted, (id) => keyOfId.get(id)), index.assertedFor(a, b), close]);
+            }
             const slowCloses = [...keyOfId.values()].map((key) => slow.some((k) => slowClose(key, k)));
             want.push([a, b, slow, slow, slowCloses.map((c) => [c, c])]);
             seen.pairs += slow.length > 0 ? 1 : 0;
@@ -256,6 +276,7 @@ describe('ValidityIndex equals a slow obvious implementation on random inputs', 
             seen.far += slowCloses.filter((c) => !c).length;
           }
         expect(fast).toEqual(want);
+        expect(fastCopy).toEqual(want);
         seen.generic += slowGeneric.length;
       }
     }

@@ -19,7 +19,7 @@ import {
   type IntentionQaSettings,
 } from './intentionqa-options.js';
 import { normalizeOptionText } from '../option-text.js';
-import { ValidityIndex } from './validity-filters.js';
+import { ValidityIndex, type ValidityIndexData } from './validity-filters.js';
 
 /** Task 1, paper (uniform): Sim_i ∈ [0.6, 0.9]. */
 export const TASK1_WINDOW_UNIFORM: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: true };
@@ -60,6 +60,11 @@ export interface IntentionQaInput {
    * that filter counts only equal texts as close (and the report says so).
    */
   intentionVectors?: UnitVectors;
+  /**
+   * The validity index's data built from these very inputs and options by another run (the items
+   * workers get the main thread's, so as not to rebuild it); absent: built here.
+   */
+  validityIndexData?: ValidityIndexData;
 }
 
 export class IntentionQaContext {
@@ -145,6 +150,7 @@ export class IntentionQaContext {
           options.excludeSecondAnswers ? input.intentionVectors : undefined,
           options.secondAnswerCosine,
           { vectors, wordsOfRow: this.wordsOfRow },
+          input.validityIndexData,
         )
       : undefined;
     const ofInput = this.validity?.intentionIds;

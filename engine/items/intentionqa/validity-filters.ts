@@ -90,41 +90,177 @@ function groupsOfPairs<W>(count: number, wordsOfPair: (k: number) => ReadonlyArr
 
 /** A run's product vectors and the concept words of each row (IntentionQaContext), which the index reuses. */
 export interface ProductRows {
+  /** The product vectors: a product's row is its index in the validity index. */
   vectors: UnitVectors;
+  /** The concept words of each row's product (wordsOf its category phrases). */
   wordsOfRow: readonly WordSet[];
 }
 
 /**
- * The intentions asserted for each unordered pair, and the generic ones: built once per run (and
- * once per items worker) from every input assertion.
- *
- * The checks run inside the window draws and the index is rebuilt in every worker thread, so both
+ * What a ValidityIndex is made of, as plain data (typed arrays, strings, numbers): built once by the
+ * main thread and handed to the items workers (structured clone), so that they do not rebuild it.
+ */
+export interface ValidityIndexData {
+  /** The intentionKey of each key id, in first-seen order. */
+  keyOfId: string[];
+  /** The key id of each input assertion's intention, in input order. */
+  intentionIds: Int32Array;
+  /** Product indices below this are rows of the products' vectors. */
+  rows: number;
+  /** Product id → product index of the products the input assertions name that have no row. */
+  unrowed: Array<[string, number]>;
+  /** Pair slots of product p (the pair's lower index): firstPair[p] ..< firstPair[p + 1]. */
+  firstPair: Int32Array;
+  /** The higher product index of each pair slot, ascending within a product's slots. */
+  partner: Int32Array;
+  /** The key ids asserted for pair slot s (any typicality, any relation; first seen first): pairIds[firstId[s] ..< firstId[s + 1]]. */
+  firstId: Int32Array;
+  pairIds: Int32Array;
+  /** 1 at the key id of each generic intention. */
+  genericId: Uint8Array;
+  /** Generic intention key → the evidence; sorted by groups (descending), then text. */
+  generic: Array<[string, GenericIntention]>;
+}
+
+/**
+ * The index's data from every input assertion. The checks run inside the window draws, so they
  * are integer work: each distinct raw intention text is normalised once into a key id, each product
  * id becomes a product index (its vector row when `products` are given, so that a draw's candidate
- * row is its product index; products without a row are numbered after the rows), and the pairs are stored sorted (compressed rows: per lower product
- * index, its partners ascending, each with the key ids asserted for the pair), so that a pair is a
- * binary search and its intentions a view of an Int32Array. The text-keyed methods (assertedFor,
- * isGeneric, close, closeToAny) answer the same questions for callers that hold texts.
+ * row is its product index; products without a row are numbered after the rows), and the pairs are
+ * stored sorted (compressed rows: per lower product index, its partners ascending, each with the
+ * key ids asserted for the pair), so that a pair is a binary search and its intentions a view of an
+ * Int32Array.
+ */
+export function buildValidityIndexData(
+  assertions: readonly Assertion[],
+  phrases: ReadonlyMap<string, readonly string[]>,
+  genericMinGroups: number,
+  products?: ProductRows,
+): ValidityIndexData {
+  const n = assertions.length;
+  const rows = products ? products.vectors.size : 0;
+  const idOfText = new Map<string, number>();
+  const idOfKey = new Map<string, number>();
+  const keyOfId: string[] = [];
+  const textOfId: string[] = [];
+  const unrowed = new Map<string, number>();
+  const productIndexOrAdd = (product: string): number => {
+    const row = products?.vectors.row(product);
+    if (row !== undefined) return row;
+    let index = unrowed.get(product);
+    if (index === undefined) unrowed.set(product, (index = rows + unrowed.size));
+    return index;
+  };
+  const lo = new Int32Array(n);
+  const hi = new Int32Array(n);
+  const intentionIds = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const a = assertions[k]!;
+    let id = idOfText.get(a.intention);
+    if (id === undefined) {
+      const key = intentionKey(a.intention);
+      id = idOfKey.get(key);
+      if (id === undefined) {
+        id = keyOfId.length;
+        idOfKey.set(key, id);
+        keyOfId.push(key);
+        textOfId.push(a.intention); // the first text seen stands for its key
+      }
+      idOfText.set(a.intention, id);
+    }
+    intentionIds[k] = id;
+    const x = productIndexOrAdd(a.itemA);
+    const y = productIndexOrAdd(a.itemB);
+    lo[k] = x < y ? x : y;
+    hi[k] = x < y ? y : x;
+  }
+  const keys = keyOfId.length;
+  const productCount = rows + unrowed.size;
+
+  // Assertions ordered by (lo, hi, input order): a counting sort by lo (stable), then each
+  // product's bucket by hi (stable); runs of one (lo, hi) are the pair slots.
+  const bucket = new Int32Array(productCount + 1);
+  for (let k = 0; k < n; k++) bucket[lo[k]! + 1]! += 1;
+  for (let p = 0; p < productCount; p++) bucket[p + 1]! += bucket[p]!;
+  const order = new Int32Array(n);
+  const fill = bucket.slice(0, productCount);
+  for (let k = 0; k < n; k++) order[fill[lo[k]!]!++] = k;
+  const firstPair = new Int32Array(productCount + 1);
+  const partner: number[] = [];
+  const firstId: number[] = [];
+  const pairIds: number[] = [];
+  /** Per key id, the pair slots it is asserted for (each slot once, ascending). */
+  const slotsOfId: number[][] = Array.from({ length: keys }, () => []);
+  const pairLo: number[] = [];
+  for (let p = 0; p < productCount; p++) {
+    const from = bucket[p]!;
+    const to = bucket[p + 1]!;
+    if (to - from > 1)
+      order.set(
+        order.subarray(from, to).sort((u, v) => hi[u]! - hi[v]! || u - v),
+        from,
+      );
+    firstPair[p] = partner.length;
+    for (let k = from; k < to; k++) {
+      const a = order[k]!;
+      if (k === from || hi[a] !== hi[order[k - 1]!]) {
+        partner.push(hi[a]!);
+        pairLo.push(p);
+        firstId.push(pairIds.length);
+      }
+      const id = intentionIds[a]!;
+      const slot = partner.length - 1;
+      let seen = false;
+      for (let j = firstId[slot]!; j < pairIds.length; j++) if (pairIds[j] === id) seen = true;
+      if (!seen) {
+        pairIds.push(id);
+        slotsOfId[id]!.push(slot);
+      }
+    }
+  }
+  firstPair[productCount] = partner.length;
+  firstId.push(pairIds.length);
+
+  // Generic: the concept groups of each key's pairs (a row's words are the context's already).
+  const unrowedIds: string[] = [...unrowed.keys()];
+  const wordsOfUnrowed: Array<WordSet | undefined> = [];
+  const words = (p: number): WordSet =>
+    p < rows ? products!.wordsOfRow[p]! : (wordsOfUnrowed[p - rows] ??= wordsOf([phrases.get(unrowedIds[p - rows]!)]));
+  const genericId = new Uint8Array(keys);
+  const generic: Array<[string, GenericIntention]> = [];
+  slotsOfId.forEach((slots, id) => {
+    if (slots.length < genericMinGroups) return; // fewer pairs than the cut-off cannot span enough groups
+    const groups = groupsOfPairs(slots.length, (k) => [words(pairLo[slots[k]!]!), words(partner[slots[k]!]!)]);
+    if (groups >= genericMinGroups) {
+      generic.push([keyOfId[id]!, { text: textOfId[id]!, groups, pairs: slots.length }]);
+      genericId[id] = 1;
+    }
+  });
+  generic.sort((x, y) => y[1].groups - x[1].groups || (x[1].text < y[1].text ? -1 : x[1].text > y[1].text ? 1 : 0));
+  return {
+    keyOfId,
+    intentionIds,
+    rows,
+    unrowed: [...unrowed],
+    firstPair,
+    partner: Int32Array.from(partner),
+    firstId: Int32Array.from(firstId),
+    pairIds: Int32Array.from(pairIds),
+    genericId,
+    generic,
+  };
+}
+
+/**
+ * The intentions asserted for each unordered pair, and the generic ones: built once per run from
+ * every input assertion (buildValidityIndexData; the items workers get the main thread's `data`).
+ * The integer methods serve the window draws; the text-keyed ones (assertedFor, isGeneric, close,
+ * closeToAny) answer the same questions for callers that hold texts.
  */
 export class ValidityIndex {
-  /** Raw intention text → key id (texts that normalise alike share one id). */
-  private readonly idOfText = new Map<string, number>();
-  /** intentionKey → key id; keyOfId is its inverse, in first-seen order. */
-  private readonly idOfKey = new Map<string, number>();
-  private readonly keyOfId: string[] = [];
-  /** Product id → product index, for the products named by the input assertions that have no row in `products`. */
-  private readonly indexOfProduct = new Map<string, number>();
-  /** Product indices below this are rows of products.vectors. */
-  private readonly rows: number;
-  /** Pair slots of product p (the pair's lower index): firstPair[p] ..< firstPair[p + 1]. */
-  private readonly firstPair: Int32Array;
-  /** The higher product index of each pair slot, ascending within a product's slots. */
-  private readonly partner: Int32Array;
-  /** The key ids asserted for pair slot s (any typicality, any relation; first seen first): pairIds[firstId[s] ..< firstId[s + 1]]. */
-  private readonly firstId: Int32Array;
-  private readonly pairIds: Int32Array;
-  /** 1 at the key id of each generic intention. */
-  private readonly genericId: Uint8Array;
+  /** What the index is made of: what the items workers receive. */
+  readonly data: ValidityIndexData;
+  private readonly unrowed: Map<string, number>;
   /** Vector row of each key id's text in `vectors`, or -1 (no vector: only equal keys are close). */
   private readonly rowOfId: Int32Array;
   /** Generic intention key → the evidence; sorted by groups (descending), then text. */
@@ -142,151 +278,53 @@ export class ValidityIndex {
     readonly vectors: UnitVectors | undefined,
     readonly secondAnswerCosine: number,
     private readonly products?: ProductRows,
+    /** The data of an index built from the same assertions, phrases, cut-off and products (a worker gets the main thread's). */
+    prebuilt?: ValidityIndexData,
   ) {
-    const n = assertions.length;
-    this.rows = products ? products.vectors.size : 0;
-    const textOfId: string[] = [];
-    const lo = new Int32Array(n);
-    const hi = new Int32Array(n);
-    const idOf = (this.intentionIds = new Int32Array(n));
-    for (let k = 0; k < n; k++) {
-      const a = assertions[k]!;
-      idOf[k] = this.keyIdOfText(a.intention, textOfId);
-      const x = this.productIndexOrAdd(a.itemA);
-      const y = this.productIndexOrAdd(a.itemB);
-      lo[k] = x < y ? x : y;
-      hi[k] = x < y ? y : x;
-    }
-    this.keys = this.keyOfId.length;
-    const productCount = this.rows + this.indexOfProduct.size;
-
-    // Assertions ordered by (lo, hi, input order): a counting sort by lo (stable), then each
-    // product's bucket by hi (stable); runs of one (lo, hi) are the pair slots.
-    const bucket = new Int32Array(productCount + 1);
-    for (let k = 0; k < n; k++) bucket[lo[k]! + 1]! += 1;
-    for (let p = 0; p < productCount; p++) bucket[p + 1]! += bucket[p]!;
-    const order = new Int32Array(n);
-    const fill = bucket.slice(0, productCount);
-    for (let k = 0; k < n; k++) order[fill[lo[k]!]!++] = k;
-    this.firstPair = new Int32Array(productCount + 1);
-    const partner: number[] = [];
-    const firstId: number[] = [];
-    const pairIds: number[] = [];
-    /** Per key id, the pair slots it is asserted for (each slot once, ascending). */
-    const slotsOfId: number[][] = Array.from({ length: this.keys }, () => []);
-    const pairLo: number[] = [];
-    for (let p = 0; p < productCount; p++) {
-      const from = bucket[p]!;
-      const to = bucket[p + 1]!;
-      if (to - from > 1)
-        order.set(
-          order.subarray(from, to).sort((u, v) => hi[u]! - hi[v]! || u - v),
-          from,
-        );
-      this.firstPair[p] = partner.length;
-      for (let k = from; k < to; k++) {
-        const a = order[k]!;
-        if (k === from || hi[a] !== hi[order[k - 1]!]) {
-          partner.push(hi[a]!);
-          pairLo.push(p);
-          firstId.push(pairIds.length);
-        }
-        const id = idOf[a]!;
-        const slot = partner.length - 1;
-        let seen = false;
-        for (let j = firstId[slot]!; j < pairIds.length; j++) if (pairIds[j] === id) seen = true;
-        if (!seen) {
-          pairIds.push(id);
-          slotsOfId[id]!.push(slot);
-        }
-      }
-    }
-    this.firstPair[productCount] = partner.length;
-    firstId.push(pairIds.length);
-    this.partner = Int32Array.from(partner);
-    this.firstId = Int32Array.from(firstId);
-    this.pairIds = Int32Array.from(pairIds);
-
-    // Generic: the concept groups of each key's pairs (a row's words are the context's already).
-    const unrowed: string[] = [...this.indexOfProduct.keys()];
-    const wordsOfUnrowed: Array<WordSet | undefined> = [];
-    const words = (p: number): WordSet =>
-      p < this.rows
-        ? products!.wordsOfRow[p]!
-        : (wordsOfUnrowed[p - this.rows] ??= wordsOf([phrases.get(unrowed[p - this.rows]!)]));
-    this.genericId = new Uint8Array(this.keys);
-    const generic: Array<[string, GenericIntention]> = [];
-    slotsOfId.forEach((slots, id) => {
-      if (slots.length < genericMinGroups) return; // fewer pairs than the cut-off cannot span enough groups
-      const groups = groupsOfPairs(slots.length, (k) => [words(pairLo[slots[k]!]!), words(partner[slots[k]!]!)]);
-      if (groups >= genericMinGroups) {
-        generic.push([this.keyOfId[id]!, { text: textOfId[id]!, groups, pairs: slots.length }]);
-        this.genericId[id] = 1;
-      }
-    });
-    generic.sort((x, y) => y[1].groups - x[1].groups || (x[1].text < y[1].text ? -1 : x[1].text > y[1].text ? 1 : 0));
-    this.generic = new Map(generic);
-
+    const d = (this.data = prebuilt ?? buildValidityIndexData(assertions, phrases, genericMinGroups, products));
+    this.unrowed = new Map(d.unrowed);
+    this.generic = new Map(d.generic);
+    this.keys = d.keyOfId.length;
+    this.intentionIds = d.intentionIds;
     this.rowOfId = new Int32Array(this.keys).fill(-1);
     if (vectors)
-      this.keyOfId.forEach((key, id) => {
+      d.keyOfId.forEach((key, id) => {
         const row = vectors.row(key);
         if (row !== undefined && vectors.isValid(row)) this.rowOfId[id] = row;
       });
   }
 
-  private keyIdOfText(text: string, textOfId: string[]): number {
-    let id = this.idOfText.get(text);
-    if (id !== undefined) return id;
-    const key = intentionKey(text);
-    id = this.idOfKey.get(key);
-    if (id === undefined) {
-      id = this.keyOfId.length;
-      this.idOfKey.set(key, id);
-      this.keyOfId.push(key);
-      textOfId.push(text); // the first text seen stands for its key
-    }
-    this.idOfText.set(text, id);
-    return id;
-  }
-
-  private productIndexOrAdd(product: string): number {
-    const row = this.products?.vectors.row(product);
-    if (row !== undefined) return row;
-    let index = this.indexOfProduct.get(product);
-    if (index === undefined) this.indexOfProduct.set(product, (index = this.rows + this.indexOfProduct.size));
-    return index;
-  }
-
   /** The index of a product: its row in `products`, else its index when an input assertion names it, else -1 (no pair of it is asserted). */
   productIndex(product: string): number {
-    return this.products?.vectors.row(product) ?? this.indexOfProduct.get(product) ?? -1;
+    return this.products?.vectors.row(product) ?? this.unrowed.get(product) ?? -1;
   }
 
   /** The key ids asserted for the unordered pair of product indices (a, b); empty when none (or an index is -1). */
   assertedIds(a: number, b: number): Int32Array {
     if (a < 0 || b < 0) return NONE;
+    const d = this.data;
     const l = a < b ? a : b;
     const h = a < b ? b : a;
-    let from = this.firstPair[l]!;
-    let to = this.firstPair[l + 1]!;
+    let from = d.firstPair[l]!;
+    let to = d.firstPair[l + 1]!;
     while (from < to) {
       const mid = (from + to) >>> 1;
-      const p = this.partner[mid]!;
-      if (p === h) return this.pairIds.subarray(this.firstId[mid]!, this.firstId[mid + 1]!);
+      const p = d.partner[mid]!;
+      if (p === h) return d.pairIds.subarray(d.firstId[mid]!, d.firstId[mid + 1]!);
       if (p < h) from = mid + 1;
       else to = mid;
     }
     return NONE;
   }
 
+  /** Whether the key id is a generic intention's. */
   isGenericId(id: number): boolean {
-    return this.genericId[id] === 1;
+    return this.data.genericId[id] === 1;
   }
 
   /** The evidence for a generic key id (isGenericId must hold). */
   genericOfId(id: number): GenericIntention {
-    return this.generic.get(this.keyOfId[id]!)!;
+    return this.generic.get(this.data.keyOfId[id]!)!;
   }
 
   /** Whether two key ids are close: equal, or a cosine ≥ secondAnswerCosine between their vectors. */
@@ -305,7 +343,7 @@ export class ValidityIndex {
 
   /** The intention keys asserted for the unordered pair (a, b) of product ids; empty when none. */
   assertedFor(a: string, b: string): string[] {
-    return Array.from(this.assertedIds(this.productIndex(a), this.productIndex(b)), (id) => this.keyOfId[id]!);
+    return Array.from(this.assertedIds(this.productIndex(a), this.productIndex(b)), (id) => this.data.keyOfId[id]!);
   }
 
   isGeneric(key: string): boolean {
