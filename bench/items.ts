@@ -11,6 +11,9 @@
 // (windows, draws, options, prompts) in a pool and in one thread (same output, checked); then the
 // HNSW alternative: its build, its items, its range queries and their recall. The window ranges are
 // also recomputed by the serial path (pipelined: false) and the pipelined one, interleaved in rounds.
+// The validity filters (issue 26) are timed on and off over the same search, in alternated rounds
+// (prepare + items in the pool; target: under 10% of the items stage); --validity-only times only
+// the window search and that, at the largest size.
 // The baseline of the items is the obvious exact method: per assertion, score every product against
 // both of its products (2n dot products) and every other assertion by Sim_i from those scores. It is
 // O(n²) overall, so it is run on a sample of assertions and extrapolated linearly (per-query cost
