@@ -303,8 +303,10 @@ export type { SolverAccuracy, SolverComparison } from './engine/demo/solver-comp
 export {
   VALIDITY_FILTERS,
   type GenericIntention,
+  type ProductRows,
   type ValidityFilter,
   type ValidityIndex,
+  type ValidityIndexData,
   type ValiditySettings,
 } from './engine/items/intentionqa/validity-filters.js';
 export type { FilterCounts, ValidityStats } from './engine/items/intentionqa/validity-report.js';

@@ -9,7 +9,8 @@ import { emptiedBy } from '../engine/items/intentionqa/draft.js';
 import type { IntentionQaSettings } from '../engine/items/intentionqa/intentionqa-options.js';
 import { resolveOptions } from '../engine/items/intentionqa/intentionqa-options.js';
 import type { Task1Item, Task2Item } from '../engine/items/intentionqa/item-types.js';
-import { ValidityIndex, conceptGroups, intentionKey, pairKey } from '../engine/items/intentionqa/validity-filters.js';
+import { ValidityIndex, conceptGroups, intentionKey } from '../engine/items/intentionqa/validity-filters.js';
+import { wordsOf } from '../engine/items/intentionqa/concept-overlap.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
 import { collectRecords } from './support/intentionqa-records.js';
 import { draftInParallel } from '../engine/items/intentionqa/draft-pool.js';
@@ -24,10 +25,6 @@ describe('intention key (the released normalize_name)', () => {
       intentionKey('Because they both are type of Jewelry!'),
     );
     expect(intentionKey('because they both are cables')).not.toBe(intentionKey('because they both are cable'));
-  });
-  it('pairs are unordered', () => {
-    expect(pairKey('P1', 'P2')).toBe(pairKey('P2', 'P1'));
-    expect(pairKey('P1', 'P2')).not.toBe(pairKey('P1', 'P3'));
   });
 });
 
@@ -133,6 +130,158 @@ describe('ValidityIndex', () => {
     expect(new ValidityIndex(assertions, phrases, 3, undefined, -1).close('because fruit', 'because driving')).toBe(
       false,
     );
+  });
+});
+
+describe('ValidityIndex equals a slow obvious implementation on random inputs', () => {
+  let seed = 11;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  const texts = [
+    'because fruit',
+    'Because the Fruit!',
+    'because driving',
+    'because (x) driving.',
+    'because a tea',
+    'because tea',
+    'because cups',
+  ];
+  // The slow answers, straight from the definitions: texts compared by intentionKey, pairs unordered,
+  // concept groups by an all-pairs search, closeness by the cosine of the keys' vectors.
+  const slowGroups = (sets: Array<Set<string>>): number => {
+    const seen = new Set<number>();
+    let groups = 0;
+    for (let s = 0; s < sets.length; s++) {
+      if (seen.has(s)) continue;
+      groups += 1;
+      const stack = [s];
+      seen.add(s);
+      while (stack.length > 0) {
+        const k = stack.pop()!;
+        for (let j = 0; j < sets.length; j++)
+          if (!seen.has(j) && [...sets[k]!].some((x) => sets[j]!.has(x))) {
+            seen.add(j);
+            stack.push(j);
+          }
+      }
+    }
+    return groups;
+  };
+  it('pairs, generic texts, closeness and key ids, with and without product rows', () => {
+    const seen = { pairs: 0, generic: 0, close: 0, far: 0 };
+    for (let trial = 0; trial < 40; trial++) {
+      const productIds = Array.from({ length: 2 + rand(9) }, (_, k) => `P${k}`);
+      const phrases = new Map<string, string[]>();
+      for (const id of productIds)
+        if (rand(5) > 0)
+          phrases.set(
+            id,
+            Array.from({ length: 1 + rand(2) }, () => `w${rand(6)} w${rand(6)}`),
+          );
+      const assertions = Array.from({ length: rand(25) }, (_, k) => {
+        const a = productIds[rand(productIds.length)]!;
+        let b = productIds[rand(productIds.length)]!;
+        if (b === a) b = `${a}x`; // a product named only here: no phrases, no row
+        return assertion(String(k), a, b, texts[rand(texts.length)]!, rand(10) / 10);
+      });
+      const keys = [...new Set(texts.map(intentionKey))];
+      const intentionVectors = UnitVectors.fromVectorSet({
+        ids: keys,
+        dim: 3,
+        data: Float32Array.from({ length: keys.length * 3 }, (_, j) => (j < 3 ? 0 : rand(5) - 2)), // first row zero: no vector
+      });
+      const rowIds = productIds.filter(() => rand(3) > 0);
+      const rowVectors = UnitVectors.fromVectorSet({
+        ids: rowIds,
+        dim: 1,
+        data: new Float32Array(rowIds.length).fill(1),
+      });
+      const minGroups = 2 + rand(2);
+      const cosine = rand(5) / 4 - 0.5;
+      const slowAsserted = (a: string, b: string) => [
+        ...new Set(
+          assertions
+            .filter((x) => (x.itemA === a && x.itemB === b) || (x.itemA === b && x.itemB === a))
+            .map((x) => intentionKey(x.intention)),
+        ),
+      ];
+      const pairsOf = (key: string) => [
+        ...new Map(
+          assertions
+            .filter((x) => intentionKey(x.intention) === key)
+            .map((x) => [[x.itemA, x.itemB].sort().join(' '), [x.itemA, x.itemB]] as const),
+        ).values(),
+      ];
+      const slowGeneric = keys.flatMap((key) => {
+        const pairs = pairsOf(key);
+        const groups = slowGroups(pairs.map(([a, b]) => wordsOf([phrases.get(a), phrases.get(b)])));
+        const text = assertions.find((x) => intentionKey(x.intention) === key)?.intention;
+        return text !== undefined && groups >= minGroups ? [{ key, text, groups, pairs: pairs.length }] : [];
+      });
+      slowGeneric.sort((x, y) => y.groups - x.groups || (x.text < y.text ? -1 : x.text > y.text ? 1 : 0));
+      const slowClose = (k1: string, k2: string) => {
+        if (k1 === k2) return true;
+        const i = intentionVectors.row(k1)!;
+        const j = intentionVectors.row(k2)!;
+        return intentionVectors.isValid(i) && intentionVectors.isValid(j) && intentionVectors.cosine(i, j) >= cosine;
+      };
+      for (const withRows of [false, true]) {
+        const products = withRows
+          ? { vectors: rowVectors, wordsOfRow: rowIds.map((id) => wordsOf([phrases.get(id)])) }
+          : undefined;
+        const v = new ValidityIndex(assertions, phrases, minGroups, intentionVectors, cosine, products);
+        expect([...v.generic].map(([key, g]) => ({ key, ...g }))).toEqual(slowGeneric);
+        expect(v.keys).toBe(new Set(assertions.map((x) => intentionKey(x.intention))).size);
+        const keyOfId = new Map<number, string>();
+        assertions.forEach((x, k) => {
+          const id = v.intentionIds[k]!;
+          expect(keyOfId.get(id) ?? intentionKey(x.intention)).toBe(intentionKey(x.intention)); // one key per id
+          keyOfId.set(id, intentionKey(x.intention));
+          expect(v.isGenericId(id)).toBe(slowGeneric.some((g) => g.key === keyOfId.get(id)));
+        });
+        expect(new Set(keyOfId.values()).size).toBe(keyOfId.size); // one id per key
+        if (withRows) rowIds.forEach((id, row) => expect(v.productIndex(id)).toBe(row));
+        const named = [...productIds, ...productIds.map((id) => `${id}x`), 'nobody'];
+        // A worker's index: the same data, structured-cloned, not rebuilt.
+        const copy = new ValidityIndex(
+          [],
+          new Map(),
+          minGroups,
+          intentionVectors,
+          cosine,
+          products,
+          structuredClone(v.data),
+        );
+        expect([...copy.generic]).toEqual([...v.generic]);
+        const fast: unknown[] = [];
+        const fastCopy: unknown[] = [];
+        const want: unknown[] = [];
+        for (const a of named)
+          for (const b of named) {
+            const slow = slowAsserted(a, b);
+            for (const [index, out] of [
+              [v, fast],
+              [copy, fastCopy],
+            ] as const) {
+              const asserted = index.assertedIds(index.productIndex(a), index.productIndex(b));
+              const close = [...keyOfId].map(([id, key]) => [
+                index.closeToAnyId(id, asserted),
+                index.closeToAny(key, slow),
+              ]);
+              out.push([a, b, Array.from(asserted, (id) => keyOfId.get(id)), index.assertedFor(a, b), close]);
+            }
+            const slowCloses = [...keyOfId.values()].map((key) => slow.some((k) => slowClose(key, k)));
+            want.push([a, b, slow, slow, slowCloses.map((c) => [c, c])]);
+            seen.pairs += slow.length > 0 ? 1 : 0;
+            seen.close += slowCloses.filter((c) => c).length;
+            seen.far += slowCloses.filter((c) => !c).length;
+          }
+        expect(fast).toEqual(want);
+        expect(fastCopy).toEqual(want);
+        seen.generic += slowGeneric.length;
+      }
+    }
+    // the random inputs reach every case
+    expect(Math.min(seen.pairs, seen.generic, seen.close, seen.far)).toBeGreaterThan(10);
   });
 });
 

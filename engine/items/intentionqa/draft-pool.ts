@@ -16,6 +16,7 @@ import type { Assertion } from './assertions.js';
 import type { AssertionDraft, IntentionQaRun } from './build-items.js';
 import type { IntentionQaOptions } from './intentionqa-options.js';
 import type { IntentionQaRecord } from './item-types.js';
+import type { ValidityIndexData } from './validity-filters.js';
 import { createProgress } from '../../../core/progress.js';
 import type { RangeSearchSpec } from '../../search/range-search.js';
 import { compiledWorkerFile } from '../../../workers/worker-file.js';
@@ -36,6 +37,8 @@ export interface IntentionQaWorkerData {
   vectors: { ids: readonly string[]; dim: number; data: Float32Array; valid: Uint8Array };
   /** The intention vectors of the second-answer filter, when given (same layout as `vectors`). */
   intentionVectors?: { ids: readonly string[]; dim: number; data: Float32Array; valid: Uint8Array };
+  /** The main thread's validity index, when a validity filter is on (the workers do not rebuild it). */
+  validityIndexData?: ValidityIndexData;
   options: Omit<IntentionQaOptions, 'search' | 'indexPath' | 'rangesPath' | 'progress'>;
   search: RangeSearchSpec;
 }
@@ -86,6 +89,7 @@ export async function* draftInParallel(
     phrases: [...run.input.phrases],
     vectors: { ids: vectors.ids, dim: vectors.dim, data: vectors.data, valid: vectors.valid },
     ...(intentions ? { intentionVectors: intentions } : {}),
+    ...(run.context.validity ? { validityIndexData: run.context.validity.data } : {}),
     options,
     search,
   };

@@ -47,6 +47,7 @@ async function prepare(data: IntentionQaWorkerData): Promise<IntentionQaRun> {
           ),
         }
       : {}),
+    ...(data.validityIndexData ? { validityIndexData: data.validityIndexData } : {}),
     options: { ...data.options, search, progress: false },
   });
 }

@@ -19,7 +19,7 @@ import {
   type IntentionQaSettings,
 } from './intentionqa-options.js';
 import { normalizeOptionText } from '../option-text.js';
-import { ValidityIndex, intentionKey } from './validity-filters.js';
+import { ValidityIndex, type ValidityIndexData } from './validity-filters.js';
 
 /** Task 1, paper (uniform): Sim_i ∈ [0.6, 0.9]. */
 export const TASK1_WINDOW_UNIFORM: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: true };
@@ -60,6 +60,11 @@ export interface IntentionQaInput {
    * that filter counts only equal texts as close (and the report says so).
    */
   intentionVectors?: UnitVectors;
+  /**
+   * The validity index's data built from these very inputs and options by another run (the items
+   * workers get the main thread's, so as not to rebuild it); absent: built here.
+   */
+  validityIndexData?: ValidityIndexData;
 }
 
 export class IntentionQaContext {
@@ -84,8 +89,11 @@ export class IntentionQaContext {
   readonly inTask2Universe: Uint8Array;
   /** The validity filters' index over every input assertion (undefined when all three filters are off). */
   readonly validity: ValidityIndex | undefined;
-  /** intentionKey of each kept assertion's intention (filled only when a validity filter is on). */
-  readonly intentionKeys: string[];
+  /**
+   * The validity index's key id of each kept assertion's intention (filled only when a validity
+   * filter is on); its product index of a product with a vector is the product's row.
+   */
+  readonly intentionIds: Int32Array;
   /** Assertions removed by the filters, in input order, with why. */
   readonly filtered: Array<{ assertion: Assertion; drop: FilterDrop }>;
   /** Scratch for enumerations: visitStamps[j] === current stamp means "assertion j already seen". */
@@ -119,11 +127,16 @@ export class IntentionQaContext {
     this.assertions = [];
     this.filtered = [];
     const excluded = new Set(options.excludeRelations);
-    for (const a of input.assertions) {
+    /** The input position of each kept assertion. */
+    const kept: number[] = [];
+    input.assertions.forEach((a, k) => {
       const drop = filterDrop(a, options, excluded);
       if (drop) this.filtered.push({ assertion: a, drop });
-      else this.assertions.push(a);
-    }
+      else {
+        this.assertions.push(a);
+        kept.push(k);
+      }
+    });
     const n = this.assertions.length;
     this.rowA = new Int32Array(n);
     this.rowB = new Int32Array(n);
@@ -136,9 +149,12 @@ export class IntentionQaContext {
           options.genericMinGroups,
           options.excludeSecondAnswers ? input.intentionVectors : undefined,
           options.secondAnswerCosine,
+          { vectors, wordsOfRow: this.wordsOfRow },
+          input.validityIndexData,
         )
       : undefined;
-    this.intentionKeys = anyValidityFilter ? this.assertions.map((a) => intentionKey(a.intention)) : [];
+    const ofInput = this.validity?.intentionIds;
+    this.intentionIds = ofInput ? Int32Array.from(kept, (k) => ofInput[k]!) : new Int32Array(0);
     const valid: number[] = [];
     this.assertionsOfRow = new Map();
     for (let i = 0; i < n; i++) {

@@ -40,7 +40,9 @@ export function draftTask1(
   const gold = ctx.normIntention[i]!;
   const taken = new Set<string>();
   const validity = ctx.validity;
-  const assertedForPair = validity ? validity.assertedFor(a.itemA, a.itemB) : [];
+  const assertedForPair = validity
+    ? validity.assertedIds(validity.productIndex(a.itemA), validity.productIndex(a.itemB))
+    : undefined;
   const r = drawFromWindow(intentionUniverse(ctx, i, pivot, w, pivotKnown, candidates), {
     ...w,
     k: DISTRACTORS_PER_ITEM,
@@ -52,10 +54,10 @@ export function draftTask1(
       const text = ctx.normIntention[j]!;
       if (text === gold) return 'false-negative';
       if (validity) {
-        const key = ctx.intentionKeys[j]!;
-        if (options.excludePairAsserted && assertedForPair.includes(key)) return 'pair-asserted';
-        if (options.excludeGeneric && validity.isGeneric(key)) return 'generic';
-        if (options.excludeSecondAnswers && validity.closeToAny(key, assertedForPair)) return 'second-answer';
+        const key = ctx.intentionIds[j]!;
+        if (options.excludePairAsserted && assertedForPair!.includes(key)) return 'pair-asserted';
+        if (options.excludeGeneric && validity.isGenericId(key)) return 'generic';
+        if (options.excludeSecondAnswers && validity.closeToAnyId(key, assertedForPair!)) return 'second-answer';
       }
       if (taken.has(text)) return 'duplicate-option';
       taken.add(text);

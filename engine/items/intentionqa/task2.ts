@@ -32,7 +32,8 @@ export function draftTask2(
   const goldTitle = ctx.normTitleOfRow[answer];
   const taken = new Set<string>();
   const validity = ctx.validity;
-  const goldKey = validity ? ctx.intentionKeys[i]! : '';
+  const goldKey = validity ? ctx.intentionIds[i]! : -1;
+  const givenProduct = validity ? validity.productIndex(a.itemA) : -1;
   const universe = productUniverse(
     ctx.vectors.vector(anchor),
     ctx.search,
@@ -65,9 +66,9 @@ export function draftTask2(
         const title = ctx.normTitleOfRow[row]!;
         if (row === answer || title === goldTitle) return 'false-negative';
         if (validity) {
-          const asserted = validity.assertedFor(a.itemA, ctx.vectors.ids[row]!);
+          const asserted = validity.assertedIds(givenProduct, row); // a row is its product's index
           if (options.excludePairAsserted && asserted.includes(goldKey)) return 'pair-asserted';
-          if (options.excludeSecondAnswers && validity.closeToAny(goldKey, asserted)) return 'second-answer';
+          if (options.excludeSecondAnswers && validity.closeToAnyId(goldKey, asserted)) return 'second-answer';
         }
         if (taken.has(title)) return 'duplicate-option';
         taken.add(title);

@@ -19,7 +19,7 @@ import type { SentenceEncoder, VectorSet } from '../../../embeddings/sentence-en
 import type { UnitVectors } from '../../search/unit-vectors.js';
 import { normalizePhrase } from '../../products/normalize.js';
 import type { Assertion } from './assertions.js';
-import { wordsOf } from './concept-overlap.js';
+import { wordsOf, type WordSet } from './concept-overlap.js';
 
 /** The filters' names: each is the refusal reason of the candidates it removes and the drop reason of the items it empties. */
 export const VALIDITY_FILTERS = ['pair-asserted', 'generic', 'second-answer'] as const;
@@ -28,11 +28,6 @@ export type ValidityFilter = (typeof VALIDITY_FILTERS)[number];
 /** Intention texts are the same when their keys are: the released normalize_name. */
 export function intentionKey(text: string): string {
   return normalizePhrase(text);
-}
-
-/** An unordered product pair as one string (ids cannot hold U+0000: they come from JSON ids checked non-empty). */
-export function pairKey(a: string, b: string): string {
-  return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
 }
 
 /** What a run's manifest and report record about the validity filters. */
@@ -66,8 +61,13 @@ export interface GenericIntention {
  * components. A pair whose products have no phrases forms a group of its own. Union–find over the
  * words, so linear in the number of words (a text asserted for 10k pairs costs no more than 10k pairs).
  */
-export function conceptGroups(pairWords: ReadonlyArray<ReadonlySet<string>>): number {
-  const parent = pairWords.map((_, k) => k);
+export function conceptGroups<W>(pairWords: ReadonlyArray<Iterable<W>>): number {
+  return groupsOfPairs(pairWords.length, (k) => [pairWords[k]!]);
+}
+
+/** conceptGroups of `count` pairs whose words are the union of the collections `wordsOfPair(k)` lists. */
+function groupsOfPairs<W>(count: number, wordsOfPair: (k: number) => ReadonlyArray<Iterable<W>>): number {
+  const parent = Array.from({ length: count }, (_, k) => k);
   const find = (k: number): number => {
     while (parent[k] !== k) {
       parent[k] = parent[parent[k]!]!;
@@ -75,30 +75,200 @@ export function conceptGroups(pairWords: ReadonlyArray<ReadonlySet<string>>): nu
     }
     return k;
   };
-  const firstWithWord = new Map<string, number>();
-  pairWords.forEach((words, k) => {
-    for (const w of words) {
-      const first = firstWithWord.get(w);
-      if (first === undefined) firstWithWord.set(w, k);
-      else parent[find(k)] = find(first);
-    }
-  });
+  const firstWithWord = new Map<W, number>();
+  for (let k = 0; k < count; k++)
+    for (const words of wordsOfPair(k))
+      for (const w of words) {
+        const first = firstWithWord.get(w);
+        if (first === undefined) firstWithWord.set(w, k);
+        else parent[find(k)] = find(first);
+      }
   let groups = 0;
   parent.forEach((_, k) => (groups += find(k) === k ? 1 : 0));
   return groups;
 }
 
+/** A run's product vectors and the concept words of each row (IntentionQaContext), which the index reuses. */
+export interface ProductRows {
+  /** The product vectors: a product's row is its index in the validity index. */
+  vectors: UnitVectors;
+  /** The concept words of each row's product (wordsOf its category phrases). */
+  wordsOfRow: readonly WordSet[];
+}
+
+/**
+ * What a ValidityIndex is made of, as plain data (typed arrays, strings, numbers): built once by the
+ * main thread and handed to the items workers (structured clone), so that they do not rebuild it.
+ */
+export interface ValidityIndexData {
+  /** The intentionKey of each key id, in first-seen order. */
+  keyOfId: string[];
+  /** The key id of each input assertion's intention, in input order. */
+  intentionIds: Int32Array;
+  /** Product indices below this are rows of the products' vectors. */
+  rows: number;
+  /** Product id → product index of the products the input assertions name that have no row. */
+  unrowed: Array<[string, number]>;
+  /** Pair slots of product p (the pair's lower index): firstPair[p] ..< firstPair[p + 1]. */
+  firstPair: Int32Array;
+  /** The higher product index of each pair slot, ascending within a product's slots. */
+  partner: Int32Array;
+  /** The key ids asserted for pair slot s (any typicality, any relation; first seen first): pairIds[firstId[s] ..< firstId[s + 1]]. */
+  firstId: Int32Array;
+  pairIds: Int32Array;
+  /** 1 at the key id of each generic intention. */
+  genericId: Uint8Array;
+  /** Generic intention key → the evidence; sorted by groups (descending), then text. */
+  generic: Array<[string, GenericIntention]>;
+}
+
+/**
+ * The index's data from every input assertion. The checks run inside the window draws, so they
+ * are integer work: each distinct raw intention text is normalised once into a key id, each product
+ * id becomes a product index (its vector row when `products` are given, so that a draw's candidate
+ * row is its product index; products without a row are numbered after the rows), and the pairs are
+ * stored sorted (compressed rows: per lower product index, its partners ascending, each with the
+ * key ids asserted for the pair), so that a pair is a binary search and its intentions a view of an
+ * Int32Array.
+ */
+export function buildValidityIndexData(
+  assertions: readonly Assertion[],
+  phrases: ReadonlyMap<string, readonly string[]>,
+  genericMinGroups: number,
+  products?: ProductRows,
+): ValidityIndexData {
+  const n = assertions.length;
+  const rows = products ? products.vectors.size : 0;
+  const idOfText = new Map<string, number>();
+  const idOfKey = new Map<string, number>();
+  const keyOfId: string[] = [];
+  const textOfId: string[] = [];
+  const unrowed = new Map<string, number>();
+  const productIndexOrAdd = (product: string): number => {
+    const row = products?.vectors.row(product);
+    if (row !== undefined) return row;
+    let index = unrowed.get(product);
+    if (index === undefined) unrowed.set(product, (index = rows + unrowed.size));
+    return index;
+  };
+  const lo = new Int32Array(n);
+  const hi = new Int32Array(n);
+  const intentionIds = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const a = assertions[k]!;
+    let id = idOfText.get(a.intention);
+    if (id === undefined) {
+      const key = intentionKey(a.intention);
+      id = idOfKey.get(key);
+      if (id === undefined) {
+        id = keyOfId.length;
+        idOfKey.set(key, id);
+        keyOfId.push(key);
+        textOfId.push(a.intention); // the first text seen stands for its key
+      }
+      idOfText.set(a.intention, id);
+    }
+    intentionIds[k] = id;
+    const x = productIndexOrAdd(a.itemA);
+    const y = productIndexOrAdd(a.itemB);
+    lo[k] = x < y ? x : y;
+    hi[k] = x < y ? y : x;
+  }
+  const keys = keyOfId.length;
+  const productCount = rows + unrowed.size;
+
+  // Assertions ordered by (lo, hi, input order): a counting sort by lo (stable), then each
+  // product's bucket by hi (stable); runs of one (lo, hi) are the pair slots.
+  const bucket = new Int32Array(productCount + 1);
+  for (let k = 0; k < n; k++) bucket[lo[k]! + 1]! += 1;
+  for (let p = 0; p < productCount; p++) bucket[p + 1]! += bucket[p]!;
+  const order = new Int32Array(n);
+  const fill = bucket.slice(0, productCount);
+  for (let k = 0; k < n; k++) order[fill[lo[k]!]!++] = k;
+  const firstPair = new Int32Array(productCount + 1);
+  const partner: number[] = [];
+  const firstId: number[] = [];
+  const pairIds: number[] = [];
+  /** Per key id, the pair slots it is asserted for (each slot once, ascending). */
+  const slotsOfId: number[][] = Array.from({ length: keys }, () => []);
+  const pairLo: number[] = [];
+  for (let p = 0; p < productCount; p++) {
+    const from = bucket[p]!;
+    const to = bucket[p + 1]!;
+    if (to - from > 1)
+      order.set(
+        order.subarray(from, to).sort((u, v) => hi[u]! - hi[v]! || u - v),
+        from,
+      );
+    firstPair[p] = partner.length;
+    for (let k = from; k < to; k++) {
+      const a = order[k]!;
+      if (k === from || hi[a] !== hi[order[k - 1]!]) {
+        partner.push(hi[a]!);
+        pairLo.push(p);
+        firstId.push(pairIds.length);
+      }
+      const id = intentionIds[a]!;
+      const slot = partner.length - 1;
+      let seen = false;
+      for (let j = firstId[slot]!; j < pairIds.length; j++) if (pairIds[j] === id) seen = true;
+      if (!seen) {
+        pairIds.push(id);
+        slotsOfId[id]!.push(slot);
+      }
+    }
+  }
+  firstPair[productCount] = partner.length;
+  firstId.push(pairIds.length);
+
+  // Generic: the concept groups of each key's pairs (a row's words are the context's already).
+  const unrowedIds: string[] = [...unrowed.keys()];
+  const wordsOfUnrowed: Array<WordSet | undefined> = [];
+  const words = (p: number): WordSet =>
+    p < rows ? products!.wordsOfRow[p]! : (wordsOfUnrowed[p - rows] ??= wordsOf([phrases.get(unrowedIds[p - rows]!)]));
+  const genericId = new Uint8Array(keys);
+  const generic: Array<[string, GenericIntention]> = [];
+  slotsOfId.forEach((slots, id) => {
+    if (slots.length < genericMinGroups) return; // fewer pairs than the cut-off cannot span enough groups
+    const groups = groupsOfPairs(slots.length, (k) => [words(pairLo[slots[k]!]!), words(partner[slots[k]!]!)]);
+    if (groups >= genericMinGroups) {
+      generic.push([keyOfId[id]!, { text: textOfId[id]!, groups, pairs: slots.length }]);
+      genericId[id] = 1;
+    }
+  });
+  generic.sort((x, y) => y[1].groups - x[1].groups || (x[1].text < y[1].text ? -1 : x[1].text > y[1].text ? 1 : 0));
+  return {
+    keyOfId,
+    intentionIds,
+    rows,
+    unrowed: [...unrowed],
+    firstPair,
+    partner: Int32Array.from(partner),
+    firstId: Int32Array.from(firstId),
+    pairIds: Int32Array.from(pairIds),
+    genericId,
+    generic,
+  };
+}
+
 /**
  * The intentions asserted for each unordered pair, and the generic ones: built once per run from
- * every input assertion.
+ * every input assertion (buildValidityIndexData; the items workers get the main thread's `data`).
+ * The integer methods serve the window draws; the text-keyed ones (assertedFor, isGeneric, close,
+ * closeToAny) answer the same questions for callers that hold texts.
  */
 export class ValidityIndex {
-  /** Pair → the intention keys asserted for it (any typicality, any relation). */
-  private readonly ofPair = new Map<string, string[]>();
+  /** What the index is made of: what the items workers receive. */
+  readonly data: ValidityIndexData;
+  private readonly unrowed: Map<string, number>;
+  /** Vector row of each key id's text in `vectors`, or -1 (no vector: only equal keys are close). */
+  private readonly rowOfId: Int32Array;
   /** Generic intention key → the evidence; sorted by groups (descending), then text. */
   readonly generic: ReadonlyMap<string, GenericIntention>;
-  /** Distinct intention keys in the input, and how many concept groups each spans (for the report's cut-off). */
+  /** Distinct intention keys in the input. */
   readonly keys: number;
+  /** The key id of each input assertion's intention, in input order. */
+  readonly intentionIds: Int32Array;
 
   constructor(
     assertions: readonly Assertion[],
@@ -107,40 +277,80 @@ export class ValidityIndex {
     /** Unit vectors of intention texts, one row per key (ids = keys); absent: only equal keys are close. */
     readonly vectors: UnitVectors | undefined,
     readonly secondAnswerCosine: number,
+    private readonly products?: ProductRows,
+    /** The data of an index built from the same assertions, phrases, cut-off and products (a worker gets the main thread's). */
+    prebuilt?: ValidityIndexData,
   ) {
-    const pairsOfKey = new Map<string, { text: string; pairs: Map<string, [string, string]> }>();
-    for (const a of assertions) {
-      const key = intentionKey(a.intention);
-      const pair = pairKey(a.itemA, a.itemB);
-      let keys = this.ofPair.get(pair);
-      if (!keys) this.ofPair.set(pair, (keys = []));
-      if (!keys.includes(key)) keys.push(key);
-      let entry = pairsOfKey.get(key);
-      if (!entry) pairsOfKey.set(key, (entry = { text: a.intention, pairs: new Map() }));
-      entry.pairs.set(pair, [a.itemA, a.itemB]);
-    }
-    this.keys = pairsOfKey.size;
-    const generic: Array<[string, GenericIntention]> = [];
-    for (const [key, { text, pairs }] of pairsOfKey) {
-      if (pairs.size < genericMinGroups) continue; // fewer pairs than the cut-off cannot span enough groups
-      const words = [...pairs.values()].map(([a, b]) => wordsOf([phrases.get(a), phrases.get(b)]));
-      const groups = conceptGroups(words);
-      if (groups >= genericMinGroups) generic.push([key, { text, groups, pairs: pairs.size }]);
-    }
-    generic.sort((x, y) => y[1].groups - x[1].groups || (x[1].text < y[1].text ? -1 : x[1].text > y[1].text ? 1 : 0));
-    this.generic = new Map(generic);
+    const d = (this.data = prebuilt ?? buildValidityIndexData(assertions, phrases, genericMinGroups, products));
+    this.unrowed = new Map(d.unrowed);
+    this.generic = new Map(d.generic);
+    this.keys = d.keyOfId.length;
+    this.intentionIds = d.intentionIds;
+    this.rowOfId = new Int32Array(this.keys).fill(-1);
+    if (vectors)
+      d.keyOfId.forEach((key, id) => {
+        const row = vectors.row(key);
+        if (row !== undefined && vectors.isValid(row)) this.rowOfId[id] = row;
+      });
   }
 
-  /** The intention keys asserted for the unordered pair (a, b); empty when none. */
-  assertedFor(a: string, b: string): readonly string[] {
-    return this.ofPair.get(pairKey(a, b)) ?? [];
+  /** The index of a product: its row in `products`, else its index when an input assertion names it, else -1 (no pair of it is asserted). */
+  productIndex(product: string): number {
+    return this.products?.vectors.row(product) ?? this.unrowed.get(product) ?? -1;
+  }
+
+  /** The key ids asserted for the unordered pair of product indices (a, b); empty when none (or an index is -1). */
+  assertedIds(a: number, b: number): Int32Array {
+    if (a < 0 || b < 0) return NONE;
+    const d = this.data;
+    const l = a < b ? a : b;
+    const h = a < b ? b : a;
+    let from = d.firstPair[l]!;
+    let to = d.firstPair[l + 1]!;
+    while (from < to) {
+      const mid = (from + to) >>> 1;
+      const p = d.partner[mid]!;
+      if (p === h) return d.pairIds.subarray(d.firstId[mid]!, d.firstId[mid + 1]!);
+      if (p < h) from = mid + 1;
+      else to = mid;
+    }
+    return NONE;
+  }
+
+  /** Whether the key id is a generic intention's. */
+  isGenericId(id: number): boolean {
+    return this.data.genericId[id] === 1;
+  }
+
+  /** The evidence for a generic key id (isGenericId must hold). */
+  genericOfId(id: number): GenericIntention {
+    return this.generic.get(this.data.keyOfId[id]!)!;
+  }
+
+  /** Whether two key ids are close: equal, or a cosine ≥ secondAnswerCosine between their vectors. */
+  closeIds(id: number, other: number): boolean {
+    if (id === other) return true;
+    const i = this.rowOfId[id]!;
+    const j = this.rowOfId[other]!;
+    return i >= 0 && j >= 0 && this.vectors!.cosine(i, j) >= this.secondAnswerCosine;
+  }
+
+  /** Whether key id `id` is close to any of `ids`. */
+  closeToAnyId(id: number, ids: ArrayLike<number>): boolean {
+    for (let k = 0; k < ids.length; k++) if (this.closeIds(id, ids[k]!)) return true;
+    return false;
+  }
+
+  /** The intention keys asserted for the unordered pair (a, b) of product ids; empty when none. */
+  assertedFor(a: string, b: string): string[] {
+    return Array.from(this.assertedIds(this.productIndex(a), this.productIndex(b)), (id) => this.data.keyOfId[id]!);
   }
 
   isGeneric(key: string): boolean {
     return this.generic.has(key);
   }
 
-  /** Whether two intention keys are close: equal, or a cosine ≥ secondAnswerCosine between their vectors. */
+  /** Whether two intention keys are close: equal, or a cosine ≥ secondAnswerCosine between their vectors (closeIds by text). */
   close(key: string, other: string): boolean {
     if (key === other) return true;
     const v = this.vectors;
@@ -157,6 +367,8 @@ export class ValidityIndex {
     return false;
   }
 }
+
+const NONE = new Int32Array(0);
 
 /**
  * The intention texts of the assertions encoded by `encoder` (normalised), one row per distinct
