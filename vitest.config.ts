@@ -15,13 +15,16 @@ process.env.INTENTSIM_TEST_CACHE_ROOT = testCacheRoot;
  * Redis server, crash and interrupt injection), start a server (the simulated Bolt server) or a
  * worker-thread pool, run whole commands in-process, read the real data sets in ../shared, or sweep
  * large random inputs for seconds. Every other file is in the unit tier (`npm run test:unit`, the
- * edit-and-test loop, under a minute on 2 cores, needs no build). A new test file is a unit test
+ * edit-and-test loop, under a minute on 2 cores with its two workers, needs no build). A new test file is a unit test
  * unless it matches a pattern here: add it when it does any of the above.
  */
 export const integrationFiles = [
   'test/faults/**/*.test.ts',
   'test/queue*.test.ts',
   'test/ask.test.ts',
+  'test/ask-key.test.ts',
+  'test/audit-cli.test.ts',
+  'test/catalog-encoder.test.ts',
   'test/catalog-index.test.ts',
   'test/check-paths.test.ts',
   'test/demo-encoder.test.ts',
@@ -29,6 +32,7 @@ export const integrationFiles = [
   'test/embeddings-npy.test.ts',
   'test/embeddings-glove.test.ts',
   'test/embeddings-stand-in.test.ts',
+  'test/encode-pipeline.test.ts',
   'test/evaluation-demo.test.ts',
   'test/file-errors.test.ts',
   'test/generate.test.ts',
@@ -48,8 +52,10 @@ export const integrationFiles = [
   'test/pipeline.test.ts',
   'test/purchase-events.test.ts',
   'test/readme-example.test.ts',
+  'test/review-browser.test.ts',
   'test/score-intentionqa.test.ts',
   'test/secrets.test.ts',
+  'test/sib-assemble.test.ts',
   'test/windows.test.ts',
   'test/wordnet-morphy.test.ts',
   'test/workers-pool.test.ts',

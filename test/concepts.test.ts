@@ -227,7 +227,8 @@ describe('OpenAI-compatible conceptualizer', () => {
       apiKeyEnv: 'INTENTSIM_TEST_KEY',
       cacheFile,
       backoffMs: 10,
-      requestsPerMinute: 6000,
+      // 0.01 ms apart: the limiter's own waits stay far below the 10 ms backoff that is checked.
+      requestsPerMinute: 6_000_000,
       sleep: async (ms) => {
         sleeps.push(ms);
       },
@@ -244,7 +245,7 @@ describe('OpenAI-compatible conceptualizer', () => {
     expect(requests.every((r) => r.auth === `Bearer ${secret}`)).toBe(true);
     expect(requests[0]!.body).toMatchObject({ model: 'test-model', max_tokens: 50, temperature: 0 });
     expect(requests[0]!.body.messages[0]!.content).toBe(conceptualizePrompt('Retry Me Phone Case'));
-    // Backoff doubles per retry (10 ms, 20 ms); the rate limiter may add its own small waits.
+    // Backoff doubles per retry (10 ms, 20 ms); the rate limiter adds waits of at most 0.01 ms.
     expect(sleeps.filter((ms) => ms >= 10)).toEqual([10, 20]);
     expect(c.name).toBe('openai:test-model');
 
