@@ -131,7 +131,7 @@ async function measure(
             concepts: join(dir, 'graph.concepts.jsonl'),
             mode: 'induced',
             encoder,
-            cacheDir: join(dir, 'cache'),
+            nodeCacheDir: join(dir, 'cache'),
           },
           assertions: join(dir, 'assertions.jsonl'),
           out: join(dir, name),

@@ -1,5 +1,5 @@
 // The flag that sets a library option field, for messages: the library's errors name fields
-// (`apiKeyEnv names the environment variable …`, `/x (cacheDir): is a file`), and a command-line
+// (`apiKeyEnv names the environment variable …`, `/x (nodeCacheDir): is a file`), and a command-line
 // user must read the flag they typed (`--api-key-env`, `--node-cache`). A field is its flag in
 // kebab case where the command line declares that flag (an old spelling, hidden from help, is
 // never named); the few fields whose flag is named otherwise are listed.
@@ -10,8 +10,7 @@ import { PathCheckError } from '../core/check-paths.js';
 /** Fields whose flag is not their kebab-case name. */
 const FIELD_FLAGS: Readonly<Record<string, string>> = {
   baseUrl: '--endpoint',
-  // The library's only path check of a cacheDir is the node cache's (EmbedRunOptions.cacheDir).
-  cacheDir: '--node-cache',
+  nodeCacheDir: '--node-cache',
   input: '--in',
   output: '--out',
   maxRetries: '--retries',

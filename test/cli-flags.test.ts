@@ -1,5 +1,5 @@
 // The command line names the flags a user typed, not the library's option fields (issue 29, "left
-// open"): `apiKeyEnv names …` is printed as `--api-key-env names …`, `/x (cacheDir): …` as
+// open"): `apiKeyEnv names …` is printed as `--api-key-env names …`, `/x (nodeCacheDir): …` as
 // `/x (--node-cache): …`, `settings.samples …` as `--samples …`.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,8 @@ describe('library fields become flags in CLI errors', () => {
     expect(formatFailure(new ConfigError('maxRetryWaitMs', 'must be ≥ 0, got -1'), ask)).toBe(
       'intentsim: maxRetryWaitMs must be ≥ 0, got -1\n',
     );
-    expect(flagOf('cacheDir', await buildProgram('embed'))).toBe('--node-cache');
+    expect(flagOf('nodeCacheDir', await buildProgram('embed'))).toBe('--node-cache');
+    expect(flagOf('nodeCacheDir', await buildProgram('encode'))).toBeUndefined();
     // An old spelling, hidden from help, is never named: encode has no node cache, only the old --cache-dir.
     expect(flagOf('cacheDir', await buildProgram('encode'))).toBeUndefined();
     expect(flagOf('batch', await buildProgram('graph'))).toBeUndefined();
@@ -44,13 +45,13 @@ describe('library fields become flags in CLI errors', () => {
     writeFileSync(file, 'x');
     let err: unknown;
     try {
-      checkPaths({ outputDirs: { cacheDir: join(file, 'cache') } });
+      checkPaths({ outputDirs: { nodeCacheDir: join(file, 'cache') } });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(PathCheckError);
     expect((err as Error).message).toBe(
-      `${file} (cacheDir): is a file, so ${join(file, 'cache')} cannot be created; check the path`,
+      `${file} (nodeCacheDir): is a file, so ${join(file, 'cache')} cannot be created; check the path`,
     );
     expect(formatFailure(err, await buildProgram('embed'))).toBe(
       `intentsim: ${file} (--node-cache): is a file, so ${join(file, 'cache')} cannot be created; check the path\n`,

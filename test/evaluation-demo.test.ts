@@ -37,7 +37,7 @@ beforeAll(async () => {
       concepts: join(world, 'concepts.jsonl'),
       mode: 'induced',
       encoder: await openEncoder({ encoder: 'offline-hashing-v1', warn: () => {} }),
-      cacheDir: join(dir, 'cache'),
+      nodeCacheDir: join(dir, 'cache'),
     },
     assertions: join(world, 'assertions.jsonl'),
     items: { seed: 1 },

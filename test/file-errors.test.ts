@@ -179,7 +179,7 @@ describe('where files are opened', () => {
           out: fresh('emb'),
           mode: 'induced',
           encoder,
-          cacheDir,
+          nodeCacheDir: cacheDir,
           progress: false,
         }),
       );

@@ -98,7 +98,7 @@ describe('pipeline on the demo world with the generated tiny model', () => {
         concepts: join(world, 'concepts.jsonl'),
         mode: 'induced',
         encoder: await openEncoder({ encoder: 'offline-hashing-v1', warn: () => {} }),
-        cacheDir: join(dir, 'cache'),
+        nodeCacheDir: join(dir, 'cache'),
       },
       assertions: join(world, 'assertions.jsonl'),
       items: { seed: 3 },
@@ -240,7 +240,7 @@ describe('pipeline on the demo world with the generated tiny model', () => {
     const pool = await openEncoder(spec, { kind: 'pool', workers: 2, intraOpThreads: 1 });
     const onnx = (cacheDir: string, encoder: Encoder): Omit<PipelineOptions, 'out'> => ({
       ...base,
-      embed: { ...base.embed, encoder, cacheDir },
+      embed: { ...base.embed, encoder, nodeCacheDir: cacheDir },
     });
     try {
       const mainRun = await runPipeline({ ...onnx(join(dir, 'cache-onnx'), local), out: join(dir, 'onnx-main') });

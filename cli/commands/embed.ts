@@ -87,7 +87,7 @@ export function registerEmbedCommand(program: Command): void {
       products: o.products,
       concepts: o.concepts,
       out: o.out,
-      cacheDir: typeof o.nodeCache === 'string' ? o.nodeCache : undefined,
+      nodeCacheDir: typeof o.nodeCache === 'string' ? o.nodeCache : undefined,
     };
     // Paths first: a bad path fails before the model is opened.
     checkPaths(embedPaths(inputs));

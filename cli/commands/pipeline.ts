@@ -83,7 +83,7 @@ export function registerPipelineCommand(program: Command): void {
   const cacheDirAlso = (dir: string, c: CommandUnknownOpts) => setUnlessGiven(c, 'nodeCache', dir);
   addQueueOptions(addItemOptions(addModelOptions(withCache, { cacheDirAlso }))).action(async (o) => {
     const { encoder: open, ...stage } = pipelineStageOptions(o, queueOptions(o));
-    const inputs = { graph: o.graph, products: o.products, concepts: o.concepts, cacheDir: o.nodeCache };
+    const inputs = { graph: o.graph, products: o.products, concepts: o.concepts, nodeCacheDir: o.nodeCache };
     // Paths first: a bad path fails before the model is opened.
     checkPaths(pipelinePaths({ embed: inputs, assertions: o.assertions, out: o.out }));
     const manifest = await withEncoder(open.spec, open.execution, (encoder) =>

@@ -36,7 +36,7 @@ export function addNeighbourhoodModeOption<
 
 /**
  * --node-cache DIR: the folder of node-embeddings.sqlite, the node embeddings a rerun reuses (the
- * library's EmbedRunOptions.cacheDir). `where` is the command's default, as help shows it.
+ * library's EmbedRunOptions.nodeCacheDir). `where` is the command's default, as help shows it.
  */
 export function addNodeCacheOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,

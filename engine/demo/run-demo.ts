@@ -179,7 +179,7 @@ async function runStages(
     pipeline.validity === null
       ? undefined
       : await runOn(
-          { cacheDir: options.embed.cacheDir ?? join(options.out, 'intentionqa', 'cache') },
+          { nodeCacheDir: options.embed.nodeCacheDir ?? join(options.out, 'intentionqa', 'cache') },
           { ...options.items, excludePairAsserted: false, excludeGeneric: false, excludeSecondAnswers: false },
           unfilteredDir,
         );

@@ -55,7 +55,7 @@ export interface EmbedRunOptions {
    */
   encoder: Encoder;
   /** Where node-embeddings.sqlite lives (default defaultCacheRoot()); the model cache is the spec's cacheDir. */
-  cacheDir?: string;
+  nodeCacheDir?: string;
   /** Keep and reuse node embeddings (default true). */
   nodeCache?: boolean;
   onError?: OnError;
@@ -78,12 +78,15 @@ export interface EmbedRunOptions {
 
 /** What runEmbed reads and writes, checked before any work. */
 export function embedPaths(
-  options: Pick<EmbedRunOptions, 'graph' | 'products' | 'concepts' | 'out' | 'cacheDir' | 'nodeCache'>,
+  options: Pick<EmbedRunOptions, 'graph' | 'products' | 'concepts' | 'out' | 'nodeCacheDir' | 'nodeCache'>,
 ): PathChecks {
   const persistentCache = options.nodeCache ?? true;
   return {
     inputFiles: { graph: graphStoreFile(options.graph), products: options.products, concepts: options.concepts },
-    outputDirs: { out: options.out, cacheDir: persistentCache ? (options.cacheDir ?? defaultCacheRoot()) : undefined },
+    outputDirs: {
+      out: options.out,
+      nodeCacheDir: persistentCache ? (options.nodeCacheDir ?? defaultCacheRoot()) : undefined,
+    },
   };
 }
 
@@ -105,7 +108,7 @@ async function runClaimed(options: EmbedRunOptions): Promise<EmbedManifest> {
   // --no-node-cache a temporary cache inside OUT plays that part and is removed at the end.
   const persistentCache = options.nodeCache ?? true;
   const cachePath = persistentCache
-    ? join(options.cacheDir ?? defaultCacheRoot(), NODE_CACHE_FILE)
+    ? join(options.nodeCacheDir ?? defaultCacheRoot(), NODE_CACHE_FILE)
     : temporaryPathFor(join(options.out, NODE_CACHE_FILE));
   const resources = await openEmbedResources({
     encoder: options.encoder,

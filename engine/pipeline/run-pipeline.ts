@@ -57,7 +57,7 @@ import type { EncoderDescription } from '../../embeddings/encoder-description.js
 /**
  * Stage 1's options: runEmbed's (graph, products, concepts, mode, encoder, chunkProducts, …),
  * less what the pipeline sets itself: the output folder (OUT/embeddings), the titles it hands to
- * stage 2, and the error mode, input limits and progress bar, which both stages share. `cacheDir`, the
+ * stage 2, and the error mode, input limits and progress bar, which both stages share. `nodeCacheDir`, the
  * node-embedding cache root, defaults to OUT/cache here.
  */
 export type PipelineEmbedOptions = Omit<EmbedRunOptions, 'out' | 'titles' | 'onError' | 'limits' | 'progress'>;
@@ -179,13 +179,13 @@ export async function readEmbeddings(dir: string): Promise<VectorSet> {
  */
 export function pipelinePaths(
   options: Pick<PipelineOptions, 'assertions' | 'out'> & {
-    embed: Pick<PipelineEmbedOptions, 'graph' | 'products' | 'concepts' | 'cacheDir' | 'nodeCache'>;
+    embed: Pick<PipelineEmbedOptions, 'graph' | 'products' | 'concepts' | 'nodeCacheDir' | 'nodeCache'>;
   },
 ): PathChecks {
   const stage1 = embedPaths({
     ...options.embed,
     out: join(options.out, 'embeddings'),
-    cacheDir: options.embed.cacheDir ?? join(options.out, 'cache'),
+    nodeCacheDir: options.embed.nodeCacheDir ?? join(options.out, 'cache'),
   });
   return {
     inputFiles: { ...stage1.inputFiles, assertions: options.assertions },
@@ -227,7 +227,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
     ...options.embed,
     titles,
     out: embeddingsDir,
-    cacheDir: options.embed.cacheDir ?? join(options.out, 'cache'),
+    nodeCacheDir: options.embed.nodeCacheDir ?? join(options.out, 'cache'),
     onError: options.onError,
     limits: options.limits,
     progress: options.progress,
