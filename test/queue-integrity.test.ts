@@ -2,7 +2,7 @@
 // 13): results with NaN, null, invalid JSON, a missing field or the wrong shape are refused naming
 // the job and never reused; `queue clean` refuses while a coordinator holds the queue, and a forced
 // clean or a Redis restart that loses the jobs does not leave the coordinator waiting for ever.
-// Against real redis-server processes this file starts (and restarts), with `intentsim worker`
+// Against real redis-server processes this file starts (and restarts), with `intentsim queue worker`
 // processes; the outputs must be the local run's bytes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,6 +1,6 @@
 // The distributed queue (BullMQ on Redis): settings and job payloads without a server, then real
 // runs against a redis-server this file starts on a free loopback port, with worker processes
-// started as `intentsim worker`: the queue's outputs must be the local run's bytes.
+// started as `intentsim queue worker`: the queue's outputs must be the local run's bytes.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
 //     fields (id or folder, dtype, cache, offline, truncation, batching, SIF). Two runs with the same
 //     spec give the same vectors, wherever they run.
 //   - the execution: on this thread (device, ONNX threads), over a pool of worker threads (the worker
-//     count is set here and nowhere else), or through a Redis queue to `intentsim worker` processes
+//     count is set here and nowhere else), or through a Redis queue to `intentsim queue worker` processes
 //     (URL and job settings; the queue runs both the sentence batches and `embed`'s node-context units).
 // openEncoder (open-encoder.ts) takes one of each and returns the opened Encoder that every library
 // run takes.
@@ -50,7 +50,7 @@ export type LocalExecution = { kind: 'local'; tokenizerThreads?: TokenizerThread
 export type PoolExecution = { kind: 'pool'; workers: number } & Omit<SessionRunOptions, 'sessionFactory'>;
 
 /**
- * Batches sent as jobs to `intentsim worker` processes through Redis (Sentence-BERT only); the
+ * Batches sent as jobs to `intentsim queue worker` processes through Redis (Sentence-BERT only); the
  * vectors are the same bytes as a local run's. The queue also runs `embed`'s node-context units,
  * on workers started with the same graph (Encoder.contextRunners).
  */

@@ -1,4 +1,4 @@
-// --queue and its companions: the commands whose model work can go to `intentsim worker` processes
+// --queue and its companions: the commands whose model work can go to `intentsim queue worker` processes
 // through Redis (encode, embed, pipeline, catalog index) and the worker and queue commands themselves.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { ConfigError } from '../../core/errors.js';
@@ -29,7 +29,7 @@ export function addQueueOptions<Args extends unknown[], Opts extends OptionValue
   return addQueueNameOption(
     cmd.option(
       '--queue [url]',
-      `send the model's batches to \`intentsim worker\` processes (the Sentence-BERT model only, not --encoder glove-100d). ${QUEUE_URL_HELP}`,
+      `send the model's batches to \`intentsim queue worker\` processes (the Sentence-BERT model only, not --encoder glove-100d). ${QUEUE_URL_HELP}`,
     ),
   )
     .option('--queue-job-sentences <n>', 'sentences per queue job, in whole batches', positiveInt, 512)

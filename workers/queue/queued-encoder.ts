@@ -53,7 +53,7 @@ export class QueuedSentenceEncoder implements DescribedEncoder {
       encodeQueueName(queue.name),
       ENCODE_JOB_NAME,
       settings,
-      `start \`intentsim worker\` with the same --queue, --queue-name and model`,
+      `start \`intentsim queue worker\` with the same --queue, --queue-name and model`,
     );
     try {
       const local = await OnnxSentenceEncoder.open({ ...model, device: 'cpu', intraOpThreads: 1 });
