@@ -98,22 +98,8 @@ export function lockOutput(
       rmSync(path, { force: true });
       continue;
     }
-    if (holder.host !== me.host)
-      throw new OutputLockedError(
-        target,
-        path,
-        holder,
-        `intentsim pid ${holder.pid} on host ${holder.host} has been writing it since ${holder.since} (${holder.command}). ` +
-          `Its process cannot be checked from ${me.host}: if it no longer runs, delete ${path}`,
-      );
-    if (isProcessAlive(holder.pid))
-      throw new OutputLockedError(
-        target,
-        path,
-        holder,
-        `intentsim pid ${holder.pid} on host ${holder.host} has been writing it since ${holder.since} (${holder.command}); ` +
-          'wait for it to finish or stop it, or write to another output',
-      );
+    const held = heldError(target, path, holder, me.host);
+    if (held) throw held;
     // Stale: its process is gone. Remove it only if it is still the same lock (another run may have
     // taken it over since we read it), then race for it again like everybody else.
     const again = readHolder(path);
@@ -124,6 +110,40 @@ export function lockOutput(
     }
   }
   throw new OutputLockedError(target, path, undefined, `could not take ${path} (other runs keep taking it); try again`);
+}
+
+/** The error for a lock that `holder` keeps (on another host, or alive on this one); undefined when it is stale. */
+function heldError(target: string, path: string, holder: LockHolder, myHost: string): OutputLockedError | undefined {
+  if (holder.host !== myHost)
+    return new OutputLockedError(
+      target,
+      path,
+      holder,
+      `intentsim pid ${holder.pid} on host ${holder.host} has been writing it since ${holder.since} (${holder.command}). ` +
+        `Its process cannot be checked from ${myHost}: if it no longer runs, delete ${path}`,
+    );
+  if (isProcessAlive(holder.pid))
+    return new OutputLockedError(
+      target,
+      path,
+      holder,
+      `intentsim pid ${holder.pid} on host ${holder.host} has been writing it since ${holder.since} (${holder.command}); ` +
+        'wait for it to finish or stop it, or write to another output',
+    );
+  return undefined;
+}
+
+/**
+ * Throws the OutputLockedError that lockOutput would throw now, without taking the lock: for a
+ * command that opens something slow (a model) before its run claims the output, so that it fails at
+ * once, having written nothing. The run's own claim still decides (another run may come in between).
+ */
+export function checkNotLocked(target: string, kind: 'folder' | 'file'): void {
+  const path = lockPathFor(target, kind);
+  const holder = readHolder(path);
+  if (typeof holder !== 'object') return;
+  const held = heldError(target, path, holder, hostname());
+  if (held) throw held;
 }
 
 /** The program and the words before the first option: `intentsim.js catalog index`. */

@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { lockOutput, lockPathFor, OutputLockedError, type LockHolder } from '../core/output-lock.js';
+import { checkNotLocked, lockOutput, lockPathFor, OutputLockedError, type LockHolder } from '../core/output-lock.js';
 import { claimOutput, withClaimedOutput } from '../core/output-claim.js';
 import { undoAllForInterrupt } from '../core/interrupt.js';
 import { deadPid } from './support/faults.js';
@@ -70,6 +70,38 @@ describe('output lock', () => {
       /on host elsewhere .*cannot be checked from .*: if it no longer runs, delete/,
     );
     rmSync(path);
+  });
+
+  it('checkNotLocked throws what lockOutput would, takes nothing, and lets a free or stale output pass', () => {
+    const out = join(dir, 'check');
+    mkdirSync(out);
+    checkNotLocked(out, 'folder'); // no lock
+    expect(existsSync(lockPathFor(out, 'folder'))).toBe(false);
+    const lock = lockOutput(out, 'folder');
+    const taken = readFileSync(lock.path, 'utf8');
+    let checked: unknown;
+    let locked: unknown;
+    try {
+      checkNotLocked(out, 'folder');
+    } catch (e) {
+      checked = e;
+    }
+    try {
+      lockOutput(out, 'folder');
+    } catch (e) {
+      locked = e;
+    }
+    expect(checked).toBeInstanceOf(OutputLockedError);
+    expect((checked as Error).message).toBe((locked as Error).message);
+    expect(readFileSync(lock.path, 'utf8')).toBe(taken); // untouched
+    lock.release();
+    const stale = writeLock(out, 'folder', { pid: deadPid(), host: hostname() });
+    checkNotLocked(out, 'folder'); // a stale lock is the claim's to take over, not an error
+    expect(existsSync(stale)).toBe(true);
+    rmSync(stale);
+    const remote = writeLock(out, 'folder', { pid: deadPid(), host: 'elsewhere' });
+    expect(() => checkNotLocked(out, 'folder')).toThrow(/on host elsewhere .*cannot be checked from/);
+    rmSync(remote);
   });
 
   it('an unreadable lock is left alone while it may be being written, and removed once old', () => {

@@ -82,6 +82,7 @@ export function registerEmbedCommand(program: Command): void {
     const { embedPaths, runEmbed } = await import('../../engine/pipeline/run-embed.js');
     const { withEncoder } = await import('../../workers/open-encoder.js');
     const { checkPaths } = await import('../../core/check-paths.js');
+    const { checkNotLocked } = await import('../../core/output-lock.js');
     const inputs = {
       graph: o.graph,
       products: o.products,
@@ -91,6 +92,8 @@ export function registerEmbedCommand(program: Command): void {
     };
     // Paths first: a bad path fails before the model is opened.
     checkPaths(embedPaths(inputs));
+    // And an output another run is writing stops the command before the model opens (runEmbed claims it).
+    checkNotLocked(o.out, 'folder');
     const execution = encoderExecution(o, { workers: o.workers, queue: queueOptions(o) });
     const manifest = await withEncoder(encoderSpec(o), execution, (encoder) =>
       runEmbed({

@@ -2,6 +2,7 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { pipelinePaths, runPipeline, type PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
 import { checkPaths } from '../../core/check-paths.js';
+import { checkNotLocked } from '../../core/output-lock.js';
 import { withEncoder } from '../../workers/open-encoder.js';
 import { task1Window, task2Window } from '../../engine/items/intentionqa/run-context.js';
 import { formatDifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
@@ -86,6 +87,8 @@ export function registerPipelineCommand(program: Command): void {
     const inputs = { graph: o.graph, products: o.products, concepts: o.concepts, nodeCacheDir: o.nodeCache };
     // Paths first: a bad path fails before the model is opened.
     checkPaths(pipelinePaths({ embed: inputs, assertions: o.assertions, out: o.out }));
+    // And an output another run is writing stops the command before the model opens (runPipeline claims it).
+    checkNotLocked(o.out, 'folder');
     const manifest = await withEncoder(open.spec, open.execution, (encoder) =>
       runPipeline({
         ...stage,
