@@ -16,6 +16,27 @@ import { collectRecords } from './support/intentionqa-records.js';
 import { draftInParallel } from '../engine/items/intentionqa/draft-pool.js';
 import { ConfigError } from '../core/errors.js';
 
+/** Concept groups by an all-pairs search: the slow obvious count of linked word sets. */
+function slowGroups(sets: Array<Set<string>>): number {
+  const seen = new Set<number>();
+  let groups = 0;
+  for (let s = 0; s < sets.length; s++) {
+    if (seen.has(s)) continue;
+    groups += 1;
+    const stack = [s];
+    seen.add(s);
+    while (stack.length > 0) {
+      const k = stack.pop()!;
+      for (let j = 0; j < sets.length; j++)
+        if (!seen.has(j) && [...sets[k]!].some((x) => sets[j]!.has(x))) {
+          seen.add(j);
+          stack.push(j);
+        }
+    }
+  }
+  return groups;
+}
+
 describe('intention key (the released normalize_name)', () => {
   it('ignores case, punctuation, articles and spacing, and nothing else', () => {
     expect(intentionKey('Because they are both used for THE same purpose.')).toBe(
@@ -44,23 +65,7 @@ describe('concept groups', () => {
       const sets = Array.from({ length: 1 + rand(12) }, () =>
         w(...Array.from({ length: rand(3) }, () => `w${rand(15)}`)),
       );
-      const seen = new Set<number>();
-      let slow = 0;
-      for (let s = 0; s < sets.length; s++) {
-        if (seen.has(s)) continue;
-        slow += 1;
-        const stack = [s];
-        seen.add(s);
-        while (stack.length > 0) {
-          const k = stack.pop()!;
-          for (let j = 0; j < sets.length; j++)
-            if (!seen.has(j) && [...sets[k]!].some((x) => sets[j]!.has(x))) {
-              seen.add(j);
-              stack.push(j);
-            }
-        }
-      }
-      expect(conceptGroups(sets)).toBe(slow);
+      expect(conceptGroups(sets)).toBe(slowGroups(sets));
     }
   });
 });
@@ -146,26 +151,7 @@ describe('ValidityIndex equals a slow obvious implementation on random inputs', 
     'because cups',
   ];
   // The slow answers, straight from the definitions: texts compared by intentionKey, pairs unordered,
-  // concept groups by an all-pairs search, closeness by the cosine of the keys' vectors.
-  const slowGroups = (sets: Array<Set<string>>): number => {
-    const seen = new Set<number>();
-    let groups = 0;
-    for (let s = 0; s < sets.length; s++) {
-      if (seen.has(s)) continue;
-      groups += 1;
-      const stack = [s];
-      seen.add(s);
-      while (stack.length > 0) {
-        const k = stack.pop()!;
-        for (let j = 0; j < sets.length; j++)
-          if (!seen.has(j) && [...sets[k]!].some((x) => sets[j]!.has(x))) {
-            seen.add(j);
-            stack.push(j);
-          }
-      }
-    }
-    return groups;
-  };
+  // concept groups by an all-pairs search (slowGroups, above), closeness by the cosine of the keys' vectors.
   it('pairs, generic texts, closeness and key ids, with and without product rows', () => {
     const seen = { pairs: 0, generic: 0, close: 0, far: 0 };
     for (let trial = 0; trial < 40; trial++) {
