@@ -7,7 +7,7 @@
 // embedding it; a faster non-cryptographic hash (xxhash) would not pay for a dependency.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 
 /** The size and SHA-256 (hex) of a file's content. */
 export interface ContentChecksum {
@@ -25,6 +25,29 @@ export function checksumOf(bytes: Uint8Array): ContentChecksum {
  */
 export function sha256OfJson(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex');
+}
+
+/** A JSON record's fields with the SHA-256 of their JSON text added as `checksum` (readChecksummedJson checks it). */
+export function withJsonChecksum<T extends object>(fields: T): T & { checksum: string } {
+  return { ...fields, checksum: sha256OfJson(fields) };
+}
+
+/**
+ * A record written by withJsonChecksum, read back: the record; 'missing' when there is no file;
+ * 'damaged' when it cannot be read or parsed, is not an object, or its checksum does not match.
+ */
+export async function readChecksummedJson<T extends { checksum: string }>(
+  path: string,
+): Promise<T | 'missing' | 'damaged'> {
+  let record: T;
+  try {
+    record = JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'damaged';
+  }
+  if (typeof record !== 'object' || record === null) return 'damaged';
+  const { checksum, ...fields } = record;
+  return checksum === sha256OfJson(fields) ? record : 'damaged';
 }
 
 /** The checksum of a file, read as a stream (a file may be larger than memory allows twice). */

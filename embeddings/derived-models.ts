@@ -5,10 +5,9 @@
 // the source is unchanged and the derived file is the one recorded; a record that is damaged or does
 // not match is rebuilt, so the cache never yields a model made from another file.
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.js';
-import { sha256OfJson } from '../core/checksum.js';
+import { checksumOf, readChecksummedJson, sha256OfJson, withJsonChecksum } from '../core/checksum.js';
 import { fileIdentity, type FileIdentity } from './model-fingerprint.js';
 import { convertModelToFloat16 } from './float16-conversion.js';
 import { appendMeanPooling } from './graph-pooling.js';
@@ -75,15 +74,13 @@ export async function derivedModel(
   const recordPath = join(dir, 'record.json');
   const sourceIdentity = await fileIdentity(source);
 
-  const reason = await staleReason(recordPath, path, sourceIdentity, recipe);
-  if (reason === undefined) {
-    const record = JSON.parse(await readFile(recordPath, 'utf8')) as DerivedRecord;
-    return { path, sha256: record.sha256, source: 'cache', ms: performance.now() - started };
-  }
+  const reason = await reusableRecord(recordPath, path, sourceIdentity, recipe);
+  if (typeof reason !== 'string')
+    return { path, sha256: reason.sha256, source: 'cache', ms: performance.now() - started };
   const bytes = deriveModelBytes(await readFile(source), recipe, source);
   if (JSON.stringify(await fileIdentity(source)) !== JSON.stringify(sourceIdentity))
     throw new UserError(`${source} changed while a ${recipeName(recipe)} model was derived from it; try again`);
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const { sha256 } = checksumOf(bytes);
   try {
     await mkdir(dir, { recursive: true });
     await writeFileAtomic(path, bytes);
@@ -95,7 +92,7 @@ export async function derivedModel(
       output: await fileIdentity(path),
       sha256,
     };
-    await writeFileAtomic(recordPath, JSON.stringify({ ...fields, checksum: sha256OfJson(fields) }) + '\n');
+    await writeFileAtomic(recordPath, JSON.stringify(withJsonChecksum(fields)) + '\n');
   } catch (err) {
     throw new UserError(
       `cannot write the ${recipeName(recipe)} model derived from ${source} under ${dir}: ${(err as Error).message} (choose a writable cache folder)`,
@@ -105,22 +102,16 @@ export async function derivedModel(
   return { path, sha256, source: 'built', reason, ms: performance.now() - started };
 }
 
-/** Why the recorded derivation cannot be reused, or undefined when it can. */
-async function staleReason(
+/** The record when the recorded derivation can be reused; otherwise why not. */
+async function reusableRecord(
   recordPath: string,
   path: string,
   source: FileIdentity,
   recipe: DerivedModelRecipe,
-): Promise<string | undefined> {
-  let record: DerivedRecord;
-  try {
-    record = JSON.parse(await readFile(recordPath, 'utf8')) as DerivedRecord;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'not derived yet' : 'the record is damaged';
-  }
-  if (typeof record !== 'object' || record === null) return 'the record is damaged';
-  const { checksum, ...fields } = record;
-  if (checksum !== sha256OfJson(fields)) return 'the record is damaged';
+): Promise<DerivedRecord | string> {
+  const record = await readChecksummedJson<DerivedRecord>(recordPath);
+  if (record === 'missing') return 'not derived yet';
+  if (record === 'damaged') return 'the record is damaged';
   if (record.version !== TRANSFORM_VERSION || JSON.stringify(record.recipe) !== JSON.stringify(recipe))
     return 'made by another transform';
   if (JSON.stringify(record.source) !== JSON.stringify(source)) return 'the source model changed';
@@ -130,5 +121,5 @@ async function staleReason(
     return 'the derived file is missing';
   }
   if (JSON.stringify(await fileIdentity(path)) !== JSON.stringify(record.output)) return 'the derived file changed';
-  return undefined;
+  return record;
 }

@@ -4,11 +4,11 @@
 // (path, size, mtime, inode), and recomputed when any of these changes. A record that cannot be read,
 // does not parse or fails its own checksum is recomputed too: a cache never yields a wrong value.
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.js';
-import { sha256OfJson } from '../core/checksum.js';
+import { readChecksummedJson, sha256OfJson, withJsonChecksum } from '../core/checksum.js';
 import type { ModelDtype } from './model-files.js';
 
 /** What identifies a model for the fingerprint: its two files and the settings that change vectors. */
@@ -76,7 +76,7 @@ export async function modelFingerprint(input: ModelFingerprintInput, cacheRoot: 
   const after = await Promise.all(paths.map(fileIdentity));
   if (JSON.stringify(after) === JSON.stringify(files)) {
     const fields = { format: 1 as const, files, dtype: input.dtype, maxTokens: input.maxTokens, fingerprint };
-    const record: FingerprintRecord = { ...fields, checksum: recordChecksum(fields) };
+    const record: FingerprintRecord = withJsonChecksum(fields);
     try {
       await mkdir(join(cacheRoot, 'fingerprints'), { recursive: true });
       await writeFileAtomic(recordPath, JSON.stringify(record) + '\n');
@@ -99,20 +99,10 @@ async function reusableRecord(
   files: FileIdentity[],
   input: ModelFingerprintInput,
 ): Promise<FingerprintRecord | string> {
-  let record: FingerprintRecord;
-  try {
-    record = JSON.parse(await readFile(recordPath, 'utf8')) as FingerprintRecord;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no record yet' : 'the record is damaged';
-  }
-  if (typeof record !== 'object' || record === null) return 'the record is damaged';
-  const { checksum, ...fields } = record;
-  if (checksum !== recordChecksum(fields)) return 'the record is damaged';
+  const record = await readChecksummedJson<FingerprintRecord>(recordPath);
+  if (record === 'missing') return 'no record yet';
+  if (record === 'damaged') return 'the record is damaged';
   if (record.dtype !== input.dtype || record.maxTokens !== input.maxTokens) return 'the settings differ';
   if (JSON.stringify(record.files) !== JSON.stringify(files)) return 'a model file changed (size, mtime or inode)';
   return record;
-}
-
-function recordChecksum(fields: Omit<FingerprintRecord, 'checksum'>): string {
-  return sha256OfJson(fields);
 }
