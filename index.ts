@@ -124,7 +124,7 @@ export {
   type ChatCompletion,
 } from './core/chat-completions.js';
 export { ask, promptHash, type AskOptions, type AskResult } from './engine/evaluation/ask.js';
-export type { ChatEndpointOptions } from './engine/evaluation/chat-asker.js';
+export type { ChatEndpointOptions, ChatRunCounts } from './engine/evaluation/chat-asker.js';
 // The audit: a judge model asked which options of each IntentionQA item are right.
 export {
   runAudit,

@@ -24,7 +24,7 @@ import { createProgress } from '../../core/progress.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { isSampledStyle, type AnswerStyle, type Benchmark } from '../scoring/answer-styles.js';
 import { detectBenchmark, readAskItems, type AskItem } from './ask-items.js';
-import { ChatAsker, type ChatEndpointOptions, type ChatSample } from './chat-asker.js';
+import { ChatAsker, type ChatEndpointOptions, type ChatSample, type ChatRunCounts } from './chat-asker.js';
 import { checkGenerationSettings, defaultGenerationSettings, type GenerationSettings } from './generation-settings.js';
 import { ResponsesFile } from './responses-file.js';
 import { checkSameRun, promptHash, settingsRecord } from './run-identity.js';
@@ -46,7 +46,7 @@ export interface AskOptions extends ChatEndpointOptions {
   progress?: boolean;
 }
 
-export interface AskResult {
+export interface AskResult extends ChatRunCounts {
   benchmark: Benchmark;
   items: number;
   /** Items that already had a usable response in the out file. */
@@ -55,10 +55,6 @@ export interface AskResult {
   asked: number;
   /** Items whose request (or one of whose samples) failed after its retries: "Error" lines, asked again next run. */
   failed: number;
-  /** Completions taken from the cache, and requests sent (attempts, retries included). */
-  cacheHits: number;
-  requestsSent: number;
-  tokens: { prompt: number; completion: number };
   settings: GenerationSettings;
   /** Lines of the out file and the cache that could not be read (torn by a kill) and were dropped. */
   unreadableLines: number;
@@ -152,9 +148,7 @@ async function askInto(
     alreadyAnswered: items.length - todo.length,
     asked: todo.length,
     failed,
-    cacheHits: asker.cacheHits,
-    requestsSent: asker.client.requestsSent,
-    tokens: asker.tokens,
+    ...asker.counts(),
     settings,
     unreadableLines: responses.unreadable + asker.unreadableCacheLines,
     rejected: rejects?.count ?? 0,

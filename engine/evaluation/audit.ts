@@ -28,7 +28,7 @@ import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
 import { auditItemFiles, auditKey, readAuditItems, type AuditItem } from './audit-items.js';
 import { writeAuditedReport } from './audit-report.js';
 import { summarizeAudit, renderAuditMarkdown, type AuditOutcome, type AuditSummary } from './audit-summary.js';
-import { ChatAsker, type ChatEndpointOptions } from './chat-asker.js';
+import { ChatAsker, type ChatEndpointOptions, type ChatRunCounts } from './chat-asker.js';
 import { checkGenerationSettings, type GenerationSettings } from './generation-settings.js';
 import { checkJudgeTemplate, defaultJudgeTemplate, JUDGE_PROMPT_FILE, renderJudgePrompt } from './judge-prompt.js';
 import { judgedLetters, verdictOf, type JudgeVerdict } from './judge-verdict.js';
@@ -82,7 +82,7 @@ export interface DropFlaggedResult {
   keptUnparseable: number;
 }
 
-export interface AuditResult {
+export interface AuditResult extends ChatRunCounts {
   items: number;
   /** Items that already had a usable reply in audit.jsonl. */
   alreadyJudged: number;
@@ -90,9 +90,6 @@ export interface AuditResult {
   asked: number;
   /** Items whose request failed after its retries: verdict `failed`, asked again next run. */
   failed: number;
-  cacheHits: number;
-  requestsSent: number;
-  tokens: { prompt: number; completion: number };
   settings: GenerationSettings;
   summary: AuditSummary;
   /** The files written (audit.jsonl, the summaries, and the report when there was one to extend). */
@@ -259,9 +256,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditResult> {
       alreadyJudged: items.length - todo.length,
       asked: todo.length,
       failed,
-      cacheHits: asker.cacheHits,
-      requestsSent: asker.client.requestsSent,
-      tokens: asker.tokens,
+      ...asker.counts(),
       settings,
       summary,
       files: written,

@@ -58,11 +58,24 @@ function formatWait(ms: number): string {
   return `${Math.round(ms / 360_000) / 10} h`;
 }
 
+/** What a run's requests cost: ask's and audit's results report it the same way. */
+export interface ChatRunCounts {
+  /** Completions taken from the cache, and requests sent (attempts, retries included). */
+  cacheHits: number;
+  requestsSent: number;
+  tokens: { prompt: number; completion: number };
+}
+
 export class ChatAsker {
   readonly client: ChatCompletionsClient;
   readonly tokens = { prompt: 0, completion: 0 };
   /** Completions taken from the cache. */
   cacheHits = 0;
+
+  /** This run's counts so far. */
+  counts(): ChatRunCounts {
+    return { cacheHits: this.cacheHits, requestsSent: this.client.requestsSent, tokens: this.tokens };
+  }
   /** The first error no retry can fix; once set, no more items are taken. */
   fatal: ChatCompletionError | undefined;
   private cache: ResponseCache | undefined;
