@@ -1,17 +1,14 @@
 // Which `ask` runs need an API key (cli/options/chat-options.ts): a local server needs none, so the
 // command runs without OPENAI_API_KEY; OpenAI's API and a variable named by --api-key-env do, and
 // the error names the flag, not the library field.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCli } from './support/faults.js';
 import { chatKeyEnv } from '../cli/options/chat-options.js';
 import { ChatCompletionsClient } from '../core/chat-completions.js';
-
-const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'bin', 'intentsim.js');
 
 let server: Server;
 let baseUrl = '';
@@ -63,14 +60,7 @@ function runCli(args: string[], openAiKey?: string) {
   delete env.OPENAI_API_KEY;
   if (openAiKey !== undefined) env.OPENAI_API_KEY = openAiKey;
   delete env.INTENTSIM_ASK_KEY_TEST_UNSET;
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return startCli(args, env).ended;
 }
 
 const askArgs = (out: string, endpoint: string, ...more: string[]) => [
@@ -84,7 +74,7 @@ describe('ask: the API key', () => {
     auths.length = 0;
     const r = await runCli(askArgs('local.jsonl', baseUrl));
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    expect(r.status).toBe(0);
     expect(auths).toEqual([undefined]);
     expect(JSON.parse(readFileSync(join(dir, 'local.jsonl'), 'utf8')) as { response: string }).toMatchObject({
       response: 'A',
@@ -94,14 +84,14 @@ describe('ask: the API key', () => {
   it('an OpenAI key in the environment is never sent to another endpoint unless its variable is named', async () => {
     auths.length = 0;
     const r = await runCli(askArgs('local-with-key.jsonl', baseUrl), 'sk-openai-never-elsewhere');
-    expect(r.code).toBe(0);
+    expect(r.status).toBe(0);
     expect(auths).toEqual([undefined]);
     auths.length = 0;
     const named = await runCli(
       askArgs('local-named.jsonl', baseUrl, '--api-key-env', 'OPENAI_API_KEY'),
       'sk-openai-named',
     );
-    expect(named.code).toBe(0);
+    expect(named.status).toBe(0);
     expect(auths).toEqual(['Bearer sk-openai-named']);
   });
 
@@ -124,7 +114,7 @@ describe('ask: the API key', () => {
   it('a variable named by --api-key-env must be set, and the error names the flag', async () => {
     auths.length = 0;
     const r = await runCli(askArgs('named.jsonl', baseUrl, '--api-key-env', 'INTENTSIM_ASK_KEY_TEST_UNSET'));
-    expect(r.code).toBe(1);
+    expect(r.status).toBe(1);
     expect(r.stderr).toBe(
       'intentsim: --api-key-env names the environment variable INTENTSIM_ASK_KEY_TEST_UNSET, which is not set\n',
     );

@@ -3,20 +3,18 @@
 // refused with the difference named; an HTTP 200 without an answer is a failed request, asked
 // again; Retry-After is cut to the longest retry wait, and the wait is printed; the out file is
 // locked; a response body past the size limit is refused and never cached.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startCli } from './support/faults.js';
+import { askItems as items } from './support/ask-items.js';
 import { retryAfterMs, type RetryWait } from '../core/chat-completions.js';
 import { ask, type AskOptions } from '../engine/evaluation/ask.js';
 import { cacheKey } from '../engine/evaluation/response-cache.js';
 import { solveByEmbedding } from '../engine/evaluation/embedding-solver.js';
 import { openEncoder } from '../workers/open-encoder.js';
 import { completion, FakeChatServer, type ChatBody, type Reply } from './support/fake-chat-server.js';
-
-const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'bin', 'intentsim.js');
 
 const jsonl = (records: readonly object[]) => records.map((r) => JSON.stringify(r) + '\n').join('');
 const itemOf = (body: ChatBody) => /item (q\d+)/.exec(body.messages[0]!.content)![1]!;
@@ -25,21 +23,6 @@ const readLines = (file: string) =>
     .trimEnd()
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-
-function items(n: number, promptOf = (id: string) => `zero-shot prompt of item ${id}`) {
-  return Array.from({ length: n }, (_, i) => ({
-    id: `q${i + 1}`,
-    item_a_name: `Product A${i + 1}`,
-    item_b_name: `Product B${i + 1}`,
-    relation: 'usedFor',
-    assertion: `PersonX bought a product of Item A and a product of Item B because reason ${i + 1}.`,
-    gold_ind: 'ABCD'[i % 4],
-    options: { A: 'because a.', B: 'because b.', C: 'because c.', D: 'because d.' },
-    task: 1,
-    difficulty: 'easy',
-    prompts: { zero_shot: promptOf(`q${i + 1}`), cot: `CoT prompt of item q${i + 1}` },
-  }));
-}
 
 const server = new FakeChatServer();
 let dir: string;
@@ -233,7 +216,7 @@ describe('Retry-After is capped, printed and counted (item 9)', () => {
         ? { status: 429, body: 'slow down', headers: { 'retry-after': '100000' } }
         : completion('A');
     const r = await runCli([...askArgs('cli-retry.jsonl'), '--retries', '1', '--max-retry-wait', '0']);
-    expect(r.code).toBe(1);
+    expect(r.status).toBe(1);
     expect(r.stderr).toMatch(
       /note: .*HTTP 429: slow down; retrying in 0 s \(attempt 1 of 2 failed; the server asked for 27\.8 h, cut to the longest retry wait\)/,
     );
@@ -318,17 +301,7 @@ const askArgs = (out: string) => [
 ];
 
 function runCli(args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, OPENAI_API_KEY: 'sk-test-key-0123456789' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return startCli(args, { ...process.env, OPENAI_API_KEY: 'sk-test-key-0123456789' }).ended;
 }
 
 async function until(condition: () => boolean, ms = 30_000): Promise<void> {

@@ -3,19 +3,18 @@
 // request that keeps failing is written as "Error" and asked again by a rerun; the cache answers a
 // repeated question; a rerun after killing `ask` asks only the missing items; the key never appears
 // in any output.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startCli } from './support/faults.js';
+import { askItems as items } from './support/ask-items.js';
 import { ask, type AskOptions } from '../engine/evaluation/ask.js';
 import { scoreIntentionQa } from '../engine/scoring/intentionqa/score-intentionqa.js';
 import { completion, FakeChatServer, type ChatBody, type Reply } from './support/fake-chat-server.js';
 import { expectSecretRedacted } from './support/secret-leaks.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'bin', 'intentsim.js');
 const SECRET = 'sk-intentsim-SECRET-0123456789abcdef';
 const KEY_ENV = 'INTENTSIM_ASK_TEST_KEY';
 
@@ -26,21 +25,6 @@ const itemOf = (body: ChatBody) => /item (q\d+)/.exec(body.messages[0]!.content)
 const server = new FakeChatServer();
 const requests = server.requests;
 let dir: string;
-
-function items(n: number) {
-  return Array.from({ length: n }, (_, i) => ({
-    id: `q${i + 1}`,
-    item_a_name: `Product A${i + 1}`,
-    item_b_name: `Product B${i + 1}`,
-    relation: 'usedFor',
-    assertion: `PersonX bought a product of Item A and a product of Item B because reason ${i + 1}.`,
-    gold_ind: 'ABCD'[i % 4],
-    options: { A: 'because a.', B: 'because b.', C: 'because c.', D: 'because d.' },
-    task: 1,
-    difficulty: 'easy',
-    prompts: { zero_shot: `zero-shot prompt of item q${i + 1}`, cot: `CoT prompt of item q${i + 1}` },
-  }));
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'intentsim-ask-'));
@@ -248,20 +232,9 @@ describe('ask: requests and records', () => {
 
 /** Runs the CLI in a child process; resolves with its exit code and output. */
 function runCli(args: string[], onSpawn?: (kill: () => void) => void) {
-  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
-    (resolve) => {
-      const child = spawn(process.execPath, [CLI, ...args], {
-        cwd: ROOT,
-        env: { ...process.env, INTENTSIM_CACHE_DIR: join(dir, 'cache-root') },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-      onSpawn?.(() => child.kill('SIGKILL'));
-    },
-  );
+  const { child, ended } = startCli(args, { ...process.env, INTENTSIM_CACHE_DIR: join(dir, 'cache-root') });
+  onSpawn?.(() => child.kill('SIGKILL'));
+  return ended;
 }
 
 const askArgs = (items: string, out: string, ...more: string[]) => [
@@ -307,7 +280,7 @@ describe('ask: the command, killed and resumed, and the key', () => {
     requests.length = 0;
     server.handler = () => completion('C');
     const second = await runCli(askArgs(join(dir, 'items12.jsonl'), out, '--concurrency', '3', '--no-cache'));
-    expect(second.code).toBe(0);
+    expect(second.status).toBe(0);
     expect(requests.map((q) => itemOf(q.body)).sort()).toEqual(['q6', 'q7', 'q8', 'q9', 'q10', 'q11', 'q12'].sort());
     expect(second.stdout).toMatch(/already answered 5; asked 7/);
     const lines = readLines(out);
@@ -327,7 +300,7 @@ describe('ask: the command, killed and resumed, and the key', () => {
     server.handler = (body, auth) => (itemOf(body) === 'q2' ? echo(400)(body, auth) : completion('A'));
     const out = join(dir, 'secret.jsonl');
     const bad = await runCli(askArgs(join(dir, 'items6.jsonl'), out, '--concurrency', '1'));
-    expect(bad.code).toBe(1);
+    expect(bad.status).toBe(1);
     expect(bad.stdout).toMatch(/1 item\(s\) failed after their retries/);
     expect(readLines(out)[1]!.error).toMatch(/HTTP 400: .*Incorrect API key provided: \*\*\*;/);
     expect(requests.every((q) => q.auth === `Bearer ${SECRET}`)).toBe(true);
@@ -338,7 +311,7 @@ describe('ask: the command, killed and resumed, and the key', () => {
     const stopped = await runCli(
       askArgs(join(dir, 'items6.jsonl'), join(dir, 'secret401.jsonl'), '--concurrency', '1'),
     );
-    expect(stopped.code).toBe(1);
+    expect(stopped.status).toBe(1);
     expect(stopped.stderr).toMatch(/HTTP 401: .*\*\*\*.*\nStopped: no request can succeed after this error/);
     expect(requests).toHaveLength(1);
 

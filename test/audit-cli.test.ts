@@ -1,17 +1,15 @@
 // `intentsim audit` from dist/ (bin/intentsim.js) against the fake chat server: killed mid-run and
 // run again, it asks only the items without a line; it prints the verdict tables and writes the
 // filtered items with --drop-flagged.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCli } from './support/faults.js';
 import { completion, FakeChatServer, type ChatBody, type Reply } from './support/fake-chat-server.js';
 import { HAND_ITEMS, itemLine, itemOfPrompt, writeHandItems } from './support/audit-items.js';
 import { expectSecretRedacted } from './support/secret-leaks.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'bin', 'intentsim.js');
 const SECRET = 'sk-intentsim-AUDIT-SECRET-0123456789abcdef';
 const KEY_ENV = 'INTENTSIM_AUDIT_TEST_KEY';
 const server = new FakeChatServer();
@@ -29,20 +27,13 @@ afterAll(async () => {
 });
 
 function runCli(args: string[], onSpawn?: (kill: () => void) => void) {
-  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
-    (resolve) => {
-      const child = spawn(process.execPath, [CLI, ...args], {
-        cwd: ROOT,
-        env: { ...process.env, INTENTSIM_CACHE_DIR: join(dir, 'cache-root'), [KEY_ENV]: SECRET },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-      onSpawn?.(() => child.kill('SIGKILL'));
-    },
-  );
+  const { child, ended } = startCli(args, {
+    ...process.env,
+    INTENTSIM_CACHE_DIR: join(dir, 'cache-root'),
+    [KEY_ENV]: SECRET,
+  });
+  onSpawn?.(() => child.kill('SIGKILL'));
+  return ended;
 }
 
 async function until(condition: () => boolean, ms = 30_000): Promise<void> {
@@ -90,7 +81,7 @@ describe('intentsim audit', () => {
     expect(second.stderr).toMatch(
       /^note: took over the lock .*audit\/\.intentsim\.lock: intentsim pid \d+ \(intentsim\.js audit\).*no longer runs\n$/,
     );
-    expect(second.code).toBe(0);
+    expect(second.status).toBe(0);
     // Only the items without a line: Task 1 q4, Task 2 q1–q3.
     expect(
       requests
@@ -148,10 +139,10 @@ describe('intentsim audit', () => {
 
   it('needs --endpoint and --model, and refuses --samples other than 1', async () => {
     const noModel = await runCli(['audit', '--items', join(dir, 'items'), '--out', join(dir, 'x')]);
-    expect(noModel.code).not.toBe(0);
+    expect(noModel.status).not.toBe(0);
     expect(noModel.stderr).toContain('audit needs --endpoint and --model');
     const samples = await runCli(auditArgs(join(dir, 'y'), '--samples', '3'));
-    expect(samples.code).not.toBe(0);
+    expect(samples.status).not.toBe(0);
     expect(samples.stderr).toMatch(/samples.*a judge answers once per item, got 3/);
   });
 
@@ -170,7 +161,7 @@ describe('intentsim audit', () => {
     };
     const out = join(dir, 'secret');
     const bad = await runCli(auditArgs(out, '--api-key-env', KEY_ENV, '--concurrency', '1', '--drop-flagged'));
-    expect(bad.code).toBe(1);
+    expect(bad.status).toBe(1);
     expect(bad.stdout).toContain('1 item(s) failed after their retries (verdict "failed"); run again to ask them');
     expect(bad.stdout).toContain(
       '--drop-flagged: no filtered items written: 1 item(s) have no verdict; run again first',
@@ -186,7 +177,7 @@ describe('intentsim audit', () => {
     requests.length = 0;
     server.handler = echo(401);
     const stopped = await runCli(auditArgs(join(dir, 'secret401'), '--api-key-env', KEY_ENV, '--concurrency', '1'));
-    expect(stopped.code).toBe(1);
+    expect(stopped.status).toBe(1);
     expect(stopped.stderr).toMatch(/HTTP 401: .*\*\*\*.*\nStopped: no request can succeed after this error/);
     expect(requests).toHaveLength(1);
 

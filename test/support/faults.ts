@@ -64,11 +64,14 @@ export function runCliOk(args: readonly string[]): CliRun {
   return r;
 }
 
-/** Starts `intentsim ARGS` in a child process; `ended` resolves with how it ended. */
-export function startCli(args: readonly string[]): { child: ChildProcess; ended: Promise<CliRun> } {
+/** Starts `intentsim ARGS` in a child process (environment `env`); `ended` resolves with how it ended. */
+export function startCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = { ...process.env, INTENTSIM_QUIET: '1' },
+): { child: ChildProcess; ended: Promise<CliRun> } {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: ROOT,
-    env: { ...process.env, INTENTSIM_QUIET: '1' },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
