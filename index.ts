@@ -1,5 +1,5 @@
 // The library API of intentsim: everything a Node program needs to use the engine without the
-// command line, in the order the data flows (README, "Library API"). Nothing else is public: other
+// command line, in the order the data flows (docs/library.md). Nothing else is public: other
 // modules may change between versions. The CLI (cli/) is built on these same calls.
 
 // Errors: a UserError is a problem the caller can fix (its message says which); anything else is a bug.

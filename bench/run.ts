@@ -197,7 +197,7 @@ export function gpuNotMeasuredLines(probe: GpuProbe): string[] {
     ...probe.hints.map((h) => `- ${h}`),
     ...(probe.hints.length > 0 ? [''] : []),
     'To measure, run `npm run bench -- --only embeddings --device cuda` on a GPU machine after installing the CUDA provider ' +
-      '(see [README#gpu](../README.md#gpu)); `--device webgpu` uses WebGPU (needs a Vulkan driver), `--device auto` the first that works. ' +
+      '(see [GPU](../docs/embeddings-gpu.md#gpu)); `--device webgpu` uses WebGPU (needs a Vulkan driver), `--device auto` the first that works. ' +
       'Section 1 runs on the CPU in the same run, so the two can be compared.',
     '',
   ];

@@ -32,7 +32,7 @@ const COMMANDS: ReadonlyArray<[name: string, load: () => Promise<Register>]> = [
   ['queue', async () => (await import('./commands/queue.js')).registerQueueCommands],
   ['review', async () => (await import('./commands/review.js')).registerReviewCommands],
   // Old paths, hidden from help, kept for one release: `assemble sib` is `items sib`, `worker` is
-  // `queue worker` (README, "Renamed options and commands").
+  // `queue worker` (CHANGELOG.md, "Renamed options and commands").
   ['assemble', async () => (await import('./commands/assemble.js')).registerAssembleCommands],
   ['worker', async () => (await import('./commands/worker.js')).registerDeprecatedWorkerCommand],
 ];

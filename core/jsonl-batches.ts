@@ -27,7 +27,7 @@ export interface JsonlRecord<T> {
   text?: string;
 }
 
-/** How long a line and a text of an input file may be (README, "Common behaviour"). */
+/** How long a line and a text of an input file may be (docs/commands.md, "Common behaviour"). */
 export interface InputLimits {
   /** The longest line accepted, in bytes (default DEFAULT_MAX_LINE_BYTES); a longer one is a bad line. */
   maxLineBytes?: number;

@@ -1,4 +1,4 @@
-// Optional read-only files next to the project (README, "Models and data"): the real all-MiniLM-L6-v2 tokenizer and
+// Optional read-only files next to the project (docs/models-and-data.md): the real all-MiniLM-L6-v2 tokenizer and
 // ASER-style eventuality texts in ../shared. They are used when present (benchmarks, the bench model's
 // tokenizer) and never copied into the project; INTENTSIM_SHARED_DIR points elsewhere.
 import { existsSync, readFileSync } from 'node:fs';

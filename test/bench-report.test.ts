@@ -192,7 +192,7 @@ describe('GPU probe', () => {
       /^_Not measured: no GPU provider available on this machine \(cuda: CUDA failure 100: no CUDA-capable device is detected\)\._/,
     );
     expect(text).toContain('npm run bench -- --only embeddings --device cuda');
-    expect(text).toContain('README.md#gpu');
+    expect(text).toContain('docs/embeddings-gpu.md#gpu');
     expect(gpuNotMeasuredLines({ device: 'cpu', attempts: [], hints: [] })[0]).toMatch(/`--device cpu` was given/);
   });
 });

@@ -1,4 +1,4 @@
-// The old spellings of issue 27 §2 (README, "Renamed options and commands"): each one still works for
+// The old spellings of issue 27 §2 (CHANGELOG.md, "Renamed options and commands"): each one still works for
 // one release, and prints one line on stderr that names its new spelling. For every old spelling,
 // the command line is parsed twice, with the old spelling and with the new one, and the options its
 // action receives must be the same (the old option's own hidden value aside); then a few old

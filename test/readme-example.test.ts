@@ -1,6 +1,7 @@
-// The README's library example, type-checked and run exactly as printed: the ```ts block under
-// "## Library API", importing 'intentsim' by its package name (the package's own `exports`, so the
-// published surface, index.ts, is what the example sees), in a folder prepared as the README says.
+// The library example of docs/library.md (once the README's), type-checked and run exactly as
+// printed: the ```ts block under "# Library API", importing 'intentsim' by its package name (the
+// package's own `exports`, so the published surface, index.ts, is what the example sees), in a
+// folder prepared as the page says.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,21 +14,25 @@ import { GLOVE_TEST_CACHE, realGlovePackage } from './support/glove.js';
 
 const root = projectRoot();
 
+const page = 'docs/library.md';
+
 /** The first ```ts block after the heading. */
-function readmeExample(heading: string): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const after = readme.slice(readme.indexOf(`\n${heading}\n`));
+function pageExample(heading: string): string {
+  const lines = readFileSync(join(root, page), 'utf8').split('\n');
+  const at = lines.indexOf(heading);
+  if (at < 0) throw new Error(`${page} has no heading "${heading}"`);
+  const after = lines.slice(at).join('\n');
   const block = /```ts\n([\s\S]*?)```/.exec(after);
-  if (!block) throw new Error(`README.md has no \`\`\`ts block under "${heading}"`);
+  if (!block) throw new Error(`${page} has no \`\`\`ts block under "${heading}"`);
   return block[1]!;
 }
 
-describe('README: Library API example', () => {
+describe('docs/library.md: the library example', () => {
   // Inside the project, so that 'intentsim' resolves to this package through its own name.
   mkdirSync(join(root, '.cache'), { recursive: true });
   const dir = mkdtempSync(join(root, '.cache', 'readme-example-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const code = readmeExample('## Library API');
+  const code = pageExample('# Library API');
 
   it('is about ten lines of calls, importing only the package', () => {
     expect(code).toMatch(/^import \{[^}]+\} from 'intentsim';\n/);
@@ -56,9 +61,9 @@ describe('README: Library API example', () => {
     expect(diagnostics).toEqual([]);
   });
 
-  const glove = realGlovePackage('the README library example (glove-100d)');
+  const glove = realGlovePackage('the library example of docs/library.md (glove-100d)');
   it.runIf(glove !== undefined)(
-    'runs in a folder prepared as the README says, and prints what it promises: items',
+    'runs in a folder prepared as the page says, and prints what it promises: items',
     async () => {
       await writeDemo(join(dir, 'world'), { seed: 1 });
       const js = ts.transpileModule(code, {
@@ -72,12 +77,12 @@ describe('README: Library API example', () => {
       const lines = stdout.trim().split('\n');
       expect(lines[0]).toBe('100 dimensions a sentence'); // glove-100d's width
       expect(stdout).toMatch(/nodes: \d+,\s+edges: \d+/);
-      // The numbers the README prints after the example.
+      // The numbers the page prints after the example.
       const printed =
         /prints `100 dimensions a sentence`, the graph's counts and `(Task 1: \d+ items, Task 2: \d+ items)`/.exec(
-          readFileSync(join(root, 'README.md'), 'utf8'),
+          readFileSync(join(root, page), 'utf8'),
         );
-      expect(printed, 'README.md states what the example prints').not.toBeNull();
+      expect(printed, `${page} states what the example prints`).not.toBeNull();
       expect(lines.at(-1)).toBe(printed![1]);
       expect(stderr).not.toMatch(/warning:/);
       const manifest = JSON.parse(readFileSync(join(dir, 'run', 'manifest.json'), 'utf8')) as {

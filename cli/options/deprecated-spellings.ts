@@ -1,5 +1,5 @@
 // Old spellings of options, option values and command paths, kept for one release after the CLI's
-// vocabulary was made one (issue 27 §2, README "Renamed options and commands"). An old spelling is
+// vocabulary was made one (issue 27 §2, CHANGELOG.md, "Renamed options and commands"). An old spelling is
 // hidden from --help, still does what it did, and prints one line on stderr that names the new one.
 import { InvalidArgumentError, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 
