@@ -251,7 +251,22 @@ export {
 } from './engine/review/review-summary.js';
 export { cohenKappa, fleissKappa, type KappaResult } from './engine/review/agreement.js';
 export { wilsonInterval, type Proportion } from './engine/review/wilson-interval.js';
-export { mturkBatchCsv, importMturkResults, type MturkImportResult } from './engine/review/mturk.js';
+export {
+  mturkBatchCsv,
+  importMturkResults,
+  MTURK_BLIND_INPUT_COLUMNS,
+  type MturkImportResult,
+} from './engine/review/mturk.js';
+export { blindView, type BlindItemView } from './engine/review/blind-view.js';
+export {
+  itemMeasures,
+  consistencyReport,
+  LABEL_FLAGS,
+  type LabelFlag,
+  type MeasureRow,
+  type ConsistencyReport,
+  type FlaggedLabel,
+} from './engine/review/item-measures.js';
 
 // The types that the calls above take and return, so that callers can name them (API Extractor's
 // ae-forgotten-export keeps this list complete: `npm run lint`). Classes here are exported as types:

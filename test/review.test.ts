@@ -542,10 +542,14 @@ describe('review on the command line', () => {
     expect(links.map((m) => m[1])).toEqual(['ann', 'bob']);
     expect(stdout).toMatch(/^started review of 4 items in /);
     const [, , base, token] = links[0]!;
+    // The gold of the first item shown: a "valid" that does not mark it would not be kept.
+    const reader = ReviewStore.open(join(dir, 'review'));
+    const gold = reader.items()[0]!.gold;
+    reader.close();
     const res = await fetch(`${base}api/items/0`, {
       method: 'PUT',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ correct: ['A'], validity: 'valid', reasons: [], ms: 800 }),
+      body: JSON.stringify({ correct: gold, validity: 'valid', reasons: [], ms: 800 }),
     });
     expect(res.status).toBe(200);
     expect((await fetch(`${base}api/session`)).status).toBe(401);

@@ -6,6 +6,7 @@ import { cohenKappa, fleissKappa, type KappaResult } from './agreement.js';
 import type { ReviewItem } from './review-items.js';
 import { VALIDITIES, type StoredLabel, type Validity } from './review-store.js';
 import { wilsonInterval, type Proportion } from './wilson-interval.js';
+import { consistencyReport, itemMeasures, type ConsistencyReport, type MeasureRow } from './item-measures.js';
 
 export interface StratumValidity extends Proportion {
   task: string;
@@ -33,6 +34,8 @@ export interface AgreementSummary {
 
 export interface ReviewSummary {
   items: { sampled: number; labelled: number; itemsDirItems: number };
+  /** The labels were made without seeing the gold (`review start --blind`). */
+  blind: boolean;
   judgements: number;
   annotators: Array<{ name: string; judgements: number; medianMs: number | null }>;
   /** Validity rate (valid / judgements) per task × difficulty, then over all. */
@@ -46,12 +49,17 @@ export interface ReviewSummary {
   agreement: AgreementSummary | null;
   /** Median time of one judgement made on the page, in milliseconds. */
   medianMs: number | null;
+  /** The paper's measures per item (majority of votes: Valid, F-Neg, Correct) and per judgement, per task × difficulty. */
+  measures: MeasureRow[];
+  /** Labels whose verdict "valid" contradicts their marks (no gold marked, or a distractor marked). */
+  consistency: ConsistencyReport;
 }
 
 export function summarizeReview(
   items: readonly ReviewItem[],
   labels: readonly StoredLabel[],
   itemsDirItems: number,
+  blind = false,
 ): ReviewSummary {
   const strata = new Map<string, { task: string; difficulty: string; valid: number; n: number }>();
   const counts: Record<Validity, number> = { valid: 0, invalid: 0, unsure: 0 };
@@ -75,6 +83,7 @@ export function summarizeReview(
   const names = [...new Set(labels.map((l) => l.annotator))].sort();
   return {
     items: { sampled: items.length, labelled: new Set(labels.map((l) => l.position)).size, itemsDirItems },
+    blind,
     judgements: labels.length,
     annotators: names.map((name) => {
       const own = labels.filter((l) => l.annotator === name);
@@ -95,6 +104,8 @@ export function summarizeReview(
     goldAgreement: wilsonInterval(goldMarked, withGold),
     agreement: validityAgreement(labels, names),
     medianMs: median(labels.filter((l) => l.origin === 'browser').map((l) => l.ms)),
+    measures: itemMeasures(items, labels),
+    consistency: consistencyReport(items, labels),
   };
 }
 
