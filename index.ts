@@ -258,6 +258,25 @@ export {
   type MturkImportResult,
 } from './engine/review/mturk.js';
 export { blindView, type BlindItemView } from './engine/review/blind-view.js';
+// Window bounds tuned from a review's labels (`intentsim tune`), and the item settings file they go in.
+export { fitLogistic, type LogisticFit } from './engine/review/logistic-fit.js';
+export {
+  readTuneItems,
+  tuneWindows,
+  type TuneItem,
+  type TuneOptions,
+  type TuneResult,
+  type TaskProposal,
+  type BootstrapInterval,
+} from './engine/review/tune-windows.js';
+export { tuneReview, type TuneReviewOptions, type TuneReviewResult } from './engine/review/tune-review.js';
+export {
+  readItemSettings,
+  ITEM_SETTINGS_FORMAT,
+  type ItemSettings,
+  type ItemSettingsFile,
+  type ReadItemSettings,
+} from './engine/items/intentionqa/item-settings-file.js';
 export {
   itemMeasures,
   consistencyReport,
