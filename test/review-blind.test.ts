@@ -189,6 +189,11 @@ describe('per-item measures and consistency', () => {
       '8/12',
       '8/12',
     ]);
+    // Exact gold per item (a, b, c): Q1 e e n, Q2 n n n, Q3 n n e, Q4 e n n → rows [2,1] [0,3] [1,2] [1,2];
+    // P̄ = (1/3 + 1 + 1/3 + 1/3) / 4 = 1/2; p = (4/12, 8/12), P_e = 5/9; κ = (1/2 − 5/9) / (4/9) = −1/8.
+    expect(summary.agreementOnMarks).toMatchObject({ method: 'fleiss', on: 'exact-gold', items: 4, raters: 3 });
+    expect(summary.agreementOnMarks!.categoryTotals).toEqual([4, 8]);
+    expect(summary.agreementOnMarks!.kappa).toBeCloseTo(-0.125, 12);
     expect(summary.consistency).toMatchObject({ validLabels: 8, validWithoutGold: 3, validWithDistractor: 4 });
     expect(
       summary.consistency.labels.map((f) => `${f.annotator} ${f.item.split('#')[1]} ${f.flags.join()}`).sort(),

@@ -575,7 +575,7 @@ describe('review on the command line', () => {
       exp.on('exit', () => done(text));
     });
     expect(printed).toMatch(
-      /^1 judgements of 1 items; valid 1; no κ \(one annotator per item\)\nkept 1 items of intentionqa_task1\.jsonl\n/,
+      /^1 judgements of 1 items; valid 1; no κ \(one annotator per item\)\nintentionqa-1: per item, Valid 100\.0% \(1\/1\), F-Neg 0\.0% \(0\/1\), Correct 100\.0% \(1\/1\)\nkept 1 items of intentionqa_task1\.jsonl\n/,
     );
     expect(existsSync(join(out, 'summary.svg'))).toBe(true);
   }, 60_000);

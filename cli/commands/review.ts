@@ -114,6 +114,14 @@ no gold in the CSV).`,
             : 'no κ (one annotator per item)') +
           '\n',
       );
+      for (const m of s.measures.filter((row) => row.difficulty === 'all')) {
+        const cell = (p: { rate: number | null; successes: number; n: number }) =>
+          `${p.rate === null ? '–' : (100 * p.rate).toFixed(1) + '%'} (${p.successes}/${p.n})`;
+        process.stdout.write(
+          `${m.task}: per item, Valid ${cell(m.valid)}, F-Neg ${cell(m.fNeg)}, Correct ${cell(m.correct)}` +
+            `${s.blind ? ' (blind)' : ''}\n`,
+        );
+      }
       const c = s.consistency;
       if (c.labels.length > 0) {
         process.stdout.write(

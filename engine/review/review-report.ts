@@ -82,12 +82,25 @@ function measuresMarkdown(s: ReviewSummary): string[] {
         `${brief(m.perJudgement.validVerdict)} (${m.perJudgement.exact.n}) |`,
     ),
     '',
+    agreementOnMarksLine(s),
+    '',
     `Consistency: of ${c.validLabels} labels that say valid, ${c.validWithoutGold} leave the gold unmarked and ` +
       `${c.validWithDistractor} mark a distractor; they are no vote for keeping the item.`,
     ...c.labels.slice(0, 50).map((f) => `- ${f.annotator}: ${f.item} (${f.flags.join(', ')})`),
     ...(c.labels.length > 50 ? [`- … and ${c.labels.length - 50} more (labels.jsonl: \`flags\`)`] : []),
     '',
   ];
+}
+
+function agreementOnMarksLine(s: ReviewSummary): string {
+  const a = s.agreementOnMarks;
+  if (a === null)
+    return 'Agreement on the marks (exactly the gold marked, or not): not measured (one annotator per item).';
+  const name = a.method === 'cohen' ? "Cohen's κ" : "Fleiss' κ";
+  return (
+    `Agreement on the marks (exactly the gold marked, or not): ${name} = ` +
+    `${a.kappa === null ? 'undefined (one category only)' : a.kappa.toFixed(3)} over ${a.items} items × ${a.raters} raters.`
+  );
 }
 
 export function renderReviewSvg(s: ReviewSummary): string {
