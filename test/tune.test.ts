@@ -20,6 +20,7 @@ import { readItemSettings } from '../engine/items/intentionqa/item-settings-file
 import { addItemOptions, pipelineStageOptions } from '../cli/options/item-options.js';
 import { addModelOptions } from '../cli/options/model-options.js';
 import { writeItemsDir } from './support/review-fixtures.js';
+import { labelledReview, tuneItemLine as itemLine } from './support/tune-fixtures.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'intentsim-tune-'));
 
@@ -147,53 +148,10 @@ describe('tune on synthetic labels from a known curve', () => {
   });
 });
 
-/** A Task-1 item line as the pipeline writes it: the options, the gold, the distractors with their Sim_i. */
-function itemLine(i: number, scores: [number, number, number], gold: 'A' | 'B' | 'C' | 'D'): string {
-  const texts = scores.map((_, k) => `because reason ${i}.${k}.`);
-  const all = [...texts];
-  all.splice('ABCD'.indexOf(gold), 0, `because the gold ${i}.`);
-  const options = Object.fromEntries(all.map((t, k) => ['ABCD'[k], t]));
-  return JSON.stringify({
-    id: `T${i}`,
-    item_a_name: `A${i}`,
-    item_b_name: `B${i}`,
-    relation: 'usedFor',
-    gold_ind: gold,
-    options,
-    task: 1,
-    difficulty: 'easy',
-    prompts: { zero_shot: `A customer buys A${i} and B${i}. Why?\nA. x` },
-    distractors: texts.map((text, k) => ({ id: `d${k}`, text, score: scores[k], overlap: 0, method: 'exact' })),
-    selection: { window: '[0.3, 0.9]' },
-  });
-}
-
 describe('tune --review', () => {
   it('reads a review, writes a settings file that --settings reads, a flag overriding it', async () => {
     const dir = tmp();
-    const rng = new Rng('review-synthetic');
-    const lines: string[] = [];
-    const right: string[][] = [];
-    for (let i = 0; i < 60; i++) {
-      const scores = [0, 1, 2].map(() => 0.3 + 0.6 * rng.next()) as [number, number, number];
-      const gold = 'ABCD'[i % 4] as 'A';
-      lines.push(itemLine(i, scores, gold));
-      const distractorLetters = [...'ABCD'].filter((l) => l !== gold);
-      right.push([gold, ...distractorLetters.filter((_, k) => rng.next() < sigmoid(-12 + 16 * scores[k]!))]);
-    }
-    const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': lines });
-    const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review'), blind: true });
-    for (const item of store.items()) {
-      const i = Number(item.id.slice(1));
-      store.save(
-        'annotator',
-        store.positionOf(item.key)!,
-        { correct: right[i]!, validity: 'valid', reasons: [], otherText: '', ms: 1 },
-        new Date(0),
-        'browser',
-      );
-    }
-    store.close();
+    const { right } = labelledReview(dir, 60);
     const out = join(dir, 'tuned.json');
     const r = await tuneReview({ reviewDir: join(dir, 'review'), settingsOut: out, bootstrap: 100, seed: 1 });
     expect(r.blind).toBe(true);
