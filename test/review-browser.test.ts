@@ -274,6 +274,9 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
         const shown = blindLetters(item, 1).toShown.get(item.gold[0]!)!;
         expect(dom.options['ABCD'.indexOf(shown)]).toBe(`${'ABCD'.indexOf(shown) + 1} · ${shown}${goldText}`);
         await page.keyboard.press(String('ABCD'.indexOf(shown) + 1) as '1');
+        // No "gold wrong" reason without the gold: g does nothing.
+        await page.keyboard.press('g');
+        expect(await page.$$eval('#reasons input:checked', (inputs) => inputs.length)).toBe(0);
         await page.keyboard.press('v');
         await page.keyboard.press('Enter');
         await waitForPosition(page, position + 1);

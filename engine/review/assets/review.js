@@ -193,6 +193,7 @@
       // Without the gold there is no "gold wrong": a wrong gold shows as the gold left unmarked.
       document.querySelector('#reasons input[value="gold-wrong"]').parentElement.remove();
       delete REASON_KEYS.g;
+      $('reasons').previousElementSibling.querySelector('small').textContent = '(s w f o)';
     }
     total = s.total;
     await load(s.next);
