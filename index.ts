@@ -251,7 +251,41 @@ export {
 } from './engine/review/review-summary.js';
 export { cohenKappa, fleissKappa, type KappaResult } from './engine/review/agreement.js';
 export { wilsonInterval, type Proportion } from './engine/review/wilson-interval.js';
-export { mturkBatchCsv, importMturkResults, type MturkImportResult } from './engine/review/mturk.js';
+export {
+  mturkBatchCsv,
+  importMturkResults,
+  MTURK_BLIND_INPUT_COLUMNS,
+  type MturkImportResult,
+} from './engine/review/mturk.js';
+export { blindView, type BlindItemView } from './engine/review/blind-view.js';
+// Window bounds tuned from a review's labels (`intentsim tune`), and the item settings file they go in.
+export { fitLogistic, type LogisticFit } from './engine/review/logistic-fit.js';
+export {
+  readTuneItems,
+  tuneWindows,
+  type TuneItem,
+  type TuneOptions,
+  type TuneResult,
+  type TaskProposal,
+  type BootstrapInterval,
+} from './engine/review/tune-windows.js';
+export { tuneReview, type TuneReviewOptions, type TuneReviewResult } from './engine/review/tune-review.js';
+export {
+  readItemSettings,
+  ITEM_SETTINGS_FORMAT,
+  type ItemSettings,
+  type ItemSettingsFile,
+  type ReadItemSettings,
+} from './engine/items/intentionqa/item-settings-file.js';
+export {
+  itemMeasures,
+  consistencyReport,
+  LABEL_FLAGS,
+  type LabelFlag,
+  type MeasureRow,
+  type ConsistencyReport,
+  type FlaggedLabel,
+} from './engine/review/item-measures.js';
 
 // The types that the calls above take and return, so that callers can name them (API Extractor's
 // ae-forgotten-export keeps this list complete: `npm run lint`). Classes here are exported as types:

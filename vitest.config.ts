@@ -56,6 +56,7 @@ export const integrationFiles = [
   'test/score-intentionqa.test.ts',
   'test/secrets.test.ts',
   'test/sib-assemble.test.ts',
+  'test/tune-cli.test.ts',
   'test/windows.test.ts',
   'test/wordnet-morphy.test.ts',
   'test/workers-pool.test.ts',

@@ -31,6 +31,7 @@ const COMMANDS: ReadonlyArray<[name: string, load: () => Promise<Register>]> = [
   ['catalog', async () => (await import('./commands/catalog.js')).registerCatalogCommands],
   ['queue', async () => (await import('./commands/queue.js')).registerQueueCommands],
   ['review', async () => (await import('./commands/review.js')).registerReviewCommands],
+  ['tune', async () => (await import('./commands/tune.js')).registerTuneCommand],
   // Old paths, hidden from help, kept for one release: `assemble sib` is `items sib`, `worker` is
   // `queue worker` (CHANGELOG.md, "Renamed options and commands").
   ['assemble', async () => (await import('./commands/assemble.js')).registerAssembleCommands],

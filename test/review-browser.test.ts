@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReview } from '../engine/review/open-review.js';
 import { serveReview } from '../engine/review/review-server.js';
 import { exportReview } from '../engine/review/export-review.js';
+import { blindLetters } from '../engine/review/blind-view.js';
 import {
   SIX_ITEM_LABELS,
   intentionQaLine,
@@ -218,6 +219,81 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
           ['sib-tasks.jsonl#s1/n1/T4', ['C'], 'valid', []],
         ]),
       );
+    } finally {
+      await server.close();
+      store.close();
+    }
+  }, 120_000);
+
+  it('blind: no gold, id, difficulty or relation in the DOM or the JSON fetched; marks are stored in the item’s letters', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'intentsim-review-blind-'));
+    const line = (i: number, task: 1 | 2) =>
+      intentionQaLine({
+        id: `SECRETID${i}`,
+        task,
+        difficulty: ['easy', 'medium', 'hard'][i % 3]!,
+        relation: 'xRelationZ',
+        a: `Given Kettle ${i}`,
+        b: `Brass Teapot ${i}`,
+        options: (['A', 'B', 'C', 'D'] as const).map((l) =>
+          l === 'ABCD'[i % 4] ? (task === 2 ? `Brass Teapot ${i}` : `because true reason ${i}.`) : `Other ${l}${i}`,
+        ) as [string, string, string, string],
+        gold: 'ABCD'[i % 4] as 'A',
+      });
+    const items = writeItemsDir(join(dir, 'items'), {
+      'intentionqa_task1.jsonl': [0, 1, 2].map((i) => line(i, 1)),
+      'intentionqa_task2.jsonl': [3, 4, 5].map((i) => line(i, 2)),
+    });
+    const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review'), annotators: ['a'], blind: true });
+    const server = await serveReview({ store });
+    try {
+      const page = await browser.newPage();
+      const fetched: string[] = [];
+      page.on('response', (res) => {
+        if (res.url().includes('/api/')) void res.text().then((t) => fetched.push(t));
+      });
+      await page.goto(server.links[0]!.url);
+      await waitForPosition(page, 0);
+      const reviewed = store.items();
+      const hints = ['SECRETID', 'xRelationZ', 'easy', 'medium', 'hard', 'intentionqa_task', 'answer:', '★'];
+      for (let position = 0; position < 6; position++) {
+        const item = reviewed[position]!;
+        const goldText = item.options.find((o) => o.letter === item.gold[0])!.text;
+        const dom = (await page.evaluate(`({
+          html: document.documentElement.outerHTML,
+          text: document.body.innerText,
+          gold: document.querySelectorAll('.gold, #gold, #gold-line, [data-gold]').length,
+          options: [...document.querySelectorAll('#options li')].map((li) => li.textContent),
+          item: document.body.dataset.item,
+        })`)) as { html: string; text: string; gold: number; options: string[]; item: string };
+        expect(dom.gold).toBe(0);
+        expect(dom.item).toBe('');
+        for (const hint of hints) expect(dom.html.toLowerCase(), hint).not.toContain(hint.toLowerCase());
+        // The gold's text once in the page: as one of the options (Task 2: never among the products).
+        expect(dom.html.split(goldText).length - 1).toBe(1);
+        const shown = blindLetters(item, 1).toShown.get(item.gold[0]!)!;
+        expect(dom.options['ABCD'.indexOf(shown)]).toBe(`${'ABCD'.indexOf(shown) + 1} · ${shown}${goldText}`);
+        await page.keyboard.press(String('ABCD'.indexOf(shown) + 1) as '1');
+        // No "gold wrong" reason without the gold: g does nothing.
+        await page.keyboard.press('g');
+        expect(await page.$$eval('#reasons input:checked', (inputs) => inputs.length)).toBe(0);
+        await page.keyboard.press('v');
+        await page.keyboard.press('Enter');
+        await waitForPosition(page, position + 1);
+      }
+      expect(fetched.length).toBeGreaterThanOrEqual(7);
+      for (const body of fetched) {
+        for (const hint of [...hints, 'gold', '"id"', '"key"', 'difficulty', 'relation']) {
+          expect(body.toLowerCase(), hint).not.toContain(hint.toLowerCase());
+        }
+      }
+      expect(store.labels('a').map((l) => l.correct)).toEqual(reviewed.map((item) => item.gold));
+      const { summary } = await exportReview({ reviewDir: join(dir, 'review'), out: join(dir, 'export') });
+      expect(summary.measures.filter((m) => m.difficulty === 'all').map((m) => [m.task, m.valid.successes])).toEqual([
+        ['intentionqa-1', 3],
+        ['intentionqa-2', 3],
+      ]);
+      expect(summary.consistency.labels).toEqual([]);
     } finally {
       await server.close();
       store.close();

@@ -542,10 +542,14 @@ describe('review on the command line', () => {
     expect(links.map((m) => m[1])).toEqual(['ann', 'bob']);
     expect(stdout).toMatch(/^started review of 4 items in /);
     const [, , base, token] = links[0]!;
+    // The gold of the first item shown: a "valid" that does not mark it would not be kept.
+    const reader = ReviewStore.open(join(dir, 'review'));
+    const gold = reader.items()[0]!.gold;
+    reader.close();
     const res = await fetch(`${base}api/items/0`, {
       method: 'PUT',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ correct: ['A'], validity: 'valid', reasons: [], ms: 800 }),
+      body: JSON.stringify({ correct: gold, validity: 'valid', reasons: [], ms: 800 }),
     });
     expect(res.status).toBe(200);
     expect((await fetch(`${base}api/session`)).status).toBe(401);
@@ -571,7 +575,7 @@ describe('review on the command line', () => {
       exp.on('exit', () => done(text));
     });
     expect(printed).toMatch(
-      /^1 judgements of 1 items; valid 1; no κ \(one annotator per item\)\nkept 1 items of intentionqa_task1\.jsonl\n/,
+      /^1 judgements of 1 items; valid 1; no κ \(one annotator per item\)\nintentionqa-1: per item, Valid 100\.0% \(1\/1\), F-Neg 0\.0% \(0\/1\), Correct 100\.0% \(1\/1\)\nkept 1 items of intentionqa_task1\.jsonl\n/,
     );
     expect(existsSync(join(out, 'summary.svg'))).toBe(true);
   }, 60_000);

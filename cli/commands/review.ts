@@ -39,6 +39,11 @@ on the same REVIEW_DIR resumes (a different items folder or sample is refused).
 Keys on the page: 1–4 toggle options (mark every correct one), v / i / u set the
 validity, s g w f o toggle reasons, Enter saves and goes on, Backspace goes back.
 
+--blind hides the gold: no answer line, no id, difficulty or relation, no product B
+in Task 2 (it is the answer), IntentionQA options in an order of their own; the
+annotator marks every right option, and the export gives the paper's per-item
+Valid / F-Neg / Correct. A review is blind or not from its start.
+
 Example
   intentsim review start --items out/items --out review/ --sample 200 \\
     --stratify task,difficulty --seed 7 --annotators ann,bob`,
@@ -56,6 +61,7 @@ Example
     .option('--port <n>', 'port (0: any free one, printed)', nonNegativeInt, 0)
     .option('--host <address>', 'address to listen on (another than loopback needs tokens)', '127.0.0.1')
     .option('--no-tokens', 'links without tokens (loopback only)')
+    .option('--blind', 'the page shows no gold, no ids; annotators mark every right option (fixed at the start)')
     .action(async (o) => {
       const { store, annotators, resumed } = openReview({
         itemsDir: o.items,
@@ -64,11 +70,12 @@ Example
         stratify: o.stratify,
         seed: o.seed,
         annotators: o.annotators,
+        blind: o.blind,
       });
       const server = await serveReview({ store, host: o.host, port: o.port, tokens: o.tokens });
       const total = store.itemCount();
       process.stdout.write(
-        `${resumed ? 'resuming' : 'started'} review of ${total} items in ${o.out} ` +
+        `${resumed ? 'resuming' : 'started'} ${store.settings().blind ? 'blind ' : ''}review of ${total} items in ${o.out} ` +
           `(${store.labels().length} labels so far); serving ${server.url}\n`,
       );
       for (const link of server.links) process.stdout.write(`  ${link.annotator}: ${link.url}\n`);
@@ -84,9 +91,13 @@ Example
       `Writes to --out: labels.jsonl (one line per annotator × item), summary.json,
 summary.md and summary.svg (validity per task × difficulty with Wilson 95%
 intervals, second right answers, gold agreement, Cohen's κ for two annotators or
-Fleiss' κ for more); with --keep valid, items/<file> holding the items most of
-whose judgements say valid, in the input format (for \`ask\` and \`score\`); with
---mturk-csv, the Mechanical Turk batch input for engine/review/assets/mturk-template.html.`,
+Fleiss' κ for more; per item, by majority of the options marked right: Valid,
+F-Neg, Correct; labels that say valid without marking the gold, or marking a
+distractor too); with --keep valid, items/<file> holding the items more than half
+of whose judgements say valid with marks that agree, in the input format (for
+\`ask\` and \`score\`); with --mturk-csv, the Mechanical Turk batch input for
+engine/review/assets/mturk-template.html (a blind review: mturk-template-blind.html,
+no gold in the CSV).`,
     )
     .requiredOption('--review <dir>', 'review folder (of `review start`)')
     .requiredOption('--out <dir>', 'output folder')
@@ -103,6 +114,21 @@ whose judgements say valid, in the input format (for \`ask\` and \`score\`); wit
             : 'no κ (one annotator per item)') +
           '\n',
       );
+      for (const m of s.measures.filter((row) => row.difficulty === 'all')) {
+        const cell = (p: { rate: number | null; successes: number; n: number }) =>
+          `${p.rate === null ? '–' : (100 * p.rate).toFixed(1) + '%'} (${p.successes}/${p.n})`;
+        process.stdout.write(
+          `${m.task}: per item, Valid ${cell(m.valid)}, F-Neg ${cell(m.fNeg)}, Correct ${cell(m.correct)}` +
+            `${s.blind ? ' (blind)' : ''}\n`,
+        );
+      }
+      const c = s.consistency;
+      if (c.labels.length > 0) {
+        process.stdout.write(
+          `flagged ${c.labels.length} labels that say valid: ${c.validWithoutGold} without the gold marked, ` +
+            `${c.validWithDistractor} with a distractor marked (summary.md; not counted as votes to keep)\n`,
+        );
+      }
       if (r.kept) for (const [file, n] of Object.entries(r.kept)) process.stdout.write(`kept ${n} items of ${file}\n`);
       for (const f of r.files) process.stdout.write(`wrote ${f}\n`);
     });

@@ -18,6 +18,7 @@ import {
 } from '../../engine/items/intentionqa/intentionqa-options.js';
 import { MIN_ASSERTIONS_FOR_WORKERS } from '../../engine/items/intentionqa/draft-pool.js';
 import type { PipelineOptions } from '../../engine/pipeline/run-pipeline.js';
+import { readItemSettings } from '../../engine/items/intentionqa/item-settings-file.js';
 import { addNeighbourhoodModeOption } from './graph-options.js';
 import { addEncodeWorkersOption, encoderExecution, encoderSpec, type ModelCliOptions } from './model-options.js';
 import type { EncoderExecution, EncoderSpec } from '../../workers/encoder-spec.js';
@@ -171,7 +172,11 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
       '--center',
       'subtract the mean product embedding before cosines (default: on for glove-100d, off for Sentence-BERT)',
     )
-    .option('--no-center', 'do not center, whatever the encoder');
+    .option('--no-center', 'do not center, whatever the encoder')
+    .option(
+      '--settings <file>',
+      'an item settings file (`intentsim tune` writes one): its windows, unless --task1-window / --task2-window are given too; the manifest records it and its SHA-256',
+    );
   return addBadInputOptions(withWindows, 'a rejects file in the output folder');
 }
 
@@ -188,10 +193,12 @@ export type ItemCliOptions = ReturnType<
 export function pipelineStageOptions(
   o: ModelCliOptions & ItemCliOptions,
   queue?: QueueOptions,
-): Pick<PipelineOptions, 'items' | 'onError' | 'limits' | 'progress'> & {
+): Pick<PipelineOptions, 'items' | 'onError' | 'limits' | 'progress' | 'settingsFile'> & {
   encoder: { spec: EncoderSpec; execution: EncoderExecution };
   embed: Pick<PipelineOptions['embed'], 'mode'>;
 } {
+  // A flag given explicitly overrides the settings file (the window flags have no defaults).
+  const settings = o.settings === undefined ? undefined : readItemSettings(o.settings);
   return {
     encoder: { spec: encoderSpec(o), execution: encoderExecution(o, { workers: o.workers, queue }) },
     embed: { mode: o.mode },
@@ -212,13 +219,14 @@ export function pipelineStageOptions(
       excludeSecondAnswers: o.excludeSecondAnswers,
       genericMinGroups: o.genericMinGroups,
       secondAnswerCosine: o.secondAnswerCosine,
-      task1Window: o.task1Window,
-      task2Window: o.task2Window,
+      task1Window: o.task1Window ?? settings?.items.task1Window,
+      task2Window: o.task2Window ?? settings?.items.task2Window,
       difficulty: o.difficultyCuts,
       center: o.center,
     },
     onError: o.onError,
     limits: inputLimits(o),
     progress: process.stderr.isTTY,
+    ...(settings ? { settingsFile: { file: settings.file, sha256: settings.sha256 } } : {}),
   };
 }

@@ -40,6 +40,7 @@ import {
   type PipelineEmbedOptions,
   type PipelineItemOptions,
   type PipelineManifest,
+  type PipelineOptions,
 } from '../pipeline/run-pipeline.js';
 import { solveByEmbedding } from '../evaluation/embedding-solver.js';
 import { scoreIntentionQa } from '../scoring/intentionqa/score-intentionqa.js';
@@ -67,6 +68,8 @@ export interface RunDemoOptions {
   progress?: boolean;
   /** Where the demo says what it is doing, and the stand-in's banner (default: stderr). */
   log?: (text: string) => void;
+  /** The item settings file some of `items` came from (`--settings`): recorded in the manifest. */
+  settingsFile?: PipelineOptions['settingsFile'];
 }
 
 export interface DemoRun {
@@ -169,6 +172,7 @@ async function runStages(
       limits: options.limits,
       progress: options.progress,
       caveat,
+      settingsFile: options.settingsFile,
     });
   const pipeline = await runOn({}, options.items, join(options.out, 'intentionqa'));
 

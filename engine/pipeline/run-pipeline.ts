@@ -90,6 +90,8 @@ export interface PipelineOptions {
   progress?: boolean;
   /** Set by `intentsim demo` when it fell back to the offline stand-in encoder: printed in every report. */
   caveat?: string;
+  /** The item settings file some of `items` came from (`--settings`): recorded in the manifest. */
+  settingsFile?: { file: string; sha256: string };
 }
 
 export interface PipelineManifest {
@@ -133,6 +135,8 @@ export interface PipelineManifest {
   /** Why the window search was computed rather than reloaded: nothing saved, other inputs, a damaged file (null: reloaded). */
   searchComputedBecause: string | null;
   caveat: string | null;
+  /** The item settings file (`--settings`) and the SHA-256 of its bytes; absent when none was given. */
+  settingsFile?: { file: string; sha256: string };
   encoder: EncoderDescription;
   counts: {
     products: number;
@@ -343,6 +347,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
     },
     validity: run.validitySettings() ?? null,
     caveat: options.caveat ?? null,
+    ...(options.settingsFile ? { settingsFile: options.settingsFile } : {}),
     reusedSearch: run.context.reusedSearchFrom ?? null,
     searchComputedBecause: run.context.searchComputedBecause ?? null,
     encoder: embed.encoder,

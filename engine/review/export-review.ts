@@ -8,6 +8,7 @@ import { REVIEW_ITEM_FILES, type ReviewItem } from './review-items.js';
 import { renderReviewMarkdown, renderReviewSvg } from './review-report.js';
 import { ReviewStore, type StoredLabel } from './review-store.js';
 import { summarizeReview, type ReviewSummary } from './review-summary.js';
+import { isKeepVote, labelFlags } from './item-measures.js';
 
 export const REVIEW_EXPORT_FILES = {
   labels: 'labels.jsonl',
@@ -38,7 +39,8 @@ export async function exportReview(options: ExportReviewOptions): Promise<Export
   try {
     const items = store.items();
     const labels = store.labels();
-    const summary = summarizeReview(items, labels, store.settings().itemsRead);
+    const settings = store.settings();
+    const summary = summarizeReview(items, labels, settings.itemsRead, settings.blind === true);
     const out = (f: string) => join(options.out, f);
     const files: string[] = [];
     const write = async (path: string, data: string) => {
@@ -56,7 +58,7 @@ export async function exportReview(options: ExportReviewOptions): Promise<Export
     if (options.keep === 'valid') {
       kept = {};
       const raw = store.rawLines();
-      const keep = keptPositions(items.length, labels);
+      const keep = keptPositions(items, labels);
       for (const file of REVIEW_ITEM_FILES) {
         const positions = keep.filter((p) => items[p]!.file === file).sort((a, b) => items[a]!.line - items[b]!.line);
         if (!items.some((i) => i.file === file)) continue;
@@ -64,20 +66,24 @@ export async function exportReview(options: ExportReviewOptions): Promise<Export
         await write(join(out(REVIEW_EXPORT_FILES.keptDir), file), positions.map((p) => raw[p] + '\n').join(''));
       }
     }
-    if (options.mturkCsv !== undefined) await write(options.mturkCsv, mturkBatchCsv(items));
+    if (options.mturkCsv !== undefined)
+      await write(options.mturkCsv, mturkBatchCsv(items, settings.blind ? { seed: settings.seed } : undefined));
     return { summary, files, kept };
   } finally {
     store.close();
   }
 }
 
-/** Positions of the items more than half of whose judgements say valid. */
-export function keptPositions(itemCount: number, labels: readonly StoredLabel[]): number[] {
-  const valid = new Array<number>(itemCount).fill(0);
-  const all = new Array<number>(itemCount).fill(0);
+/**
+ * Positions of the items more than half of whose judgements say valid with marks that agree: a
+ * "valid" that leaves the gold unmarked, or marks a distractor too, is no vote (item-measures.ts).
+ */
+export function keptPositions(items: readonly ReviewItem[], labels: readonly StoredLabel[]): number[] {
+  const valid = new Array<number>(items.length).fill(0);
+  const all = new Array<number>(items.length).fill(0);
   for (const l of labels) {
     all[l.position]!++;
-    if (l.validity === 'valid') valid[l.position]!++;
+    if (isKeepVote(items[l.position]!, l)) valid[l.position]!++;
   }
   return valid.map((v, p) => (2 * v > all[p]! ? p : -1)).filter((p) => p >= 0);
 }
@@ -94,6 +100,7 @@ function labelRecord(l: StoredLabel, item: ReviewItem) {
     annotator: l.annotator,
     correct: l.correct,
     validity: l.validity,
+    flags: labelFlags(item, l),
     reasons: l.reasons,
     other_text: l.otherText,
     ms: l.ms,

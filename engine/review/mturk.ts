@@ -12,6 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { InputError } from '../../core/errors.js';
 import type { ReviewItem } from './review-items.js';
+import { blindLetters, blindRef, blindView, itemLettersOf } from './blind-view.js';
 import { REASONS, VALIDITIES, type Reason, type ReviewStore, type Validity } from './review-store.js';
 
 /** The option letters a template row has room for. */
@@ -27,6 +28,19 @@ export const MTURK_INPUT_COLUMNS = [
   'question',
   ...MTURK_LETTERS.map((l) => `option_${l}`),
   'gold',
+] as const;
+
+/**
+ * The batch input columns of a blind review (assets/mturk-template-blind.html): no gold, no item key
+ * (an opaque reference instead), no difficulty or relation; options in the blind page's order and
+ * letters. Workers answer in `rightOptions`, the letters they found right.
+ */
+export const MTURK_BLIND_INPUT_COLUMNS = [
+  'item_ref',
+  'task',
+  'products',
+  'question',
+  ...MTURK_LETTERS.map((l) => `option_${l}`),
 ] as const;
 
 export function escapeHtml(text: string): string {
@@ -47,8 +61,20 @@ function unescapeHtml(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** The batch input CSV of `items` (every value HTML-escaped; newlines as <br>). */
-export function mturkBatchCsv(items: readonly ReviewItem[]): string {
+/**
+ * The batch input CSV of `items` (every value HTML-escaped; newlines as <br>). With `blind`, the
+ * blind columns of the review with that seed (the options' order and letters depend on it).
+ */
+export function mturkBatchCsv(items: readonly ReviewItem[], blind?: { seed: number }): string {
+  if (blind) {
+    const rows = items.map((item) => {
+      const view = blindView(item, blind.seed);
+      const option = (l: string) => view.options.find((o) => o.letter === l)?.text ?? '';
+      const values = [view.ref, view.task, view.products.join(' · '), view.question, ...MTURK_LETTERS.map(option)];
+      return values.map((v) => escapeHtml(v).replace(/\r?\n/g, '<br>'));
+    });
+    return stringify([[...MTURK_BLIND_INPUT_COLUMNS], ...rows], { quoted: true, record_delimiter: '\n' });
+  }
   const rows = items.map((item) => {
     const option = (l: string) => item.options.find((o) => o.letter === l)?.text ?? '';
     const values: string[] = [
@@ -85,6 +111,10 @@ type Row = Record<string, string>;
 export function importMturkResults(store: ReviewStore, file: string): MturkImportResult {
   const rows = parse(readFileSync(file, 'utf8'), { columns: true, bom: true, skip_empty_lines: true }) as Row[];
   const items = store.items();
+  const settings = store.settings();
+  // A blind review's rows name items by reference and options by the letters the blind view shows.
+  const blind = settings.blind === true;
+  const byRef = blind ? new Map(items.map((item, p) => [blindRef(item), p])) : undefined;
   const labels: Parameters<ReviewStore['saveAll']>[0][number][] = [];
   let rejected = 0;
   const workers = new Set<string>();
@@ -99,18 +129,21 @@ export function importMturkResults(store: ReviewStore, file: string): MturkImpor
       rejected++;
       return;
     }
-    const key = unescapeHtml(field('Input.item_key'));
-    const position = store.positionOf(key);
+    const keyColumn = blind ? 'Input.item_ref' : 'Input.item_key';
+    const key = unescapeHtml(field(keyColumn));
+    const position = blind ? byRef!.get(key) : store.positionOf(key);
     if (position === undefined)
-      throw new InputError({ ...at, field: 'Input.item_key' }, `"${key}" is not an item of this review`);
+      throw new InputError({ ...at, field: keyColumn }, `"${key}" is not an item of this review`);
     const answers = answersOf(row, at);
     const item = items[position]!;
-    const correct = splitValues(answers.correct);
-    const letters = new Set(item.options.map((o) => o.letter));
-    for (const c of correct) {
-      if (!letters.has(c))
-        throw new InputError({ ...at, field: 'Answer.correct' }, `"${c}" is not an option of ${key}`);
+    const markField = blind ? 'Answer.rightOptions' : 'Answer.correct';
+    const marked = splitValues(blind ? answers.rightOptions : answers.correct);
+    const shown = blind ? blindLetters(item, settings.seed) : undefined;
+    const letters = new Set(shown ? shown.toItem.keys() : item.options.map((o) => o.letter));
+    for (const c of marked) {
+      if (!letters.has(c)) throw new InputError({ ...at, field: markField }, `"${c}" is not an option of ${key}`);
     }
+    const correct = shown ? itemLettersOf(marked, shown)! : marked;
     const validity = answers.validity as Validity;
     if (!VALIDITIES.includes(validity)) {
       throw new InputError(
@@ -155,6 +188,8 @@ export function importMturkResults(store: ReviewStore, file: string): MturkImpor
 
 interface Answers {
   correct: string;
+  /** A blind template's marks: the letters shown, joined by |. */
+  rightOptions: string;
   validity: string;
   reasons: string;
   other_text: string;
@@ -173,6 +208,7 @@ function answersOf(row: Row, at: { file: string; line: number }): Answers {
     const text = (v: unknown) => (Array.isArray(v) ? v.join('|') : typeof v === 'string' ? v : '');
     return {
       correct: text(first.correct),
+      rightOptions: text(first.rightOptions),
       validity: text(first.validity),
       reasons: text(first.reasons),
       other_text: text(first.other_text),
@@ -180,6 +216,7 @@ function answersOf(row: Row, at: { file: string; line: number }): Answers {
   }
   return {
     correct: row['Answer.correct'] ?? '',
+    rightOptions: row['Answer.rightOptions'] ?? '',
     validity: row['Answer.validity'] ?? '',
     reasons: row['Answer.reasons'] ?? '',
     other_text: row['Answer.other_text'] ?? '',

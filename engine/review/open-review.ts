@@ -18,6 +18,8 @@ export interface OpenReviewOptions {
   seed?: number;
   /** Annotator names; new ones are added to a resumed review. Default: one, `annotator`, for a new review. */
   annotators?: readonly string[];
+  /** A blind review (the page shows no gold); undefined = false (or, on resume, as started). */
+  blind?: boolean;
 }
 
 export interface OpenedReview {
@@ -61,6 +63,12 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
           );
         }
       }
+      if (options.blind !== undefined && options.blind !== (settings.blind ?? false)) {
+        throw new UserError(
+          `${options.reviewDir} was started ${settings.blind ? 'blind' : 'not blind'}: ` +
+            'a review is blind from its first label to its last; use another review folder',
+        );
+      }
       return { store, annotators: store.addAnnotators(options.annotators ?? []), resumed: true };
     } catch (err) {
       store.close();
@@ -74,6 +82,7 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
     sample: options.sample,
     stratify: options.stratify ?? [],
     seed: options.seed ?? 1,
+    ...(options.blind ? { blind: true } : {}),
   };
   const positions = sampleItems(
     all.map((s) => s.item),

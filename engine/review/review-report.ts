@@ -30,6 +30,7 @@ export function renderReviewMarkdown(s: ReviewSummary, svgFile: string): string 
     `- Second right answer (an option besides the gold marked correct): ${proportionCell(s.secondRightAnswer)}`,
     `- Gold agreement (the gold option marked correct): ${proportionCell(s.goldAgreement)}`,
     '',
+    ...measuresMarkdown(s),
     '## Agreement between annotators (validity)',
     '',
   ];
@@ -57,6 +58,49 @@ export function renderReviewMarkdown(s: ReviewSummary, svgFile: string): string 
   }
   lines.push('', `![validity per task and difficulty](${svgFile})`, '');
   return lines.join('\n');
+}
+
+/** The paper's per-item measures and the per-judgement rates, per task × difficulty; then the flagged labels. */
+function measuresMarkdown(s: ReviewSummary): string[] {
+  const short = (p: Proportion) =>
+    p.n === 0 ? '–' : `${pct(p.rate)}% [${pct(p.low)}, ${pct(p.high)}] (${p.successes}/${p.n})`;
+  const brief = (p: Proportion) => (p.n === 0 ? '–' : `${pct(p.rate)}%`);
+  const c = s.consistency;
+  return [
+    `## Per item: the paper's measures${s.blind ? ' (blind review: the annotators did not see the gold)' : ' (the annotators saw the gold)'}`,
+    '',
+    'An option is right for an item when more than half of its judgements mark it right. Valid: the gold ' +
+      'and no distractor right; F-Neg: a distractor right; Correct: the gold right. Rates over items with a ' +
+      "gold, Wilson 95% intervals; then the same read off each judgement alone, and the judgements' verdict.",
+    '',
+    '| task | difficulty | items | Valid | F-Neg | Correct | per judgement: exact gold / distractor / gold / verdict valid |',
+    '|---|---|---:|---|---|---|---|',
+    ...s.measures.map(
+      (m) =>
+        `| ${m.task} | ${m.difficulty} | ${m.valid.n} | ${short(m.valid)} | ${short(m.fNeg)} | ${short(m.correct)} | ` +
+        `${brief(m.perJudgement.exact)} / ${brief(m.perJudgement.distractorMarked)} / ${brief(m.perJudgement.goldMarked)} / ` +
+        `${brief(m.perJudgement.validVerdict)} (${m.perJudgement.exact.n}) |`,
+    ),
+    '',
+    agreementOnMarksLine(s),
+    '',
+    `Consistency: of ${c.validLabels} labels that say valid, ${c.validWithoutGold} leave the gold unmarked and ` +
+      `${c.validWithDistractor} mark a distractor; they are no vote for keeping the item.`,
+    ...c.labels.slice(0, 50).map((f) => `- ${f.annotator}: ${f.item} (${f.flags.join(', ')})`),
+    ...(c.labels.length > 50 ? [`- … and ${c.labels.length - 50} more (labels.jsonl: \`flags\`)`] : []),
+    '',
+  ];
+}
+
+function agreementOnMarksLine(s: ReviewSummary): string {
+  const a = s.agreementOnMarks;
+  if (a === null)
+    return 'Agreement on the marks (exactly the gold marked, or not): not measured (one annotator per item).';
+  const name = a.method === 'cohen' ? "Cohen's κ" : "Fleiss' κ";
+  return (
+    `Agreement on the marks (exactly the gold marked, or not): ${name} = ` +
+    `${a.kappa === null ? 'undefined (one category only)' : a.kappa.toFixed(3)} over ${a.items} items × ${a.raters} raters.`
+  );
 }
 
 export function renderReviewSvg(s: ReviewSummary): string {

@@ -13,6 +13,7 @@ import { UserError } from '../../core/errors.js';
 import { projectRoot } from '../../core/shared-files.js';
 import { REASONS, VALIDITIES, type ReviewMarks, type ReviewStore } from './review-store.js';
 import type { ReviewItem } from './review-items.js';
+import { blindLetters, blindView, itemLettersOf, shownLettersOf, type BlindLetters } from './blind-view.js';
 
 /** Largest request body the API reads (a label is a few hundred bytes). */
 export const REVIEW_BODY_LIMIT = 16 * 1024;
@@ -88,6 +89,10 @@ export async function serveReview(options: ReviewServerOptions): Promise<ReviewS
   );
   const items: ReviewItem[] = store.items();
   const annotators = store.annotators();
+  const settings = store.settings();
+  const blind = settings.blind === true;
+  // Blind: the page gets views without the gold and deals in the letters it shows.
+  const letters: BlindLetters[] = blind ? items.map((item) => blindLetters(item, settings.seed)) : [];
 
   let port = 0;
   const server: Server = createServer((req, res) => {
@@ -117,7 +122,13 @@ export async function serveReview(options: ReviewServerOptions): Promise<ReviewS
     if (req.method === 'GET' && path === '/api/session') {
       const done = labels();
       const next = items.findIndex((_, i) => !done.has(i));
-      sendJson(res, 200, { annotator, total: items.length, done: done.size, next: next < 0 ? items.length : next });
+      sendJson(res, 200, {
+        annotator,
+        ...(blind ? { blind } : {}),
+        total: items.length,
+        done: done.size,
+        next: next < 0 ? items.length : next,
+      });
       return;
     }
     const m = /^\/api\/items\/(\d{1,9})$/.exec(path);
@@ -127,17 +138,23 @@ export async function serveReview(options: ReviewServerOptions): Promise<ReviewS
       if (req.method === 'GET') {
         const done = labels();
         const label = done.get(position);
+        const marks = label === undefined ? null : marksOf(label);
+        if (blind && marks) marks.correct = shownLettersOf(marks.correct, letters[position]!);
         sendJson(res, 200, {
           position,
           total: items.length,
           done: done.size,
-          item: items[position],
-          label: label === undefined ? null : marksOf(label),
+          blind,
+          item: blind ? blindView(items[position]!, settings.seed) : items[position],
+          label: marks,
         });
         return;
       }
       if (req.method === 'PUT') {
-        const marks = parseMarks(await readBody(req), items[position]!);
+        const body = await readBody(req);
+        const marks = blind
+          ? blindMarks(body, items[position]!, letters[position]!, settings.seed)
+          : parseMarks(body, items[position]!);
         store.save(annotator, position, marks, new Date(), 'browser');
         sendJson(res, 200, { saved: position, total: items.length, done: labels().size });
         return;
@@ -246,6 +263,12 @@ export function parseMarks(body: unknown, item: ReviewItem): ReviewMarks {
     otherText,
     ms: Math.min(ms, 24 * 3600 * 1000),
   };
+}
+
+/** A blind page's label: checked against the view it was shown, its letters mapped back to the item's. */
+function blindMarks(body: unknown, item: ReviewItem, letters: BlindLetters, seed: number): ReviewMarks {
+  const marks = parseMarks(body, { ...item, options: blindView(item, seed).options });
+  return { ...marks, correct: itemLettersOf(marks.correct, letters)! };
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

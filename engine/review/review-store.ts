@@ -47,6 +47,8 @@ export interface ReviewSettings extends SampleSettings {
   itemsDir: string;
   /** Items in that folder when the sample was drawn. */
   itemsRead: number;
+  /** A blind review: the page shows no gold (engine/review/blind-view.ts). Absent in older reviews: false. */
+  blind?: boolean;
 }
 
 export interface Annotator {

@@ -6,6 +6,13 @@ import { cohenKappa, fleissKappa, type KappaResult } from './agreement.js';
 import type { ReviewItem } from './review-items.js';
 import { VALIDITIES, type StoredLabel, type Validity } from './review-store.js';
 import { wilsonInterval, type Proportion } from './wilson-interval.js';
+import {
+  consistencyReport,
+  itemMeasures,
+  judgementMarks,
+  type ConsistencyReport,
+  type MeasureRow,
+} from './item-measures.js';
 
 export interface StratumValidity extends Proportion {
   task: string;
@@ -14,8 +21,11 @@ export interface StratumValidity extends Proportion {
 
 export interface AgreementSummary {
   method: 'cohen' | 'fleiss';
-  /** What is compared: the validity category (valid / invalid / unsure). */
-  on: 'validity';
+  /**
+   * What is compared: the verdict (valid / invalid / unsure), or, for `exact-gold`, whether the
+   * judgement's marks are exactly the gold (exact / not; items with a gold only).
+   */
+  on: 'validity' | 'exact-gold';
   kappa: number | null;
   observed: number;
   expected: number;
@@ -24,15 +34,17 @@ export interface AgreementSummary {
   raters: number;
   /** Items left out: labelled by fewer annotators (or, for Fleiss, more than `raters`). */
   itemsLeftOut: number;
-  /** Cohen: counts[a][b] items the first annotator put in category a and the second in b (VALIDITIES order). */
+  /** Cohen: counts[a][b] items the first annotator put in category a and the second in b (VALIDITIES order; exact-gold: exact, not). */
   table?: number[][];
   annotators?: [string, string];
-  /** Fleiss: how many judgements went to each category (VALIDITIES order). */
+  /** Fleiss: how many judgements went to each category (the same order). */
   categoryTotals?: number[];
 }
 
 export interface ReviewSummary {
   items: { sampled: number; labelled: number; itemsDirItems: number };
+  /** The labels were made without seeing the gold (`review start --blind`). */
+  blind: boolean;
   judgements: number;
   annotators: Array<{ name: string; judgements: number; medianMs: number | null }>;
   /** Validity rate (valid / judgements) per task × difficulty, then over all. */
@@ -44,14 +56,21 @@ export interface ReviewSummary {
   /** Judgements that marked the gold option (SIB binary labels: a letter on the gold's side) as correct. */
   goldAgreement: Proportion;
   agreement: AgreementSummary | null;
+  /** Agreement on whether a judgement's marks are exactly the gold (the per-item Valid's ingredient). */
+  agreementOnMarks: AgreementSummary | null;
   /** Median time of one judgement made on the page, in milliseconds. */
   medianMs: number | null;
+  /** The paper's measures per item (majority of votes: Valid, F-Neg, Correct) and per judgement, per task × difficulty. */
+  measures: MeasureRow[];
+  /** Labels whose verdict "valid" contradicts their marks (no gold marked, or a distractor marked). */
+  consistency: ConsistencyReport;
 }
 
 export function summarizeReview(
   items: readonly ReviewItem[],
   labels: readonly StoredLabel[],
   itemsDirItems: number,
+  blind = false,
 ): ReviewSummary {
   const strata = new Map<string, { task: string; difficulty: string; valid: number; n: number }>();
   const counts: Record<Validity, number> = { valid: 0, invalid: 0, unsure: 0 };
@@ -75,6 +94,7 @@ export function summarizeReview(
   const names = [...new Set(labels.map((l) => l.annotator))].sort();
   return {
     items: { sampled: items.length, labelled: new Set(labels.map((l) => l.position)).size, itemsDirItems },
+    blind,
     judgements: labels.length,
     annotators: names.map((name) => {
       const own = labels.filter((l) => l.annotator === name);
@@ -93,8 +113,17 @@ export function summarizeReview(
     validityCounts: counts,
     secondRightAnswer: wilsonInterval(second, withGold),
     goldAgreement: wilsonInterval(goldMarked, withGold),
-    agreement: validityAgreement(labels, names),
+    agreement: agreementOn(labels, names, 'validity', VALIDITIES, (l) => l.validity),
+    agreementOnMarks: agreementOn(
+      labels.filter((l) => items[l.position]!.gold.length > 0),
+      names,
+      'exact-gold',
+      ['exact', 'not'],
+      (l) => (judgementMarks(items[l.position]!, l.correct).exact ? 'exact' : 'not'),
+    ),
     medianMs: median(labels.filter((l) => l.origin === 'browser').map((l) => l.ms)),
+    measures: itemMeasures(items, labels),
+    consistency: consistencyReport(items, labels),
   };
 }
 
@@ -112,24 +141,30 @@ function median(xs: number[]): number | null {
 }
 
 /**
- * κ on validity. Two annotators: Cohen's κ over the items both labelled. More: Fleiss' κ over the
+ * κ on a category of each judgement (the verdict, or whether its marks are exactly the gold). Two annotators: Cohen's κ over the items both labelled. More: Fleiss' κ over the
  * items with the most common number (≥ 2) of labels, which need not come from the same people
  * (Fleiss' κ allows that; MTurk assigns workers per item).
  */
-function validityAgreement(labels: readonly StoredLabel[], names: string[]): AgreementSummary | null {
+function agreementOn<C extends string>(
+  labels: readonly StoredLabel[],
+  names: string[],
+  on: AgreementSummary['on'],
+  categories: readonly C[],
+  categoryOf: (l: StoredLabel) => C,
+): AgreementSummary | null {
   const byItem = new Map<number, StoredLabel[]>();
   for (const l of labels) byItem.set(l.position, [...(byItem.get(l.position) ?? []), l]);
-  const category = (v: Validity) => VALIDITIES.indexOf(v);
+  const category = (c: C) => categories.indexOf(c);
   if (names.length === 2) {
     const [a, b] = names as [string, string];
-    const pairs: Array<[Validity, Validity]> = [];
+    const pairs: Array<[C, C]> = [];
     for (const ls of byItem.values()) {
       const la = ls.find((l) => l.annotator === a);
       const lb = ls.find((l) => l.annotator === b);
-      if (la && lb) pairs.push([la.validity, lb.validity]);
+      if (la && lb) pairs.push([categoryOf(la), categoryOf(lb)]);
     }
     if (pairs.length === 0) return null;
-    const table = VALIDITIES.map(() => VALIDITIES.map(() => 0));
+    const table = categories.map(() => categories.map(() => 0));
     for (const [x, y] of pairs) table[category(x)]![category(y)]!++;
     const k = cohenKappa(
       pairs.map((p) => p[0]),
@@ -137,7 +172,7 @@ function validityAgreement(labels: readonly StoredLabel[], names: string[]): Agr
     );
     return {
       method: 'cohen',
-      on: 'validity',
+      on,
       ...kappaFields(k),
       itemsLeftOut: byItem.size - pairs.length,
       table,
@@ -152,15 +187,15 @@ function validityAgreement(labels: readonly StoredLabel[], names: string[]): Agr
   const rows = [...byItem.values()]
     .filter((ls) => ls.length === raters)
     .map((ls) => {
-      const row = VALIDITIES.map(() => 0);
-      for (const l of ls) row[category(l.validity)]!++;
+      const row = categories.map(() => 0);
+      for (const l of ls) row[category(categoryOf(l))]!++;
       return row;
     });
   const k = fleissKappa(rows);
-  const categoryTotals = VALIDITIES.map((_, j) => rows.reduce((s, r) => s + r[j]!, 0));
+  const categoryTotals = categories.map((_, j) => rows.reduce((s, r) => s + r[j]!, 0));
   return {
     method: 'fleiss',
-    on: 'validity',
+    on,
     ...kappaFields(k),
     itemsLeftOut: byItem.size - rows.length,
     categoryTotals,

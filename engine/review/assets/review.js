@@ -15,6 +15,8 @@
   const VALIDITY_KEYS = { v: 'valid', i: 'invalid', u: 'unsure' };
 
   let total = 0;
+  // Blind (review start --blind): the server sends no gold; nothing on the page may show one either.
+  let blind = false;
   let position = 0;
   let item = null;
   let marked = new Set();
@@ -67,17 +69,21 @@
     item = r.item;
     setProgress(r.done);
     $('task').textContent = item.task;
-    $('difficulty').textContent = item.difficulty;
-    $('relation').textContent = item.relation;
     $('products').replaceChildren(...item.products.map((p) => text('li', p)));
     $('question').textContent = item.question;
-    $('gold').textContent = item.gold.length ? item.gold.join(', ') + ' (' + item.goldNote + ')' : item.goldNote;
+    if (!blind) {
+      $('difficulty').textContent = item.difficulty;
+      $('relation').textContent = item.relation;
+      const gold = text('span', item.gold.length ? item.gold.join(', ') + ' (' + item.goldNote + ')' : item.goldNote);
+      gold.id = 'gold';
+      $('gold-line').replaceChildren('Item’s answer: ', gold);
+    }
     $('options').replaceChildren(
       ...item.options.map((o, i) => {
         const li = document.createElement('li');
         li.dataset.letter = o.letter;
         li.append(text('span', String(i + 1) + ' · ' + o.letter, 'letter'), text('span', o.text));
-        if (item.gold.includes(o.letter)) li.classList.add('gold');
+        if (!blind && item.gold.includes(o.letter)) li.classList.add('gold');
         li.addEventListener('click', () => toggle(i));
         return li;
       }),
@@ -94,7 +100,7 @@
     $('status').hidden = true;
     $('card').hidden = false;
     document.body.dataset.position = String(position);
-    document.body.dataset.item = item.key;
+    document.body.dataset.item = blind ? '' : item.key;
     shownAt = performance.now();
   }
 
@@ -178,8 +184,17 @@
   });
 
   run(async () => {
-    $('who').textContent = annotator;
     const s = await api('GET', '/api/session');
+    blind = s.blind === true;
+    $('who').textContent = annotator + (blind ? ' · blind' : '');
+    if (blind) {
+      $('meta-more').remove();
+      $('gold-line').remove();
+      // Without the gold there is no "gold wrong": a wrong gold shows as the gold left unmarked.
+      document.querySelector('#reasons input[value="gold-wrong"]').parentElement.remove();
+      delete REASON_KEYS.g;
+      $('reasons').previousElementSibling.querySelector('small').textContent = '(s w f o)';
+    }
     total = s.total;
     await load(s.next);
   });

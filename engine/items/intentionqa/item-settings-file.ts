@@ -1,0 +1,87 @@
+// An item settings file: values of IntentionQA item options kept in a JSON file, as `intentsim tune`
+// writes them (docs/tune.md) and `pipeline` / `demo --settings FILE` read them. A field given
+// explicitly (a flag, or a library option) overrides the file's. The run's manifest records the
+// file and its SHA-256, so that items can be traced to the exact settings that made them.
+//
+// {"format": "intentsim-item-settings/1",
+//  "items": {"task1Window": {"lo": 0.3, "hi": 0.62}, "task2Window": {"lo": 0.4, "hi": 0.81}},
+//  "tune": {…how the values were found; not read back…}}
+import { readFileSync } from 'node:fs';
+import { checksumOf } from '../../../core/checksum.js';
+import { InputError, UserError } from '../../../core/errors.js';
+import type { WindowBounds } from './intentionqa-options.js';
+
+export const ITEM_SETTINGS_FORMAT = 'intentsim-item-settings/1';
+
+/** The item options a settings file may set. */
+export interface ItemSettings {
+  task1Window?: WindowBounds;
+  task2Window?: WindowBounds;
+}
+
+const WINDOW_FIELDS = ['task1Window', 'task2Window'] as const;
+
+export interface ItemSettingsFile {
+  format: typeof ITEM_SETTINGS_FORMAT;
+  items: ItemSettings;
+  /** How the values were found (written by `tune`; not read back). */
+  tune?: unknown;
+}
+
+/** A settings file as read: its values, and which file it was (path and SHA-256 of its bytes). */
+export interface ReadItemSettings {
+  items: ItemSettings;
+  file: string;
+  sha256: string;
+}
+
+export function readItemSettings(file: string): ReadItemSettings {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    throw new UserError(`${file}: cannot read the settings file (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    throw new InputError({ file }, `not valid JSON (${(err as Error).message})`);
+  }
+  return { items: parseItemSettings(json, file), file, sha256: checksumOf(bytes).sha256 };
+}
+
+/** Checks a settings file's JSON: its format, and every field of `items` known and in range. */
+export function parseItemSettings(json: unknown, file: string): ItemSettings {
+  const object = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!object(json)) throw new InputError({ file }, 'expected a JSON object');
+  if (json.format !== ITEM_SETTINGS_FORMAT) {
+    throw new InputError(
+      { file, field: 'format' },
+      `expected "${ITEM_SETTINGS_FORMAT}", got ${JSON.stringify(json.format)}`,
+    );
+  }
+  const items = json.items;
+  if (!object(items)) throw new InputError({ file, field: 'items' }, 'expected an object');
+  const out: ItemSettings = {};
+  for (const [key, value] of Object.entries(items)) {
+    if (!(WINDOW_FIELDS as readonly string[]).includes(key)) {
+      throw new InputError({ file, field: `items.${key}` }, `unknown setting (known: ${WINDOW_FIELDS.join(', ')})`);
+    }
+    const field = `items.${key}`;
+    if (!object(value) || typeof value.lo !== 'number' || typeof value.hi !== 'number') {
+      throw new InputError({ file, field }, 'expected {"lo": number, "hi": number}');
+    }
+    if (!(value.lo >= -1 && value.lo < value.hi && value.hi <= 1)) {
+      throw new InputError({ file, field }, `expected -1 ≤ lo < hi ≤ 1, got lo ${value.lo}, hi ${value.hi}`);
+    }
+    out[key as (typeof WINDOW_FIELDS)[number]] = { lo: value.lo, hi: value.hi };
+  }
+  return out;
+}
+
+/** The file's text: format, items, then how they were found. */
+export function itemSettingsText(items: ItemSettings, tune?: unknown): string {
+  const file: ItemSettingsFile = { format: ITEM_SETTINGS_FORMAT, items, ...(tune === undefined ? {} : { tune }) };
+  return JSON.stringify(file, null, 2) + '\n';
+}
