@@ -70,6 +70,11 @@ export async function main(argv: string[]): Promise<void> {
   );
   // argv is [node, script, command, …]: only that command's module is loaded.
   running = await buildProgram(argv[2]);
+  // Failures name the flags of the command that ran (`review start --out` and `review export
+  // --review` give one field, reviewDir), not those of its siblings.
+  running.hook('preAction', (_program, action) => {
+    running = action as Command;
+  });
   await running.parseAsync(argv);
 }
 

@@ -3,10 +3,11 @@
 // `score`) and the MTurk batch input CSV. Every file is written to a temporary name and renamed.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { checkNoOverlap, checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { mturkBatchCsv } from './mturk.js';
 import { REVIEW_ITEM_FILES, type ReviewItem } from './review-items.js';
 import { renderReviewMarkdown, renderReviewSvg } from './review-report.js';
-import { ReviewStore, type StoredLabel } from './review-store.js';
+import { REVIEW_DB_FILE, ReviewStore, type StoredLabel } from './review-store.js';
 import { summarizeReview, type ReviewSummary } from './review-summary.js';
 
 export const REVIEW_EXPORT_FILES = {
@@ -33,9 +34,28 @@ export interface ExportReviewResult {
   kept?: Record<string, number>;
 }
 
+/**
+ * The paths `review export` reads and writes (core/check-paths.ts). The review's items folder is
+ * an input too (checked once the review is open): `--keep valid` into the folder above it would
+ * overwrite the items the review was drawn from.
+ */
+export function exportReviewPaths(o: Pick<ExportReviewOptions, 'reviewDir' | 'out' | 'mturkCsv'>): PathChecks {
+  return {
+    inputFiles: { reviewDir: join(o.reviewDir, REVIEW_DB_FILE) },
+    outputDirs: { out: o.out },
+    outputFiles: { mturkCsv: o.mturkCsv },
+  };
+}
+
 export async function exportReview(options: ExportReviewOptions): Promise<ExportReviewResult> {
+  checkPaths(exportReviewPaths(options));
   const store = ReviewStore.open(options.reviewDir);
   try {
+    checkNoOverlap({
+      inputDirs: { "the review's items folder": store.settings().itemsDir },
+      outputDirs: { out: options.out },
+      outputFiles: { mturkCsv: options.mturkCsv },
+    });
     const items = store.items();
     const labels = store.labels();
     const summary = summarizeReview(items, labels, store.settings().itemsRead);

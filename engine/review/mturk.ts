@@ -8,11 +8,13 @@
 // checkboxes sharing a name as its checked values joined by `|` (classic HTML layouts), or, for
 // crowd-html layouts, all of them in one `Answer.taskAnswers` JSON column; both are read.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { InputError } from '../../core/errors.js';
 import type { ReviewItem } from './review-items.js';
-import { REASONS, VALIDITIES, type Reason, type ReviewStore, type Validity } from './review-store.js';
+import { REASONS, REVIEW_DB_FILE, VALIDITIES, type Reason, type ReviewStore, type Validity } from './review-store.js';
 
 /** The option letters a template row has room for. */
 export const MTURK_LETTERS = ['A', 'B', 'C', 'D'] as const;
@@ -82,7 +84,16 @@ type Row = Record<string, string>;
  * annotator `mturk-<WorkerId>`, time taken WorkTimeInSeconds, saved at SubmitTime. All rows are
  * checked before any is saved, and they are saved in one transaction.
  */
+/** The paths `review import` reads and writes (core/check-paths.ts): the review's database is written. */
+export function importMturkPaths(o: { reviewDir: string; mturkResults: string }): PathChecks {
+  return {
+    inputFiles: { mturkResults: o.mturkResults },
+    outputFiles: { reviewDir: join(o.reviewDir, REVIEW_DB_FILE) },
+  };
+}
+
 export function importMturkResults(store: ReviewStore, file: string): MturkImportResult {
+  checkPaths(importMturkPaths({ reviewDir: store.dir, mturkResults: file }));
   const rows = parse(readFileSync(file, 'utf8'), { columns: true, bom: true, skip_empty_lines: true }) as Row[];
   const items = store.items();
   const labels: Parameters<ReviewStore['saveAll']>[0][number][] = [];

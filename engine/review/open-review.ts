@@ -2,6 +2,7 @@
 // one already there. A review belongs to one items folder and one sample; asking an existing review
 // for another folder or another sample is refused, naming both, instead of mixing labels.
 import { resolve } from 'node:path';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, UserError } from '../../core/errors.js';
 import { readReviewItems } from './review-items.js';
 import { ReviewStore, type Annotator } from './review-store.js';
@@ -29,7 +30,13 @@ export interface OpenedReview {
 
 const ANNOTATOR_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
+/** The paths `review start` reads and writes (core/check-paths.ts): the review folder holds its own resume state. */
+export function openReviewPaths(o: Pick<OpenReviewOptions, 'itemsDir' | 'reviewDir'>): PathChecks {
+  return { inputDirs: { itemsDir: o.itemsDir }, outputDirs: { reviewDir: o.reviewDir } };
+}
+
 export function openReview(options: OpenReviewOptions): OpenedReview {
+  checkPaths(openReviewPaths(options));
   if (options.annotators?.length === 0) throw new ConfigError('annotators', 'must name at least one annotator');
   for (const name of options.annotators ?? []) {
     if (!ANNOTATOR_NAME.test(name)) {
