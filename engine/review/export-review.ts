@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { checkNoOverlap, checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { mturkBatchCsv } from './mturk.js';
+import { checkSampleUnchanged } from './review-drift.js';
 import { REVIEW_ITEM_FILES, type ReviewItem } from './review-items.js';
 import { renderReviewMarkdown, renderReviewSvg } from './review-report.js';
 import { REVIEW_DB_FILE, ReviewStore, type StoredLabel } from './review-store.js';
@@ -56,6 +57,8 @@ export async function exportReview(options: ExportReviewOptions): Promise<Export
       outputDirs: { out: options.out },
       outputFiles: { mturkCsv: options.mturkCsv },
     });
+    // The kept items are written from the lines the review stored: they must still be the folder's.
+    if (options.keep === 'valid') checkSampleUnchanged(store, store.settings().itemsDir, 'write the items that passed');
     const items = store.items();
     const labels = store.labels();
     const summary = summarizeReview(items, labels, store.settings().itemsRead);

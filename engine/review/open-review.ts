@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, UserError } from '../../core/errors.js';
+import { checkSampleUnchanged } from './review-drift.js';
 import { readReviewItems } from './review-items.js';
 import { ReviewStore, type Annotator } from './review-store.js';
 import { sampleItems, STRATUM_FIELDS, type StratumField } from './sample-items.js';
@@ -68,6 +69,7 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
           );
         }
       }
+      checkSampleUnchanged(store, itemsDir, 'resume it');
       return { store, annotators: store.addAnnotators(options.annotators ?? []), resumed: true };
     } catch (err) {
       store.close();
