@@ -1,6 +1,6 @@
 // How the command line reports an error that ends a command: a UserError (and a system error about
 // a file) by its message alone, on one line; anything else, a bug, with its stack.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,5 +120,22 @@ describe('bin/intentsim.js', () => {
     expect(stderr).toMatch(
       /option '--on-error <mode>' argument 'ignore' is invalid\. Allowed choices are fail, skip\./,
     );
+  });
+});
+
+describe('stdout closed early (issue 35, fault 14)', () => {
+  it('`graph stats | true`: no stack trace, the exit code of SIGPIPE', async () => {
+    const graph = join(dir, 'pipe.sqlite');
+    await run(process.execPath, [CLI, 'graph', 'generate', '--nodes', '40', '--edges', '60', '--out', graph]);
+    // The reader is gone before the command writes: its first write fails with EPIPE.
+    const child = spawn(process.execPath, [CLI, 'graph', 'stats', '--graph', graph], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
   });
 });

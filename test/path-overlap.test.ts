@@ -168,7 +168,9 @@ describe('the commands of issue 35 refuse before touching anything', () => {
     expect(readFileSync(db, 'base64')).toBe(before);
     // And the other way round: the results given as the review's own database.
     const opened = openReview({ itemsDir: items, reviewDir: review });
-    expect(() => importMturkResults(opened.store, db)).toThrow(`${db} (reviewDir): the output is the input ${db}`);
+    await expect(importMturkResults(opened.store, db)).rejects.toThrow(
+      `${db} (reviewDir): the output is the input ${db}`,
+    );
     opened.store.close();
   });
 

@@ -116,11 +116,11 @@ whose judgements say valid, in the input format (for \`ask\` and \`score\`); wit
       '--mturk-results <file>',
       'the results CSV MTurk gives for the batch of `review export --mturk-csv`',
     )
-    .action((o) => {
+    .action(async (o) => {
       checkPaths(importMturkPaths({ reviewDir: o.review, mturkResults: o.mturkResults }));
       const store = ReviewStore.open(o.review);
       try {
-        const r = importMturkResults(store, o.mturkResults);
+        const r = await importMturkResults(store, o.mturkResults);
         process.stdout.write(
           `imported ${r.imported} assignments by ${r.workers} workers` +
             (r.rejected > 0 ? `; left out ${r.rejected} rejected assignments` : '') +

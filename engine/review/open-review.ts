@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, UserError } from '../../core/errors.js';
+import { MTURK_ANNOTATOR_PREFIX } from './mturk.js';
 import { checkSampleUnchanged } from './review-drift.js';
 import { readReviewItems } from './review-items.js';
 import { ReviewStore, type Annotator } from './review-store.js';
@@ -43,6 +44,12 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
     if (!ANNOTATOR_NAME.test(name)) {
       throw new ConfigError('annotators', `"${name}" is not a name of letters, digits, _ . - (at most 64)`);
     }
+    // MTurk workers are annotators mturk-<WorkerId> (mturk.ts): a page annotator may not share their labels.
+    if (name.startsWith(MTURK_ANNOTATOR_PREFIX))
+      throw new ConfigError(
+        'annotators',
+        `"${name}": names starting with ${MTURK_ANNOTATOR_PREFIX} are MTurk workers'`,
+      );
   }
   for (const f of options.stratify ?? []) {
     if (!STRATUM_FIELDS.includes(f))
