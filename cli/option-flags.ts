@@ -14,6 +14,7 @@ const FIELD_FLAGS: Readonly<Record<string, string | readonly string[]>> = {
   input: '--in',
   output: '--out',
   itemsDir: '--items',
+  cacheFile: '--cache',
   // `review export` and `import` name the review --review; `review start` creates it, as --out.
   reviewDir: ['--review', '--out'],
   maxRetries: '--retries',

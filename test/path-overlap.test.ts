@@ -149,6 +149,10 @@ describe('the commands of issue 35 refuse before touching anything', () => {
     await expect(ask({ ...chat, items: f, out: f, style: 'zero_shot' })).rejects.toThrow(
       `${f} (out): the output is the input ${f} (items)`,
     );
+    // The response cache is written too: the items file given as the cache is refused as well.
+    await expect(
+      ask({ ...chat, cacheFile: f, items: f, out: join(root, 'ask4-out.jsonl'), style: 'zero_shot' }),
+    ).rejects.toThrow(`${f} (cacheFile): the output is the input ${f} (items)`);
     expect(readFileSync(f, 'utf8')).toBe(before);
   });
 

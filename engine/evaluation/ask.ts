@@ -70,10 +70,15 @@ function checkSettings(s: GenerationSettings, style: AnswerStyle): void {
 }
 
 /** The paths `ask` reads and writes (core/check-paths.ts); the out file is its own resume point, an output. */
-export function askPaths(o: Pick<AskOptions, 'items' | 'out' | 'onError'>): PathChecks {
+export function askPaths(o: Pick<AskOptions, 'items' | 'out' | 'onError'> & { cacheFile?: string | null }): PathChecks {
   return {
     inputFiles: { items: o.items },
-    outputFiles: { out: o.out, rejects: o.onError === 'skip' ? `${o.out}.rejects.jsonl` : undefined },
+    outputFiles: {
+      out: o.out,
+      rejects: o.onError === 'skip' ? `${o.out}.rejects.jsonl` : undefined,
+      // The response cache is appended to: the items file given as the cache would grow cached lines.
+      cacheFile: o.cacheFile ?? undefined,
+    },
   };
 }
 

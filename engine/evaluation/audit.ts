@@ -136,12 +136,13 @@ function omit(json: Record<string, unknown>, keys: readonly string[]): Record<st
 }
 
 /** The paths `audit` reads and writes (core/check-paths.ts): OUT/audit.jsonl is its own resume point, an output. */
-export function auditPaths(o: Pick<AuditOptions, 'items' | 'out'>): PathChecks {
+export function auditPaths(o: Pick<AuditOptions, 'items' | 'out' | 'cacheFile'>): PathChecks {
   const folder = statSync(o.items, { throwIfNoEntry: false })?.isDirectory() === true;
   return {
     inputFiles: folder ? {} : { items: o.items },
     inputDirs: folder ? { items: o.items } : {},
     outputDirs: { out: o.out },
+    outputFiles: { cacheFile: o.cacheFile ?? undefined },
   };
 }
 
