@@ -2,6 +2,7 @@
 // imports that lost or invented data (8, 9, 11), spreadsheet formulas in the batch CSV (12), results
 // files and review databases that crashed the import (14), and unclear CSV errors (15). Each test
 // failed on main@803aab8.
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -265,6 +266,35 @@ describe('14. review import and review databases that crashed', () => {
     await expect(exportReview({ reviewDir: graphDir, out: join(dir, 'out') })).rejects.toThrow(/not a review database/);
     expect(readFileSync(join(graphDir, 'review.sqlite')).equals(before)).toBe(true);
   });
+});
+
+describe('14. review import: the results file is streamed', () => {
+  it('a bad row is reported while the file is still being written (a FIFO whose writer waits)', async () => {
+    const { dir, review, results } = mturkReview();
+    // (csv-parse holds a chunk's last row until it sees what follows: W3 lets W2 through.)
+    writeResults(results, [
+      resultRow('W1', 'Q1'),
+      resultRow('W2', 'Q1', { 'Answer.validity': 'nope' }),
+      resultRow('W3', 'Q1'),
+    ]);
+    const fifo = join(dir, 'results.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // The writer sends the rows, then holds the FIFO open for a minute: reading it whole (as
+    // readFileSync did) would wait for that minute; a stream reads the rows as they come.
+    const writer = spawn('sh', ['-c', '{ cat "$1"; sleep 60; } > "$2"', 'sh', results, fifo], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    const started = Date.now();
+    try {
+      expect(await importFailure(review, fifo)).toBe(
+        `${fifo}:3 (field "Answer.validity"): must be valid, invalid, unsure, got "nope"`,
+      );
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      process.kill(-writer.pid!, 'SIGKILL');
+    }
+  }, 30_000);
 });
 
 describe('15. review import: unclear errors', () => {

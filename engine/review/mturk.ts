@@ -110,9 +110,8 @@ interface ResultsRow {
  * an InputError naming the file, line and column.
  */
 async function* resultsRows(file: string): AsyncGenerator<ResultsRow> {
-  const parser = createReadStream(file).pipe(
-    parse({ columns: true, bom: true, skip_empty_lines: true, info: true, raw: true }),
-  );
+  const source = createReadStream(file);
+  const parser = source.pipe(parse({ columns: true, bom: true, skip_empty_lines: true, info: true, raw: true }));
   try {
     for await (const { record, info, raw } of parser as AsyncIterable<{
       record: Row;
@@ -134,6 +133,8 @@ async function* resultsRows(file: string): AsyncGenerator<ResultsRow> {
     }
     throw fileError(err, file, { what: 'MTurk results file' });
   } finally {
+    // A refused row stops the reading: the file is closed without reading the rest.
+    source.destroy();
     parser.destroy();
   }
 }
