@@ -6,7 +6,7 @@ import { Command } from '@commander-js/extra-typings';
 import { UserError } from '../core/errors.js';
 import { projectRoot } from '../core/shared-files.js';
 import { redact } from '../core/redact.js';
-import { exitCleanlyOnInterrupt } from '../core/interrupt.js';
+import { exitCleanlyOnInterrupt, undoAllForInterrupt } from '../core/interrupt.js';
 import { cliHint } from './error-hints.js';
 import { messageInFlags } from './option-flags.js';
 
@@ -69,10 +69,33 @@ export async function main(argv: string[]): Promise<void> {
       `intentsim: interrupted by ${signal}: removed ${undone} temporary file(s) and lock(s) of this run\n`,
     ),
   );
+  exitQuietlyOnClosedStdout();
   // argv is [node, script, command, …]: only that command's module is loaded.
   running = await buildProgram(argv[2]);
+  // Failures name the flags of the command that ran (`review start --out` and `review export
+  // --review` give one field, reviewDir), not those of its siblings.
+  running.hook('preAction', (_program, action) => {
+    running = action as Command;
+  });
   await running.parseAsync(argv);
 }
+
+/**
+ * `intentsim graph stats … | head`: when the reader of stdout goes away, writing to it fails with
+ * EPIPE. Unix tools are ended by SIGPIPE then, silently; so is this one (issue 35: it printed a
+ * stack trace): its temporary files and locks are removed as on Ctrl-C, nothing is printed, and it
+ * exits with the shell's code for SIGPIPE (141).
+ */
+function exitQuietlyOnClosedStdout(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    undoAllForInterrupt();
+    process.exit(SIGPIPE_EXIT_CODE);
+  });
+}
+
+/** 128 + SIGPIPE's number, as shells report a process that signal ended. */
+const SIGPIPE_EXIT_CODE = 141;
 
 /** An error of the operating system about the user's files (ENOENT, EACCES, ENOSPC, …): Node gives it a syscall. */
 function isSystemError(err: unknown): err is NodeJS.ErrnoException {

@@ -3,8 +3,15 @@
 // point lists its paths (a small `…Paths` function beside it, which the CLI also calls before it
 // opens a model) and hands them to `checkPaths`; the errors are core/file-errors.ts's, so a path
 // checked here fails with the same words as one that fails later.
-import { accessSync, constants, statSync, type Stats } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+//
+// The same check refuses an output that is, holds or lies inside one of the command's inputs
+// (issue 35: `audit --items run/items --out run` removed the items before reading them). The paths
+// are compared as the file system resolves them (links followed), before anything is written. A
+// command's own resume state (an `ask` responses file, a pipeline's node cache in OUT/cache) is an
+// output, never an input, so reading it back is no overlap.
+import { accessSync, constants, realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { UserError } from './errors.js';
 import { FileError, fileError } from './file-errors.js';
 
 /** Paths by the option field that names them (`undefined`: the option was not given). */
@@ -99,7 +106,95 @@ function checkOutputFile(path: string, field: string): void {
   checkWritableDir(dirname(path), field);
 }
 
-/** Checks every path; the first problem is a FileError naming the path, its field and what to do. */
+/**
+ * An output that is, holds or lies inside an input: writing it could replace or remove the input.
+ * `field` and `inputField` are option fields (the CLI names its flags instead).
+ */
+export class PathOverlapError extends UserError {
+  constructor(
+    readonly path: string,
+    readonly field: string,
+    readonly inputPath: string,
+    readonly inputField: string,
+    readonly relation: 'is' | 'holds' | 'inside',
+  ) {
+    super(PathOverlapError.describe(path, field, inputPath, inputField, relation));
+    this.name = 'PathOverlapError';
+  }
+
+  /** The message, with each path followed by the name of what gave it (a field, or the CLI's flag). */
+  static describe(
+    path: string,
+    field: string,
+    inputPath: string,
+    inputField: string,
+    relation: 'is' | 'holds' | 'inside',
+  ): string {
+    const input = `${inputPath} (${inputField})`;
+    const what =
+      relation === 'is'
+        ? `is the input ${input}: writing it would destroy the input`
+        : relation === 'holds'
+          ? `holds the input ${input}: writing into it could replace or remove the input`
+          : `lies inside the input ${input}: writing it would change the input`;
+    return `${path} (${field}): the output ${what}; give an output outside every input (nothing was written)`;
+  }
+}
+
+/**
+ * The path as the file system resolves it: the real path of its nearest existing ancestor (links
+ * followed) joined with the part that does not exist yet.
+ */
+export function resolvedPath(path: string): string {
+  let head = resolve(path);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(head), ...rest.reverse());
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
+    }
+    const parent = dirname(head);
+    if (parent === head) return resolve(path);
+    rest.push(basename(head));
+    head = parent;
+  }
+}
+
+/** How `output` stands to `input` (both resolved): the same path, above it, below it, or apart. */
+function overlap(output: string, input: string): 'is' | 'holds' | 'inside' | undefined {
+  if (output === input) return 'is';
+  const below = (a: string, b: string) => {
+    const r = relative(a, b);
+    return r !== '' && r !== '..' && !r.startsWith('..' + sep) && !isAbsolute(r);
+  };
+  if (below(output, input)) return 'holds';
+  if (below(input, output)) return 'inside';
+  return undefined;
+}
+
+/** Refuses the first output that is, holds or lies inside an input (see the file comment). */
+export function checkNoOverlap(checks: PathChecks): void {
+  const named = (groups: Array<NamedPaths | undefined>) =>
+    groups.flatMap((g) =>
+      Object.entries(g ?? {}).flatMap(([field, path]) => (path === undefined ? [] : [{ field, path }])),
+    );
+  const inputs = named([checks.inputFiles, checks.inputDirs]).map((i) => ({ ...i, real: resolvedPath(i.path) }));
+  if (inputs.length === 0) return;
+  for (const o of named([checks.outputDirs, checks.outputFiles])) {
+    const real = resolvedPath(o.path);
+    for (const i of inputs) {
+      const relation = overlap(real, i.real);
+      if (relation !== undefined) throw new PathOverlapError(o.path, o.field, i.path, i.field, relation);
+    }
+  }
+}
+
+/**
+ * Checks every path; the first problem is a FileError naming the path, its field and what to do,
+ * or a PathOverlapError naming an output and the input it would overwrite.
+ */
 export function checkPaths(checks: PathChecks): void {
   const groups: Array<[NamedPaths | undefined, (path: string, field: string) => void]> = [
     [checks.inputFiles, checkInputFile],
@@ -117,4 +212,5 @@ export function checkPaths(checks: PathChecks): void {
       }
     }
   }
+  checkNoOverlap(checks);
 }

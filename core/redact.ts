@@ -10,7 +10,7 @@
 //     header values, OpenAI-style keys (`sk-…`);
 //   - known secret values: those the caller passes (a password it was given) and those of the
 //     environment variables that hold credentials (NEO4J_PASSWORD, OPENAI_API_KEY, *_TOKEN, …),
-//     each also in its URL-encoded form.
+//     each in every form it takes in a text: raw, JSON-escaped, URL-encoded (secretForms).
 // Patterns catch what is shaped like a secret; the known values catch the rest (a password echoed
 // alone in a server's message).
 
@@ -59,6 +59,39 @@ export function environmentSecrets(env: Readonly<Record<string, string | undefin
   return out;
 }
 
+/** `\uXXXX` escapes of every character outside ASCII (as Python's json.dumps writes them), in `case`. */
+function asciiEscaped(json: string, upper: boolean): string {
+  return json.replace(/[\u0080-\uffff]/g, (c) => {
+    const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${upper ? hex.toUpperCase() : hex}`;
+  });
+}
+
+/**
+ * Every form a known secret takes in a text (issue 35: a key holding `"`, `\` or `é`, echoed by a
+ * server inside a JSON error body, was stored and printed escaped, and only the raw form was
+ * masked): raw; inside a JSON string (`\"`, `\\`, and `\u00e9` as servers that escape non-ASCII
+ * write it), also escaped twice (JSON quoted inside JSON); URL-encoded (upper- and lower-case
+ * `%xx`, a space as `%20` or `+`).
+ */
+export function secretForms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const url = encodeURIComponent(secret);
+  const forms = [
+    secret,
+    json,
+    asciiEscaped(json, false),
+    asciiEscaped(json, true),
+    JSON.stringify(json).slice(1, -1),
+    JSON.stringify(asciiEscaped(json, false)).slice(1, -1),
+    json.replace(/\//g, '\\/'),
+    url,
+    url.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    url.replace(/%20/g, '+'),
+  ];
+  return [...new Set(forms)].filter((f) => f.length > 0);
+}
+
 /**
  * `text` with every secret replaced by `***`: URL user-info and credential parameters, HTTP
  * credentials, API keys, the `secrets` given and the credential values of the environment.
@@ -71,11 +104,8 @@ export function redact(
   let out = text;
   // Known values first, longest first, so that a secret containing another is replaced whole.
   const known = [...secrets, ...environmentSecrets(env)].filter((s) => s.length > 0);
-  for (const secret of known.sort((a, b) => b.length - a.length)) {
-    out = out.split(secret).join(MASK);
-    const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) out = out.split(encoded).join(MASK);
-  }
+  const forms = [...new Set(known.flatMap(secretForms))];
+  for (const form of forms.sort((a, b) => b.length - a.length)) out = out.split(form).join(MASK);
   return out
     .replace(USER_INFO, `$1${MASK}@`)
     .replace(SECRET_PARAMETER, `$1$2=${MASK}`)

@@ -1,7 +1,7 @@
 // How the command line reports an error that ends a command: a UserError (and a system error about
 // a file) by its message alone, on one line; anything else, a bug, with its stack.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -120,5 +120,43 @@ describe('bin/intentsim.js', () => {
     expect(stderr).toMatch(
       /option '--on-error <mode>' argument 'ignore' is invalid\. Allowed choices are fail, skip\./,
     );
+  });
+});
+
+describe('stdout closed early (issue 35, fault 14)', () => {
+  it('`graph stats | true`: no stack trace, the exit code of SIGPIPE', async () => {
+    const graph = join(dir, 'pipe.sqlite');
+    await run(process.execPath, [CLI, 'graph', 'generate', '--nodes', '40', '--edges', '60', '--out', graph]);
+    // The reader is gone before the command writes: its first write fails with EPIPE.
+    const child = spawn(process.execPath, [CLI, 'graph', 'stats', '--graph', graph], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
+  });
+});
+
+describe('an output over an input, on the command line (issue 35)', () => {
+  it('names both paths by the flags of the command that ran; nothing is written', async () => {
+    const run35 = join(dir, 'run35');
+    const items = join(run35, 'items');
+    mkdirSync(items, { recursive: true });
+    writeFileSync(join(items, 'intentionqa_task1.jsonl'), '{"id":"q1"}\n');
+    const { code, stderr } = await failure([
+      ...['audit', '--items', items, '--out', run35],
+      ...['--endpoint', 'http://127.0.0.1:9/v1', '--model', 'm', '--no-cache'],
+    ]);
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `intentsim: ${run35} (--out): the output holds the input ${items} (--items): writing into it could ` +
+        'replace or remove the input; give an output outside every input (nothing was written)\n',
+    );
+    expect(readFileSync(join(items, 'intentionqa_task1.jsonl'), 'utf8')).toBe('{"id":"q1"}\n');
+    const review = await failure(['review', 'start', '--items', items, '--out', items]);
+    expect(review.stderr).toContain(`${items} (--out): the output is the input ${items} (--items)`);
   });
 });

@@ -1,8 +1,9 @@
 // URL user-info is masked whatever characters the password holds: everything from `://` to the last
 // `@` (issue 29, item 6). The old pattern stopped at `/ # ? @` and spaces and printed the rest.
 import { describe, expect, it } from 'vitest';
-import { publicUrl } from '../core/chat-completions.js';
-import { redact, redactUrl } from '../core/redact.js';
+import { ChatCompletionsClient, publicUrl } from '../core/chat-completions.js';
+import { redact, redactUrl, secretForms } from '../core/redact.js';
+import { FakeChatServer } from './support/fake-chat-server.js';
 
 const none = {};
 const SCHEMES = ['redis', 'rediss', 'neo4j', 'bolt', 'http', 'https'];
@@ -59,5 +60,46 @@ describe('redact: URL user-info with reserved characters', () => {
     expect(publicUrl('https://u:123/abc@h.example/v1')).toBe('https://***@h.example/v1');
     expect(publicUrl('https://u:pw@h.example/v1?key=1')).toBe('https://h.example/v1');
     expect(publicUrl('http://u:secret@h:99999/')).toBe('http://***');
+  });
+});
+
+describe('redact: every form a known key takes (issue 35, fault 13)', () => {
+  const KEY = 'sk-"quoted"\\back\\slash-é-ü/end';
+  // What a server may echo: raw, inside a JSON string (escaped, also ensure_ascii and twice), URL-encoded.
+  const echoed = [
+    KEY,
+    JSON.stringify(KEY).slice(1, -1),
+    JSON.stringify(KEY)
+      .slice(1, -1)
+      .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    JSON.stringify(JSON.stringify(KEY).slice(1, -1)).slice(1, -1),
+    encodeURIComponent(KEY),
+    encodeURIComponent(KEY).toLowerCase(),
+  ];
+
+  it.each(echoed.map((form, i) => [i, form]))('form %i is masked inside a JSON body', (_, form) => {
+    const body = `{"error":{"message":"Incorrect API key provided: ${form}. Check it."}}`;
+    expect(redact(body, [KEY], none)).toBe('{"error":{"message":"Incorrect API key provided: ***. Check it."}}');
+  });
+
+  it('an endpoint that echoes the key in its JSON error body: no form of it in the error', async () => {
+    const key = 'k3y"with\\quote-and-backslash';
+    const server = await new FakeChatServer().start();
+    server.handler = () => ({
+      status: 401,
+      body: JSON.stringify({ error: { message: `Incorrect API key provided: ${key}` } }),
+    });
+    try {
+      const client = new ChatCompletionsClient({ baseUrl: server.baseUrl, apiKey: key, maxRetries: 0 });
+      const err = await client.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(err?.message).toContain('Incorrect API key provided: ***');
+      for (const form of secretForms(key)) expect(err?.message).not.toContain(form);
+      expect(err?.message).not.toContain('k3y');
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -461,7 +461,7 @@ describe('review with Mechanical Turk', () => {
     const results = join(dir, 'results.csv');
     writeFileSync(results, stringify([head, ...rows], { quoted: true }));
     const reopened = ReviewStore.open(join(dir, 'review'));
-    expect(importMturkResults(reopened, results)).toEqual({ imported: 6, rejected: 1, workers: 3 });
+    expect(await importMturkResults(reopened, results)).toEqual({ imported: 6, rejected: 1, workers: 3 });
     const w2 = reopened.labels('mturk-W2');
     expect(w2.find((l) => l.itemKey.endsWith('#Q1'))).toMatchObject({
       correct: ['A', 'B'],
@@ -480,7 +480,7 @@ describe('review with Mechanical Turk', () => {
     expect(summary.medianMs).toBeNull();
   });
 
-  it('names the row and field of a bad results line', () => {
+  it('names the row and field of a bad results line', async () => {
     const dir = tmp();
     const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(1) });
     const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review') });
@@ -496,7 +496,7 @@ describe('review with Mechanical Turk', () => {
       'Answer.reasons': '',
     };
     writeFileSync(file, stringify([Object.keys(row), Object.values(row)]));
-    expect(() => importMturkResults(store, file)).toThrow(
+    await expect(importMturkResults(store, file)).rejects.toThrow(
       `${file}:2 (field "Answer.validity"): must be valid, invalid, unsure, got "maybe"`,
     );
     expect(store.labels()).toEqual([]);

@@ -6,7 +6,8 @@ import { InputError, UserError } from '../../core/errors.js';
 import { createProgress } from '../../core/progress.js';
 import { redact } from '../../core/redact.js';
 import { writeDemo } from '../../engine/demo/demo-world.js';
-import { writeScaleGraph } from '../../graph/generate/generate-scale.js';
+import { checkPaths } from '../../core/check-paths.js';
+import { writeScaleGraph, writeScalePaths } from '../../graph/generate/generate-scale.js';
 import {
   RELATION_SENSES,
   type GraphEdge,
@@ -16,7 +17,7 @@ import {
 } from '../../graph/graph-store.js';
 import { DEFAULT_IMPORT_BATCH, type ImportSummary } from '../../graph/import/import-checkpoint.js';
 import { importGraph } from '../../graph/import/import-graph.js';
-import { exportNeo4jAdmin, sqliteDumpSource } from '../../graph/export/neo4j-admin-export.js';
+import { exportNeo4jAdmin, neo4jAdminExportPaths, sqliteDumpSource } from '../../graph/export/neo4j-admin-export.js';
 import { isNeo4jUri } from '../../graph/neo4j/neo4j-config.js';
 import { openGraphStore } from '../../graph/open-store.js';
 import { edgeSentences } from '../../graph/relation-sentences.js';
@@ -315,6 +316,7 @@ export function registerGraphCommands(program: Command): void {
         `graph export: --graph must be a SQLite graph store file, got a Neo4j URI (${redact(opts.graph)})`,
       );
     }
+    checkPaths(neo4jAdminExportPaths(opts.graph, opts.neo4jAdmin));
     const source = sqliteDumpSource(opts.graph);
     const { nodes, edges } = await source.counts();
     const progress = createProgress({ label: 'export for neo4j-admin', total: nodes + edges, unit: 'rows' });
@@ -386,7 +388,7 @@ export function registerGraphCommands(program: Command): void {
     }
     if (opts.textSource && !existsSync(opts.textSource))
       throw new UserError(`--text-source ${opts.textSource}: no such file`);
-    const r = await writeScaleGraph(opts.out, {
+    const scale = {
       nodes: opts.nodes,
       edges: opts.edges,
       seed: opts.seed,
@@ -395,7 +397,9 @@ export function registerGraphCommands(program: Command): void {
       products: opts.products,
       productsOut: opts.productsOut,
       conceptsOut: opts.conceptsOut,
-    });
+    };
+    checkPaths(writeScalePaths(opts.out, scale));
+    const r = await writeScaleGraph(opts.out, scale);
     if (opts.json) process.stdout.write(JSON.stringify(r) + '\n');
     else {
       const lines = [

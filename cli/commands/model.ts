@@ -1,5 +1,6 @@
 // `intentsim model …`: generated test and benchmark models, downloading the real one, and checking
 // which model and device a command would use.
+import { checkPaths } from '../../core/check-paths.js';
 import { Option, type Command } from '@commander-js/extra-typings';
 import { DEFAULT_MODEL_ID, MODEL_DTYPES } from '../../embeddings/model-files.js';
 import { sharedMiniLmTokenizerDir } from '../../core/shared-files.js';
@@ -69,6 +70,7 @@ Example
     .option('--tokenizer-from <dir>', 'copy tokenizer files from this folder ("none": generate a vocabulary)');
   addSeedOption(makeBenchOptions, positiveInt).action(async (o) => {
     const tokenizerFrom = o.tokenizerFrom === 'none' ? undefined : (o.tokenizerFrom ?? sharedMiniLmTokenizerDir());
+    checkPaths({ inputDirs: { tokenizerFrom }, outputDirs: { out: o.out } });
     const { makeBenchModel } = await import('../../embeddings/model-generator.js');
     const report = await makeBenchModel(o.out, {
       seed: o.seed,

@@ -5,7 +5,8 @@ import { Option, type Command } from '@commander-js/extra-typings';
 import { openReview } from '../../engine/review/open-review.js';
 import { serveReview } from '../../engine/review/review-server.js';
 import { exportReview } from '../../engine/review/export-review.js';
-import { importMturkResults } from '../../engine/review/mturk.js';
+import { importMturkPaths, importMturkResults } from '../../engine/review/mturk.js';
+import { checkPaths } from '../../core/check-paths.js';
 import { ReviewStore } from '../../engine/review/review-store.js';
 import { STRATUM_FIELDS, type StratumField } from '../../engine/review/sample-items.js';
 import { nameList, nonNegativeInt, positiveInt } from '../options/value-parsers.js';
@@ -141,10 +142,11 @@ no gold in the CSV).`,
       '--mturk-results <file>',
       'the results CSV MTurk gives for the batch of `review export --mturk-csv`',
     )
-    .action((o) => {
+    .action(async (o) => {
+      checkPaths(importMturkPaths({ reviewDir: o.review, mturkResults: o.mturkResults }));
       const store = ReviewStore.open(o.review);
       try {
-        const r = importMturkResults(store, o.mturkResults);
+        const r = await importMturkResults(store, o.mturkResults);
         process.stdout.write(
           `imported ${r.imported} assignments by ${r.workers} workers` +
             (r.rejected > 0 ? `; left out ${r.rejected} rejected assignments` : '') +

@@ -18,6 +18,7 @@
 //   ("Error", tokens -1; `score` excludes it) with the reason, and asked again by a rerun. An
 //   error no retry can fix (HTTP 401, 403, 404: key, permission, model or URL) stops the run.
 import type { InputLimits } from '../../core/jsonl.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, type OnError } from '../../core/errors.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
 import { createProgress } from '../../core/progress.js';
@@ -68,8 +69,22 @@ function checkSettings(s: GenerationSettings, style: AnswerStyle): void {
     throw new ConfigError('settings.samples', `is for cot_sc; style ${style} asks once per item`);
 }
 
+/** The paths `ask` reads and writes (core/check-paths.ts); the out file is its own resume point, an output. */
+export function askPaths(o: Pick<AskOptions, 'items' | 'out' | 'onError'> & { cacheFile?: string | null }): PathChecks {
+  return {
+    inputFiles: { items: o.items },
+    outputFiles: {
+      out: o.out,
+      rejects: o.onError === 'skip' ? `${o.out}.rejects.jsonl` : undefined,
+      // The response cache is appended to: the items file given as the cache would grow cached lines.
+      cacheFile: o.cacheFile ?? undefined,
+    },
+  };
+}
+
 export async function ask(o: AskOptions): Promise<AskResult> {
   const started = performance.now();
+  checkPaths(askPaths(o));
   const settings = { ...defaultGenerationSettings(o.style), ...o.settings };
   checkSettings(settings, o.style);
   const asker = new ChatAsker(o);

@@ -15,9 +15,10 @@
 // reply, refuses a file made by another judge, settings or prompt, and recomputes every verdict
 // from the stored reply and the item's gold (a reply is reused, never a verdict unverified). The
 // out folder is locked while the run writes it.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, type OnError } from '../../core/errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
@@ -134,7 +135,19 @@ function omit(json: Record<string, unknown>, keys: readonly string[]): Record<st
   return Object.fromEntries(Object.entries(json).filter(([k]) => !keys.includes(k)));
 }
 
+/** The paths `audit` reads and writes (core/check-paths.ts): OUT/audit.jsonl is its own resume point, an output. */
+export function auditPaths(o: Pick<AuditOptions, 'items' | 'out' | 'cacheFile'>): PathChecks {
+  const folder = statSync(o.items, { throwIfNoEntry: false })?.isDirectory() === true;
+  return {
+    inputFiles: folder ? {} : { items: o.items },
+    inputDirs: folder ? { items: o.items } : {},
+    outputDirs: { out: o.out },
+    outputFiles: { cacheFile: o.cacheFile ?? undefined },
+  };
+}
+
 export async function runAudit(o: AuditOptions): Promise<AuditResult> {
+  checkPaths(auditPaths(o));
   const started = performance.now();
   const settings = { ...DEFAULT_JUDGE_SETTINGS, ...o.settings };
   checkGenerationSettings(settings);

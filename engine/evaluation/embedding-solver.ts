@@ -5,12 +5,14 @@
 // distractors can be beaten by a similarity shortcut alone. It writes the responses file `score`
 // reads (one letter per item, the zero-shot format), with each option's score.
 import { writeFileAtomic } from '../../core/atomic.js';
+import { checkPaths } from '../../core/check-paths.js';
 import { ConfigError, type OnError } from '../../core/errors.js';
 import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
 import { RejectsSink } from '../../core/rejects.js';
 import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import { parseIntentionQaQuestion, type IntentionQaQuestion } from '../scoring/intentionqa/intentionqa-questions.js';
+import { askPaths } from './ask.js';
 import { detectBenchmark } from './ask-items.js';
 
 export const EMBEDDING_SOLVER = 'embedding';
@@ -45,6 +47,7 @@ export function nearestOption(scores: Readonly<Record<string, number>>): string 
 
 export async function solveByEmbedding(o: EmbeddingSolverOptions): Promise<EmbeddingSolverResult> {
   const started = performance.now();
+  checkPaths(askPaths(o));
   if ((await detectBenchmark(o.items)) !== 'intentionqa')
     throw new ConfigError('items', 'the embedding solver answers IntentionQA items only');
   // The out file is locked, as `ask`'s is: one writer at a time.

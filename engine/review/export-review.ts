@@ -3,10 +3,12 @@
 // `score`) and the MTurk batch input CSV. Every file is written to a temporary name and renamed.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { checkNoOverlap, checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { mturkBatchCsv } from './mturk.js';
+import { checkSampleUnchanged } from './review-drift.js';
 import { REVIEW_ITEM_FILES, type ReviewItem } from './review-items.js';
 import { renderReviewMarkdown, renderReviewSvg } from './review-report.js';
-import { ReviewStore, type StoredLabel } from './review-store.js';
+import { REVIEW_DB_FILE, ReviewStore, type StoredLabel } from './review-store.js';
 import { summarizeReview, type ReviewSummary } from './review-summary.js';
 import { isKeepVote, labelFlags } from './item-measures.js';
 
@@ -34,9 +36,30 @@ export interface ExportReviewResult {
   kept?: Record<string, number>;
 }
 
+/**
+ * The paths `review export` reads and writes (core/check-paths.ts). The review's items folder is
+ * an input too (checked once the review is open): `--keep valid` into the folder above it would
+ * overwrite the items the review was drawn from.
+ */
+export function exportReviewPaths(o: Pick<ExportReviewOptions, 'reviewDir' | 'out' | 'mturkCsv'>): PathChecks {
+  return {
+    inputFiles: { reviewDir: join(o.reviewDir, REVIEW_DB_FILE) },
+    outputDirs: { out: o.out },
+    outputFiles: { mturkCsv: o.mturkCsv },
+  };
+}
+
 export async function exportReview(options: ExportReviewOptions): Promise<ExportReviewResult> {
+  checkPaths(exportReviewPaths(options));
   const store = ReviewStore.open(options.reviewDir);
   try {
+    checkNoOverlap({
+      inputDirs: { "the review's items folder": store.settings().itemsDir },
+      outputDirs: { out: options.out },
+      outputFiles: { mturkCsv: options.mturkCsv },
+    });
+    // The kept items are written from the lines the review stored: they must still be the folder's.
+    if (options.keep === 'valid') checkSampleUnchanged(store, store.settings().itemsDir, 'write the items that passed');
     const items = store.items();
     const labels = store.labels();
     const settings = store.settings();

@@ -7,13 +7,19 @@
 // each assignment is a row; the template's fields come back as `Answer.<name>` columns, a group of
 // checkboxes sharing a name as its checked values joined by `|` (classic HTML layouts), or, for
 // crowd-html layouts, all of them in one `Answer.taskAnswers` JSON column; both are read.
-import { readFileSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { CsvError, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { InputError } from '../../core/errors.js';
+import { fileError } from '../../core/file-errors.js';
 import type { ReviewItem } from './review-items.js';
 import { blindLetters, blindRef, blindView, itemLettersOf } from './blind-view.js';
-import { REASONS, VALIDITIES, type Reason, type ReviewStore, type Validity } from './review-store.js';
+import { REASONS, REVIEW_DB_FILE, VALIDITIES, type Reason, type ReviewStore, type Validity } from './review-store.js';
+
+/** The annotator name of an MTurk worker: `mturk-<WorkerId>` (page annotators may not take it). */
+export const MTURK_ANNOTATOR_PREFIX = 'mturk-';
 
 /** The option letters a template row has room for. */
 export const MTURK_LETTERS = ['A', 'B', 'C', 'D'] as const;
@@ -62,8 +68,18 @@ function unescapeHtml(text: string): string {
 }
 
 /**
- * The batch input CSV of `items` (every value HTML-escaped; newlines as <br>). With `blind`, the
- * blind columns of the review with that seed (the options' order and letters depend on it).
+ * A cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage
+ * return) with a `'` in front, as OWASP advises against CSV injection: a requester who opens the
+ * batch in a spreadsheet sees the text, and nothing runs.
+ */
+export function neutralizeFormula(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
+/**
+ * The batch input CSV of `items` (every value HTML-escaped; newlines as <br>; formulas neutralized).
+ * With `blind`, the blind columns of the review with that seed (the options' order and letters
+ * depend on it).
  */
 export function mturkBatchCsv(items: readonly ReviewItem[], blind?: { seed: number }): string {
   if (blind) {
@@ -71,7 +87,7 @@ export function mturkBatchCsv(items: readonly ReviewItem[], blind?: { seed: numb
       const view = blindView(item, blind.seed);
       const option = (l: string) => view.options.find((o) => o.letter === l)?.text ?? '';
       const values = [view.ref, view.task, view.products.join(' · '), view.question, ...MTURK_LETTERS.map(option)];
-      return values.map((v) => escapeHtml(v).replace(/\r?\n/g, '<br>'));
+      return values.map((v) => neutralizeFormula(escapeHtml(v).replace(/\r?\n/g, '<br>')));
     });
     return stringify([[...MTURK_BLIND_INPUT_COLUMNS], ...rows], { quoted: true, record_delimiter: '\n' });
   }
@@ -87,7 +103,7 @@ export function mturkBatchCsv(items: readonly ReviewItem[], blind?: { seed: numb
       ...MTURK_LETTERS.map(option),
       item.gold.length > 0 ? `${item.gold.join(', ')} (${item.goldNote})` : item.goldNote,
     ];
-    return values.map((v) => escapeHtml(v).replace(/\r?\n/g, '<br>'));
+    return values.map((v) => neutralizeFormula(escapeHtml(v).replace(/\r?\n/g, '<br>')));
   });
   return stringify([[...MTURK_INPUT_COLUMNS], ...rows], { quoted: true, record_delimiter: '\n' });
 }
@@ -103,23 +119,82 @@ export interface MturkImportResult {
 
 type Row = Record<string, string>;
 
+/** MTurk's longest assignment duration (a year): a longer time taken is not one MTurk reports. */
+const MAX_WORK_SECONDS = 365 * 24 * 3600;
+
+/** The first year a SubmitTime can have: MTurk opened in 2005. */
+const FIRST_SUBMIT_YEAR = 2005;
+
+/** A record of the results CSV with the line it starts on (a quoted field may span lines). */
+interface ResultsRow {
+  row: Row;
+  line: number;
+}
+
+/**
+ * The rows of a results CSV, streamed (a batch's results file may be larger than a string can be):
+ * each with the line it starts on; a row csv-parse cannot read (an unclosed quote, a short row) is
+ * an InputError naming the file, line and column.
+ */
+async function* resultsRows(file: string): AsyncGenerator<ResultsRow> {
+  const source = createReadStream(file);
+  const parser = source.pipe(parse({ columns: true, bom: true, skip_empty_lines: true, info: true, raw: true }));
+  try {
+    for await (const { record, info, raw } of parser as AsyncIterable<{
+      record: Row;
+      info: { lines: number };
+      raw: string;
+    }>) {
+      // info.lines is the record's last line: back up over the line breaks inside its fields.
+      const body = raw.replace(/^(\r?\n)+/, '').replace(/\r?\n$/, '');
+      yield { row: record, line: info.lines - (body.match(/\n/g)?.length ?? 0) };
+    }
+  } catch (err) {
+    if (err instanceof CsvError) {
+      const at = err as CsvError & { lines?: number; column?: string | number };
+      const reason = err.message.replace(/\s+(at|on) line \d+\.?$/, '');
+      throw new InputError(
+        { file, line: at.lines, field: typeof at.column === 'string' ? at.column : undefined },
+        `not a CSV row MTurk writes: ${reason}`,
+      );
+    }
+    throw fileError(err, file, { what: 'MTurk results file' });
+  } finally {
+    // A refused row stops the reading: the file is closed without reading the rest.
+    source.destroy();
+    parser.destroy();
+  }
+}
+
+/** The paths `review import` reads and writes (core/check-paths.ts): the review's database is written. */
+export function importMturkPaths(o: { reviewDir: string; mturkResults: string }): PathChecks {
+  return {
+    inputFiles: { mturkResults: o.mturkResults },
+    outputFiles: { reviewDir: join(o.reviewDir, REVIEW_DB_FILE) },
+  };
+}
+
 /**
  * Reads an MTurk results CSV into the review: one label per approved or submitted assignment,
  * annotator `mturk-<WorkerId>`, time taken WorkTimeInSeconds, saved at SubmitTime. All rows are
- * checked before any is saved, and they are saved in one transaction.
+ * checked before any is saved, and they are saved in one transaction. Two assignments of one worker
+ * for one item are refused (MTurk gives one; the second would replace the first silently), and so
+ * is a worker whose annotator name is a page annotator's: the two origins are kept apart.
  */
-export function importMturkResults(store: ReviewStore, file: string): MturkImportResult {
-  const rows = parse(readFileSync(file, 'utf8'), { columns: true, bom: true, skip_empty_lines: true }) as Row[];
+export async function importMturkResults(store: ReviewStore, file: string): Promise<MturkImportResult> {
+  checkPaths(importMturkPaths({ reviewDir: store.dir, mturkResults: file }));
   const items = store.items();
   const settings = store.settings();
   // A blind review's rows name items by reference and options by the letters the blind view shows.
   const blind = settings.blind === true;
   const byRef = blind ? new Map(items.map((item, p) => [blindRef(item), p])) : undefined;
+  const pageAnnotators = new Set(store.annotators().map((a) => a.name));
   const labels: Parameters<ReviewStore['saveAll']>[0][number][] = [];
+  const lineOf = new Map<string, number>();
   let rejected = 0;
   const workers = new Set<string>();
-  rows.forEach((row, i) => {
-    const at = { file, line: i + 2 };
+  for await (const { row, line } of resultsRows(file)) {
+    const at = { file, line };
     const field = (name: string): string => {
       const v = row[name];
       if (v === undefined) throw new InputError({ ...at, field: name }, 'missing column');
@@ -127,7 +202,7 @@ export function importMturkResults(store: ReviewStore, file: string): MturkImpor
     };
     if (field('AssignmentStatus') === 'Rejected') {
       rejected++;
-      return;
+      continue;
     }
     const keyColumn = blind ? 'Input.item_ref' : 'Input.item_key';
     const key = unescapeHtml(field(keyColumn));
@@ -156,22 +231,32 @@ export function importMturkResults(store: ReviewStore, file: string): MturkImpor
       if (!REASONS.includes(r as Reason))
         throw new InputError({ ...at, field: 'Answer.reasons' }, `unknown reason "${r}"`);
     }
-    const seconds = Number(field('WorkTimeInSeconds'));
-    if (!Number.isFinite(seconds) || seconds < 0) {
-      throw new InputError(
-        { ...at, field: 'WorkTimeInSeconds' },
-        `expected a number of seconds, got "${row.WorkTimeInSeconds}"`,
-      );
-    }
-    const submitted = Date.parse(field('SubmitTime'));
-    if (Number.isNaN(submitted))
-      throw new InputError({ ...at, field: 'SubmitTime' }, `not a date: "${row.SubmitTime}"`);
+    const seconds = workSeconds(field('WorkTimeInSeconds'), at);
+    const submitted = submitTime(field('SubmitTime'), at);
     const worker = field('WorkerId');
     if (!/^[A-Za-z0-9]{1,64}$/.test(worker))
       throw new InputError({ ...at, field: 'WorkerId' }, 'expected letters and digits');
+    const annotator = `${MTURK_ANNOTATOR_PREFIX}${worker}`;
+    if (pageAnnotators.has(annotator)) {
+      throw new InputError(
+        { ...at, field: 'WorkerId' },
+        `worker ${worker} would be annotator ${annotator}, a page annotator of this review; ` +
+          "its labels are kept apart from MTurk's (review the page annotator under another name)",
+      );
+    }
+    const pair = `${worker}\u0000${position}`;
+    const earlier = lineOf.get(pair);
+    if (earlier !== undefined) {
+      throw new InputError(
+        { ...at, field: 'WorkerId' },
+        `worker ${worker} answered ${key} already on line ${earlier}: MTurk gives one assignment per worker ` +
+          'and item, and the second would replace the first; remove one of the rows',
+      );
+    }
+    lineOf.set(pair, line);
     workers.add(worker);
     labels.push({
-      annotator: `mturk-${worker}`,
+      annotator,
       position,
       correct: [...new Set(correct)].sort(),
       validity,
@@ -181,9 +266,34 @@ export function importMturkResults(store: ReviewStore, file: string): MturkImpor
       savedAt: new Date(submitted),
       origin: 'mturk',
     });
-  });
+  }
   store.saveAll(labels);
   return { imported: labels.length, rejected, workers: workers.size };
+}
+
+/** WorkTimeInSeconds: a plain number of seconds, at most MAX_WORK_SECONDS (not `1e306`, not empty). */
+function workSeconds(value: string, at: { file: string; line: number }): number {
+  const seconds = /^\d{1,9}(\.\d+)?$/.test(value.trim()) ? Number(value) : NaN;
+  if (!(seconds <= MAX_WORK_SECONDS)) {
+    throw new InputError(
+      { ...at, field: 'WorkTimeInSeconds' },
+      `expected a number of seconds from 0 to ${MAX_WORK_SECONDS} (a year), got "${value}"`,
+    );
+  }
+  return seconds;
+}
+
+/** SubmitTime: a date as MTurk writes it (`Mon Jan 05 10:01:42 PST 2026`), not a bare number, from 2005 on. */
+function submitTime(value: string, at: { file: string; line: number }): number {
+  const time = /^\s*[-+]?[\d.]*\s*$/.test(value) ? NaN : Date.parse(value);
+  const year = new Date(time).getUTCFullYear();
+  if (Number.isNaN(time) || year < FIRST_SUBMIT_YEAR || time > Date.now() + 24 * 3600 * 1000) {
+    throw new InputError(
+      { ...at, field: 'SubmitTime' },
+      `expected the time MTurk recorded (e.g. "Mon Jan 05 10:01:42 PST 2026", from ${FIRST_SUBMIT_YEAR} to now), got "${value}"`,
+    );
+  }
+  return time;
 }
 
 interface Answers {
@@ -199,19 +309,34 @@ interface Answers {
 function answersOf(row: Row, at: { file: string; line: number }): Answers {
   const json = row['Answer.taskAnswers'];
   if (json !== undefined && json !== '') {
-    let first: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      first = (JSON.parse(json) as Array<Record<string, unknown>>)[0] ?? {};
-    } catch {
-      throw new InputError({ ...at, field: 'Answer.taskAnswers' }, 'not JSON');
+      parsed = JSON.parse(json);
+    } catch (err) {
+      throw new InputError({ ...at, field: 'Answer.taskAnswers' }, `not JSON (${(err as Error).message})`);
+    }
+    // crowd-html writes a list holding one object of the form's fields.
+    const first: unknown = Array.isArray(parsed) ? parsed[0] : parsed;
+    if (first === null || typeof first !== 'object' || Array.isArray(first)) {
+      const got =
+        parsed === null
+          ? 'null'
+          : Array.isArray(parsed)
+            ? `a list whose first value is ${JSON.stringify(first ?? null)}`
+            : JSON.stringify(parsed);
+      throw new InputError(
+        { ...at, field: 'Answer.taskAnswers' },
+        `expected a JSON list holding one object of the form's answers, got ${got}`,
+      );
     }
     const text = (v: unknown) => (Array.isArray(v) ? v.join('|') : typeof v === 'string' ? v : '');
+    const fields = first as Record<string, unknown>;
     return {
-      correct: text(first.correct),
-      rightOptions: text(first.rightOptions),
-      validity: text(first.validity),
-      reasons: text(first.reasons),
-      other_text: text(first.other_text),
+      correct: text(fields.correct),
+      rightOptions: text(fields.rightOptions),
+      validity: text(fields.validity),
+      reasons: text(fields.reasons),
+      other_text: text(fields.other_text),
     };
   }
   return {

@@ -2,7 +2,10 @@
 // one already there. A review belongs to one items folder and one sample; asking an existing review
 // for another folder or another sample is refused, naming both, instead of mixing labels.
 import { resolve } from 'node:path';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, UserError } from '../../core/errors.js';
+import { MTURK_ANNOTATOR_PREFIX } from './mturk.js';
+import { checkSampleUnchanged } from './review-drift.js';
 import { readReviewItems } from './review-items.js';
 import { ReviewStore, type Annotator } from './review-store.js';
 import { sampleItems, STRATUM_FIELDS, type StratumField } from './sample-items.js';
@@ -31,12 +34,24 @@ export interface OpenedReview {
 
 const ANNOTATOR_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
+/** The paths `review start` reads and writes (core/check-paths.ts): the review folder holds its own resume state. */
+export function openReviewPaths(o: Pick<OpenReviewOptions, 'itemsDir' | 'reviewDir'>): PathChecks {
+  return { inputDirs: { itemsDir: o.itemsDir }, outputDirs: { reviewDir: o.reviewDir } };
+}
+
 export function openReview(options: OpenReviewOptions): OpenedReview {
+  checkPaths(openReviewPaths(options));
   if (options.annotators?.length === 0) throw new ConfigError('annotators', 'must name at least one annotator');
   for (const name of options.annotators ?? []) {
     if (!ANNOTATOR_NAME.test(name)) {
       throw new ConfigError('annotators', `"${name}" is not a name of letters, digits, _ . - (at most 64)`);
     }
+    // MTurk workers are annotators mturk-<WorkerId> (mturk.ts): a page annotator may not share their labels.
+    if (name.startsWith(MTURK_ANNOTATOR_PREFIX))
+      throw new ConfigError(
+        'annotators',
+        `"${name}": names starting with ${MTURK_ANNOTATOR_PREFIX} are MTurk workers'`,
+      );
   }
   for (const f of options.stratify ?? []) {
     if (!STRATUM_FIELDS.includes(f))
@@ -69,6 +84,7 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
             'a review is blind from its first label to its last; use another review folder',
         );
       }
+      checkSampleUnchanged(store, itemsDir, 'resume it');
       return { store, annotators: store.addAnnotators(options.annotators ?? []), resumed: true };
     } catch (err) {
       store.close();

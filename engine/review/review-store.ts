@@ -68,6 +68,9 @@ CREATE TABLE IF NOT EXISTS labels (
   PRIMARY KEY (annotator, position));
 `;
 
+/** The tables every review database has (SCHEMA). */
+const REVIEW_TABLES = ['meta', 'items', 'annotators', 'labels'] as const;
+
 interface LabelRow {
   annotator: string;
   position: number;
@@ -107,7 +110,37 @@ export class ReviewStore {
         `${dir}: not a review folder (no ${REVIEW_DB_FILE}; start one with \`intentsim review start\`)`,
       );
     }
+    try {
+      ReviewStore.checkIsReview(db, join(dir, REVIEW_DB_FILE));
+    } catch (err) {
+      db.close();
+      throw err;
+    }
     return ReviewStore.configure(db, dir);
+  }
+
+  /**
+   * Refuses a file that is not a review's database before anything is written to it (issue 35: a
+   * graph store given as review.sqlite got the review's tables added; a file of other bytes gave a
+   * stack trace).
+   */
+  private static checkIsReview(db: Database.Database, path: string): void {
+    let tables: string[];
+    try {
+      tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+    } catch (err) {
+      if (err instanceof Database.SqliteError && (err.code === 'SQLITE_NOTADB' || err.code === 'SQLITE_CORRUPT'))
+        throw new UserError(`${path}: not a review database (not a SQLite database: ${err.message})`, { cause: err });
+      throw err;
+    }
+    const missing = REVIEW_TABLES.filter((t) => !tables.includes(t));
+    if (missing.length > 0) {
+      const holds = tables.length === 0 ? 'it is empty' : `it holds the tables ${tables.slice(0, 6).join(', ')}`;
+      const graph = tables.includes('nodes') && tables.includes('edges') ? ': an intentsim graph store?' : '';
+      throw new UserError(
+        `${path}: not a review database (${holds}${graph}); give the folder \`intentsim review start\` made`,
+      );
+    }
   }
 
   /** Creates a review in `dir` holding `sample`, in order. */

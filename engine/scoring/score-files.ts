@@ -6,6 +6,7 @@
 import type { InputLimits } from '../../core/jsonl.js';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, type OnError } from '../../core/errors.js';
 import { RejectsSink } from '../../core/rejects.js';
 import type { AnswerStyle } from './answer-styles.js';
@@ -72,10 +73,24 @@ export interface ScoringInputs<Q, S extends AnswerStyle> {
   finish(outputs: ScoreOutputs): Promise<void>;
 }
 
+/** The paths a score reads and writes (core/check-paths.ts). */
+export function scoreAnswersPaths(o: Pick<ScoreAnswersOptions<AnswerStyle>, 'files' | 'out'>): PathChecks {
+  return {
+    inputFiles: Object.fromEntries(
+      o.files.flatMap((f, i) => [
+        [`items[${i}]`, f.items],
+        [`responses[${i}]`, f.responses],
+      ]),
+    ),
+    outputDirs: { out: o.out },
+  };
+}
+
 export async function readScoringInputs<Q extends { id: string }, S extends AnswerStyle>(
   o: ScoreAnswersOptions<S>,
   parseQuestion: (json: unknown, at: { file: string; line: number }) => Q,
 ): Promise<ScoringInputs<Q, S>> {
+  checkPaths(scoreAnswersPaths(o));
   const onError = o.onError ?? 'fail';
   const rejects = o.out ? new RejectsSink(join(o.out, 'rejects.jsonl')) : undefined;
   if (onError === 'skip' && !rejects)

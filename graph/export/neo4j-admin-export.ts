@@ -41,6 +41,7 @@ import {
   SCHEMA_VERSION,
 } from '../neo4j/neo4j-schema.js';
 import { UserError } from '../../core/errors.js';
+import type { PathChecks } from '../../core/check-paths.js';
 
 export interface DumpNode {
   id: NodeId;
@@ -165,6 +166,11 @@ class CsvFile {
   async abort(): Promise<void> {
     await this.writer.abort();
   }
+}
+
+/** The paths `graph export` reads and writes (core/check-paths.ts). */
+export function neo4jAdminExportPaths(graph: string, neo4jAdmin: string): PathChecks {
+  return { inputFiles: { graph }, outputDirs: { neo4jAdmin } };
 }
 
 export async function exportNeo4jAdmin(

@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { Rng, hashString } from '../../core/rng.js';
 import { createProgress } from '../../core/progress.js';
 import { openAtomicWriter } from '../../core/atomic.js';
-import { openGraphOutput, type GraphOutputKind } from './graph-output.js';
+import { graphOutputKind, openGraphOutput, type GraphOutputKind } from './graph-output.js';
 import { PURCHASE_SUBJECTS } from '../purchase-events.js';
 import {
   EVENT_ADJUNCTS,
@@ -31,6 +31,7 @@ import {
 } from './scale-vocab.js';
 import { type EdgeInput, type RelationSense, type SenseWeights } from '../graph-store.js';
 import { ConfigError } from '../../core/errors.js';
+import { checkNoOverlap, type PathChecks } from '../../core/check-paths.js';
 
 export interface ScaleGraphOptions {
   nodes: number;
@@ -458,8 +459,23 @@ export function defaultCatalogFiles(out: string): { productsOut: string; concept
   return { productsOut: `${stem}.products.jsonl`, conceptsOut: `${stem}.concepts.jsonl` };
 }
 
+/** The files `graph generate` reads and writes (core/check-paths.ts); a Neo4j URL is no file. */
+export function writeScalePaths(out: string, options: WriteScaleOptions): PathChecks {
+  const catalog = (options.products ?? 0) > 0 ? defaultCatalogFiles(out) : undefined;
+  return {
+    inputFiles: { textSource: options.textSource },
+    outputFiles: {
+      out: graphOutputKind(out) === 'neo4j' ? undefined : out,
+      productsOut: catalog && (options.productsOut ?? catalog.productsOut),
+      conceptsOut: catalog && (options.conceptsOut ?? catalog.conceptsOut),
+    },
+  };
+}
+
 /** Generates and writes a scale graph (and optionally its catalogue); outputs appear atomically. */
 export async function writeScaleGraph(out: string, options: WriteScaleOptions): Promise<WriteScaleResult> {
+  // Only the overlap of outputs and the text source is checked here: the CLI checks the rest.
+  checkNoOverlap(writeScalePaths(out, options));
   const source = options.textSource ? await readTextSource(options.textSource) : [];
   const graph = new ScaleGraph(options, source);
   const output = await openGraphOutput(out);

@@ -18,7 +18,9 @@ import { mergeRuns, packRuns, type EdgeRows } from './sqlite-staged-edges.js';
 import type { NodeIdCache } from './sqlite-id-cache.js';
 import type { MetaTable } from './sqlite-meta.js';
 import {
+  CHANGE_TRIGGERS,
   DEFERRED_NODE_INDEX_KEY,
+  DROP_CHANGE_TRIGGERS,
   EDGES_BY_TAIL,
   LEGACY_EDGES_STAGED,
   NODES_BY_TEXT,
@@ -123,6 +125,8 @@ export class SqliteBulkLoad {
     const deferNodes = noNodes && this.hasIndex('nodes_by_text');
     this.db.transaction(() => {
       this.db.exec('DROP INDEX IF EXISTS edges_by_tail');
+      // Every row of the load is the writer's own: no trigger is checked per row (end creates them).
+      this.db.exec(DROP_CHANGE_TRIGGERS);
       this.db.exec(STAGED_EDGE_RUNS);
       this.meta.set('bulk_load', new Date().toISOString());
       if (deferNodes) {
@@ -171,40 +175,43 @@ export class SqliteBulkLoad {
    */
   mergeStagedEdges(): void {
     if (this.readonly || !this.db.open || !this.active()) return;
+    // The staged edges were the writer's own writes (their transactions redrew the content id).
+    this.db.transaction(() => this.meta.ownWrite(() => this.mergeInTransaction()))();
+  }
+
+  private mergeInTransaction(): void {
     const tableExists = (name: string) =>
       this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-    this.db.transaction(() => {
-      let merged = false;
-      if (tableExists(LEGACY_EDGES_STAGED)) {
-        this.db.exec(
-          `INSERT INTO edges (head, tail, ${SENSE_COLUMNS})
-           SELECT head, tail, ${SENSE_COLUMNS} FROM ${LEGACY_EDGES_STAGED} WHERE true ORDER BY head, tail, rowid
-           ON CONFLICT (head, tail) DO UPDATE SET ${RELATION_SENSES.map((s) => `"${s}" = excluded."${s}"`).join(', ')}`,
-        );
-        this.db.exec(`DROP TABLE ${LEGACY_EDGES_STAGED}`);
+    let merged = false;
+    if (tableExists(LEGACY_EDGES_STAGED)) {
+      this.db.exec(
+        `INSERT INTO edges (head, tail, ${SENSE_COLUMNS})
+         SELECT head, tail, ${SENSE_COLUMNS} FROM ${LEGACY_EDGES_STAGED} WHERE true ORDER BY head, tail, rowid
+         ON CONFLICT (head, tail) DO UPDATE SET ${RELATION_SENSES.map((s) => `"${s}" = excluded."${s}"`).join(', ')}`,
+      );
+      this.db.exec(`DROP TABLE ${LEGACY_EDGES_STAGED}`);
+      merged = true;
+    }
+    if (tableExists('staged_edge_runs')) {
+      const buckets = this.db
+        .prepare('SELECT DISTINCT bucket FROM staged_edge_runs ORDER BY bucket')
+        .pluck()
+        .all() as number[];
+      const runsOf = this.db.prepare('SELECT data FROM staged_edge_runs WHERE bucket = ? ORDER BY run').pluck();
+      this.edgeUpsert ??= new EdgeUpsert(
+        this.db,
+        'edges',
+        RELATION_SENSES.map((s) => `"${s}"`),
+      );
+      // A bucket at a time: the merge holds the edges of 2^18 heads in memory, not the whole load.
+      for (const bucket of buckets) this.edgeUpsert.write(mergeRuns(runsOf.all(bucket) as Buffer[]));
+      if (buckets.length > 0) {
+        this.db.exec('DELETE FROM staged_edge_runs');
         merged = true;
       }
-      if (tableExists('staged_edge_runs')) {
-        const buckets = this.db
-          .prepare('SELECT DISTINCT bucket FROM staged_edge_runs ORDER BY bucket')
-          .pluck()
-          .all() as number[];
-        const runsOf = this.db.prepare('SELECT data FROM staged_edge_runs WHERE bucket = ? ORDER BY run').pluck();
-        this.edgeUpsert ??= new EdgeUpsert(
-          this.db,
-          'edges',
-          RELATION_SENSES.map((s) => `"${s}"`),
-        );
-        // A bucket at a time: the merge holds the edges of 2^18 heads in memory, not the whole load.
-        for (const bucket of buckets) this.edgeUpsert.write(mergeRuns(runsOf.all(bucket) as Buffer[]));
-        if (buckets.length > 0) {
-          this.db.exec('DELETE FROM staged_edge_runs');
-          merged = true;
-        }
-      }
-      if (merged)
-        this.meta.set('count.edges', String(this.db.prepare('SELECT count(*) FROM edges').pluck().get() as number));
-    })();
+    }
+    if (merged)
+      this.meta.set('count.edges', String(this.db.prepare('SELECT count(*) FROM edges').pluck().get() as number));
   }
 
   /** Merges the staged edges and builds the indexes after a bulk load (a no-op otherwise). */
@@ -216,6 +223,9 @@ export class SqliteBulkLoad {
       this.db.exec('DROP TABLE IF EXISTS staged_edge_runs');
       this.staging = undefined;
       this.db.exec(EDGES_BY_TAIL);
+      this.db.exec(CHANGE_TRIGGERS);
+      // Without triggers during the load, another client's edit then would have gone unnoticed.
+      this.meta.renewContentId();
       this.db.prepare("DELETE FROM meta WHERE key = 'bulk_load'").run();
     })();
   }

@@ -3,7 +3,7 @@
 // import checkpoints (`import:<key>`) and the markers of an unfinished bulk load.
 import { randomUUID } from 'node:crypto';
 import type { GraphCounts } from '../graph-store.js';
-import { READ_ONLY_STATEMENT, type Db, type Stmt } from './sqlite-schema.js';
+import { OWN_WRITE_KEY, READ_ONLY_STATEMENT, type Db, type Stmt } from './sqlite-schema.js';
 
 /** What a store says about itself (the `graph stats` command prints it). */
 export interface StoreMetadata {
@@ -21,6 +21,8 @@ export const CONTENT_ID_KEY = 'content_id';
 export class MetaTable {
   private readonly getValue: Stmt;
   private readonly setValue: Stmt;
+  private readonly deleteValue: Stmt;
+  private ownWriteDepth = 0;
 
   constructor(
     private readonly db: Db,
@@ -30,6 +32,22 @@ export class MetaTable {
     this.setValue = readonly
       ? READ_ONLY_STATEMENT
       : db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+    this.deleteValue = readonly ? READ_ONLY_STATEMENT : db.prepare('DELETE FROM meta WHERE key = ?');
+  }
+
+  /**
+   * Runs `write` (inside the caller's transaction) as intentsim's own write: the change triggers
+   * (sqlite-schema.ts) skip its rows. The caller redraws the content id where the content changes.
+   */
+  ownWrite<T>(write: () => T): T {
+    // Nested (an edge read inside a write merges staged edges): only the outermost sets and deletes.
+    if (this.ownWriteDepth++ === 0) this.set(OWN_WRITE_KEY, '1');
+    try {
+      return write();
+    } finally {
+      // On an exception the transaction rolls back, the marker with it.
+      if (--this.ownWriteDepth === 0) this.deleteValue.run(OWN_WRITE_KEY);
+    }
   }
 
   get(key: string): string | undefined {

@@ -8,6 +8,9 @@
 //   edges(head, tail, <one REAL column per sense, NULL when absent>) PRIMARY KEY(head, tail),
 //         WITHOUT ROWID so that a node's out-edges are stored together; edges_by_tail for in-edges
 //   purchase_objects(object, node_id)  the purchase-event index, filled at write time
+//   triggers intentsim_changed_<table>_<op>: a row written to nodes, edges or purchase_objects by
+//                                    any other client (the sqlite3 shell, a script) redraws the
+//                                    content id, so that data derived from the store goes stale
 // Version 1 differs only in declaring the text index as the inline constraint `text UNIQUE`; this
 // code reads and writes both (a version 1 store just cannot defer that index during a bulk load).
 import { randomUUID } from 'node:crypto';
@@ -67,6 +70,46 @@ export const LEGACY_EDGES_STAGED = 'edges_staged';
 
 /** Meta key present while a bulk load defers the node-text index (so that a crash is recovered from). */
 export const DEFERRED_NODE_INDEX_KEY = 'bulk_load.node_text_index';
+
+/**
+ * Meta key present only inside intentsim's own write transactions (set first, deleted before the
+ * commit, so never committed): the change triggers skip those rows, whose transaction redraws the
+ * content id once itself (sqlite-meta.ts), and the bulk load does not pay a meta write per row.
+ */
+export const OWN_WRITE_KEY = 'own_write';
+
+/** The tables whose rows are what the graph says. */
+const WATCHED_TABLES = ['nodes', 'edges', 'purchase_objects'] as const;
+
+/**
+ * Triggers that redraw the content id when another client writes a row (issue 35: an edit with
+ * the sqlite3 shell that kept the counts kept the identity too, and `embed` served the old nodes
+ * from its cache). Any client fires them; `randomblob` is SQLite's own, so every client has it.
+ */
+export const CHANGE_TRIGGERS = WATCHED_TABLES.flatMap((table) =>
+  (['INSERT', 'UPDATE', 'DELETE'] as const).map(
+    (op) =>
+      `CREATE TRIGGER IF NOT EXISTS intentsim_changed_${table}_${op.toLowerCase()} AFTER ${op} ON ${table}
+       WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = '${OWN_WRITE_KEY}')
+       BEGIN INSERT OR REPLACE INTO meta (key, value) VALUES ('content_id', lower(hex(randomblob(16)))); END;`,
+  ),
+).join('\n');
+
+/** Drops the change triggers: a bulk load does (its rows are all its own), and its end creates them again. */
+export const DROP_CHANGE_TRIGGERS = WATCHED_TABLES.flatMap((table) =>
+  ['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS intentsim_changed_${table}_${op};`),
+).join('\n');
+
+/** Whether every change trigger is in the store (a store made before them has none). */
+export function hasChangeTriggers(db: Db): boolean {
+  const n = db
+    .prepare(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'intentsim\\_changed\\_%' ESCAPE '\\'",
+    )
+    .pluck()
+    .get() as number;
+  return n === WATCHED_TABLES.length * 3;
+}
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -181,6 +224,7 @@ function initialiseOrCheck(db: Db, path: string, readonly: boolean, allowStalePu
       set.run('count.edges', '0');
       set.run('count.purchase_nodes', '0');
       set.run('content_id', randomUUID());
+      db.exec(CHANGE_TRIGGERS);
     })();
     return;
   }
@@ -211,6 +255,15 @@ function initialiseOrCheck(db: Db, path: string, readonly: boolean, allowStalePu
     db.transaction(() => {
       db.exec(NODES_BY_TEXT);
       db.prepare('DELETE FROM meta WHERE key = ?').run(DEFERRED_NODE_INDEX_KEY);
+    })();
+  }
+  if (!readonly && !hasChangeTriggers(db) && get.get('bulk_load') === undefined) {
+    // A store made before the triggers: an edit by another client since could not be noticed, so
+    // the content id is redrawn once (what was derived from the store is computed again, once).
+    // (An unfinished bulk load has dropped them: its end creates them.)
+    db.transaction(() => {
+      db.exec(CHANGE_TRIGGERS);
+      db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('content_id', randomUUID());
     })();
   }
   const parser = get.get('purchase_parser') as string | undefined;

@@ -20,7 +20,13 @@ import { SqliteBulkLoad, DEFERRED_NODE_LIMIT } from './sqlite-bulk-load.js';
 import { NodeIdCache } from './sqlite-id-cache.js';
 import { MetaTable, type StoreMetadata } from './sqlite-meta.js';
 import { SqliteReads } from './sqlite-reads.js';
-import { STORE_FILE_CONTEXT, closeStoreDatabase, openStoreDatabase, type Db } from './sqlite-schema.js';
+import {
+  STORE_FILE_CONTEXT,
+  closeStoreDatabase,
+  hasChangeTriggers,
+  openStoreDatabase,
+  type Db,
+} from './sqlite-schema.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import type {
   EdgeInput,
@@ -51,6 +57,8 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   private closed = false;
   /** The content hash of a store without a content id, once computed (see `contentId`). */
   private contentHash: string | undefined;
+  /** Whether the store has its change triggers (sqlite-schema.ts); a writer adds them on open. */
+  private readonly watched: boolean;
   private readonly meta: MetaTable;
   private readonly bulkLoad: SqliteBulkLoad;
   private readonly reads: SqliteReads;
@@ -67,6 +75,7 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     this.db = db;
     this.readonly = readonly;
     this.meta = new MetaTable(db, readonly);
+    this.watched = hasChangeTriggers(db);
     // The writer's cache, which a bulk load that defers the node-text index also reads and fills.
     const ids = new NodeIdCache();
     this.bulkLoad = new SqliteBulkLoad(db, this.meta, ids, readonly, deferredNodeLimit);
@@ -149,14 +158,16 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   }
 
   /**
-   * The content id (sqlite-meta.ts), redrawn by every committed write; for a store that has none
-   * (created before intentsim drew one, never written since) a hash of its content, computed once
-   * per open (sqlite-content-hash.ts).
+   * The content id (sqlite-meta.ts), redrawn by every committed write, intentsim's or (through the
+   * change triggers) any other client's; for a store that has none (created before intentsim drew
+   * one, never written since), or that has no change triggers (made before them, never opened for
+   * writing since: another client's edit would have gone unnoticed), a hash of its content,
+   * computed once per open (sqlite-content-hash.ts).
    */
   async contentId(): Promise<string> {
     return this.guard(() => {
       const id = this.writer.contentId();
-      if (id !== undefined) return `id:${id}`;
+      if (id !== undefined && this.watched) return `id:${id}`;
       this.contentHash ??= `sha256:${sqliteContentHash(this.db)}`;
       return this.contentHash;
     });

@@ -94,16 +94,18 @@ export class SqliteWriter {
     const firstNewId = deferred?.nextId ?? 0;
     let result: T;
     try {
-      result = this.db.transaction(() => {
-        const counters = this.meta.counts();
-        const value = write(counters);
-        deferred?.flush();
-        this.meta.setCounts(counters);
-        // Any committed write changes what the graph says: caches keyed by the revision go stale.
-        this.meta.set('revision', String(this.meta.revision() + 1));
-        this.meta.renewContentId();
-        return value;
-      })();
+      result = this.db.transaction(() =>
+        this.meta.ownWrite(() => {
+          const counters = this.meta.counts();
+          const value = write(counters);
+          deferred?.flush();
+          this.meta.setCounts(counters);
+          // Any committed write changes what the graph says: caches keyed by the revision go stale.
+          this.meta.set('revision', String(this.meta.revision() + 1));
+          this.meta.renewContentId();
+          return value;
+        }),
+      )();
     } catch (err) {
       if (deferred !== undefined) {
         deferred.rolledBack(firstNewId);
@@ -165,7 +167,7 @@ export class SqliteWriter {
     // The purchase index is part of what the store says (matching reads it): a new content id
     // first, so that even an interrupted rebuild leaves the store with an identity of its own.
     this.meta.renewContentId();
-    this.db.exec('DELETE FROM purchase_objects');
+    this.db.transaction(() => this.meta.ownWrite(() => this.db.exec('DELETE FROM purchase_objects')))();
     let after = -1;
     let purchaseNodes = 0;
     const page = this.db.prepare('SELECT id, text FROM nodes WHERE id > ? ORDER BY id LIMIT ?').raw();
@@ -173,14 +175,16 @@ export class SqliteWriter {
     for (;;) {
       const rows = page.all(after, 50_000) as [number, string][];
       if (rows.length === 0) break;
-      this.db.transaction(() => {
-        for (const [id, text] of rows) {
-          const objects = [...new Set(parsePurchaseEvent(text))];
-          setObjects.run(objects.length > 0 ? JSON.stringify(objects) : null, id);
-          if (objects.length > 0) purchaseNodes += 1;
-          for (const object of objects) this.s.insertPurchaseObject.run(object, id);
-        }
-      })();
+      this.db.transaction(() =>
+        this.meta.ownWrite(() => {
+          for (const [id, text] of rows) {
+            const objects = [...new Set(parsePurchaseEvent(text))];
+            setObjects.run(objects.length > 0 ? JSON.stringify(objects) : null, id);
+            if (objects.length > 0) purchaseNodes += 1;
+            for (const object of objects) this.s.insertPurchaseObject.run(object, id);
+          }
+        }),
+      )();
       after = rows[rows.length - 1]![0];
       onProgress?.(rows.length);
     }
