@@ -260,7 +260,7 @@ describe('blind review with Mechanical Turk', () => {
     ]);
     const results = join(r.dir, 'results.csv');
     writeFileSync(results, stringify([[...head, ...answers], ...rows], { quoted: true }));
-    expect(importMturkResults(store, results)).toEqual({ imported: 4, rejected: 0, workers: 1 });
+    expect(await importMturkResults(store, results)).toEqual({ imported: 4, rejected: 0, workers: 1 });
     for (const [k, row] of input.entries()) {
       const position = items.findIndex((item) => blindRef(item) === row.item_ref);
       const letters = blindLetters(items[position]!, 4);
@@ -275,7 +275,7 @@ describe('blind review with Mechanical Turk', () => {
         [...rows[0]!.slice(0, 5), 'E', 'valid', '', ''],
       ]),
     );
-    expect(() => importMturkResults(store, bad)).toThrow(
+    await expect(importMturkResults(store, bad)).rejects.toThrow(
       `${bad}:2 (field "Answer.rightOptions"): "E" is not an option`,
     );
     writeFileSync(
@@ -285,7 +285,7 @@ describe('blind review with Mechanical Turk', () => {
         [...rows[0]!.slice(0, 4), 'item-0', 'A', 'valid', '', ''],
       ]),
     );
-    expect(() => importMturkResults(store, bad)).toThrow(
+    await expect(importMturkResults(store, bad)).rejects.toThrow(
       `${bad}:2 (field "Input.item_ref"): "item-0" is not an item of this review`,
     );
     store.close();

@@ -20,8 +20,10 @@ import { manyIntentionQaItems, writeItemsDir } from './support/review-fixtures.j
 const tmp = () => mkdtempSync(join(tmpdir(), 'intentsim-review-rel-'));
 
 function markAllValid(store: ReviewStore, annotator = 'a'): void {
+  const items = store.items();
   for (let p = 0; p < store.itemCount(); p++) {
-    const marks = { correct: ['A'], validity: 'valid' as const, reasons: [], otherText: '', ms: 5 };
+    // A "valid" label marks the gold alone (one that does not is flagged and is no vote for --keep valid).
+    const marks = { correct: items[p]!.gold, validity: 'valid' as const, reasons: [], otherText: '', ms: 5 };
     store.save(annotator, p, marks, new Date('2026-01-01T00:00:00Z'), 'browser');
   }
 }
