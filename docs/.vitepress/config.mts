@@ -4,15 +4,7 @@
 // site's home page. Anchors are GitHub's, for the same reason: a heading's slug is the same in both.
 import { posix } from 'node:path';
 import { defineConfig } from 'vitepress';
-
-/** GitHub's heading slug: lower case, punctuation dropped, each space a hyphen. */
-export function githubSlug(text: string): string {
-  return text
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-    .replace(/ /g, '-');
-}
+import { githubSlug } from './github-slug.js';
 
 const guides = [
   ['Installing intentsim', '/docs/install'],
@@ -74,6 +66,8 @@ export default defineConfig({
   // Only local files are checked here (and by the link check after the build); outside addresses are not fetched.
   ignoreDeadLinks: false,
   lastUpdated: false,
+  // The local search index holds every API page (about 1.4 MB): one chunk, loaded only when searching.
+  vite: { build: { chunkSizeWarningLimit: 2048 } },
   markdown: {
     anchor: { slugify: githubSlug },
     // The README is the home page (the rewrite above): a link to it, from any page, is a link to the home page.
