@@ -19,7 +19,16 @@ const NO_TEST_RUNNER_CHECKS = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/results/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'bench/results/',
+      'docs/api/',
+      'docs/.vitepress/dist/',
+      'docs/.vitepress/cache/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
