@@ -19,6 +19,7 @@ import { benchCommand, errorMessage, gpuNotMeasuredLines, main, markdownTable, s
 import { contextGraphSizes } from '../bench/context.js';
 import { compareRows } from '../bench/provider-tolerance.js';
 import { cpuLine, describeCpuinfo, thisMachineCpu } from '../bench/support/cpu-info.js';
+import { rowCosines } from '../bench/transformers-js.js';
 
 describe('BERT FLOP count', () => {
   const tiny: EncoderShape = { hiddenSize: 4, intermediateSize: 8, numLayers: 1 };
@@ -286,6 +287,18 @@ describe('report text', () => {
     expect(Math.max(...edges({ quick: true }))).toBeLessThanOrEqual(100_000);
     for (const s of contextGraphSizes({ quick: false }))
       expect([s.nodes, s.products]).toEqual([Math.round(s.edges / 3), Math.round(s.edges / 30)]);
+  });
+});
+
+describe('the transformers.js comparison', () => {
+  it('compares aligned rows by cosine (hand-checked), whatever their lengths', () => {
+    // Row 0: the same direction at another length (cosine 1); row 1: (1,0) against (1,1)/√2 … scaled (cosine 1/√2).
+    const a = Float32Array.of(3, 4, 1, 0);
+    const b = Float32Array.of(0.6, 0.8, 2, 2);
+    const { min, mean } = rowCosines(a, b, 2);
+    expect(min).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(mean).toBeCloseTo((1 + Math.SQRT1_2) / 2, 6);
+    expect(() => rowCosines(a, b.subarray(0, 2), 2)).toThrow(/4 values against 2/);
   });
 });
 
