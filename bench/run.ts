@@ -22,7 +22,7 @@ export const SECTIONS: ReadonlyArray<{ title: string; modules: readonly string[]
   { title: '1. Sentence embeddings', modules: ['embeddings', 'transformers-js', 'workers', 'startup'] },
   { title: '2. Context embeddings and the pipeline', modules: ['context', 'pipeline', 'queue', 'provider-tolerance'] },
   { title: '3. Store operations', modules: ['store', 'store-neo4j', 'match'] },
-  { title: '4. Windows and items', modules: ['items', 'sib', 'catalog'] },
+  { title: '4. Windows and items', modules: ['items', 'range-faiss', 'sib', 'catalog'] },
 ];
 
 /**

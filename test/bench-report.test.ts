@@ -20,6 +20,7 @@ import { contextGraphSizes } from '../bench/context.js';
 import { compareRows } from '../bench/provider-tolerance.js';
 import { cpuLine, describeCpuinfo, thisMachineCpu } from '../bench/support/cpu-info.js';
 import { rowCosines } from '../bench/transformers-js.js';
+import { clusteredUnitVectors, comparePairs, findFaissPython } from '../bench/range-faiss.js';
 
 describe('BERT FLOP count', () => {
   const tiny: EncoderShape = { hiddenSize: 4, intermediateSize: 8, numLayers: 1 };
@@ -299,6 +300,28 @@ describe('the transformers.js comparison', () => {
     expect(min).toBeCloseTo(Math.SQRT1_2, 6);
     expect(mean).toBeCloseTo((1 + Math.SQRT1_2) / 2, 6);
     expect(() => rowCosines(a, b.subarray(0, 2), 2)).toThrow(/4 values against 2/);
+  });
+});
+
+describe('the FAISS range-search comparison', () => {
+  it("compares per-query pairs with FAISS's lims/ids layout, its rows in any order (hand-checked)", () => {
+    // Query 0: ours {1, 2}, FAISS {2, 1}; query 1: ours {0, 3}, FAISS {3, 4}.
+    const cmp = comparePairs([Int32Array.of(1, 2), Int32Array.of(0, 3)], [0, 2, 4], [2, 1, 3, 4]);
+    expect(cmp).toEqual({ both: 3, oursOnly: [[1, 0]], theirsOnly: [[1, 4]] });
+  });
+
+  it('generates unit rows, the same for the same seed', () => {
+    const a = clusteredUnitVectors(50, 8, 3, 0.1, 7);
+    expect(Buffer.from(a.buffer).equals(Buffer.from(clusteredUnitVectors(50, 8, 3, 0.1, 7).buffer))).toBe(true);
+    for (let r = 0; r < 50; r++) {
+      let norm = 0;
+      for (let d = 0; d < 8; d++) norm += a[r * 8 + d]! ** 2;
+      expect(norm).toBeCloseTo(1, 5);
+    }
+  });
+
+  it('says why FAISS is skipped when no candidate python has it', () => {
+    expect(findFaissPython(['/nonexistent/python3'])).toEqual({ missing: ['/nonexistent/python3: not found'] });
   });
 });
 
