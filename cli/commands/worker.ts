@@ -22,7 +22,7 @@ without retries. A malformed job fails with the field that is wrong. The worker 
 A worker killed mid-job loses its lock, and the job goes to another worker after --lock-duration.
 Start Redis first (redis-server), as many workers as you like on any machines that reach it, then
 the coordinator with the same --queue and --queue-name. Each job brings its batch size and
-context settings. A worker runs the Sentence-BERT model only, so it takes no --encoder.
+context settings. A worker runs the Sentence-BERT model only: it takes no encoder choice.
 
 Example
   intentsim queue worker --queue redis://10.0.0.5:6379 --model-dir minilm/ --dtype q8 --graph aser.sqlite
