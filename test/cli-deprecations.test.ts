@@ -256,8 +256,8 @@ const CASES: ReadonlyArray<[old: string[], now: string[], notes: string[]]> = [
     ['queue', 'worker', '--queue', 'redis://h:1', '--encoder', 'sentence-bert', '--sif', '--batch-size', '8'],
     ['queue', 'worker', '--queue', 'redis://h:1'],
     [
-      deprecationNote('--encoder', '', 'leave it out: a worker runs the Sentence-BERT model only'),
-      deprecationNote('--sif', '', 'leave it out: a worker runs the Sentence-BERT model only'),
+      deprecationNote('--encoder', '', 'leave it out: each job names its encoder (and glove-100d its weighting)'),
+      deprecationNote('--sif', '', 'leave it out: each job names its encoder (and glove-100d its weighting)'),
       deprecationNote('--batch-size', '', "leave it out: each job brings its coordinator's batch size"),
     ],
   ],
@@ -328,11 +328,14 @@ describe('old spellings (one release): the same options, and one note each', () 
     );
   });
 
-  it('a worker still refuses every encoder but Sentence-BERT', async () => {
-    await expect(parsedOptions(['worker', '--queue', 'redis://h:1', '--encoder', 'glove-100d'])).rejects.toThrow(
-      '--encoder glove-100d: a worker runs the Sentence-BERT model only',
-    );
-    expect(stderr[0]).toBe(commandDeprecationNote('worker', 'queue worker'));
+  it("a worker's old --encoder is ignored with its note, whatever it names: each job names its encoder", async () => {
+    const expected = await parsedOptions(['worker', '--queue', 'redis://h:1']);
+    stderr.length = 0;
+    expect(await parsedOptions(['worker', '--queue', 'redis://h:1', '--encoder', 'glove-100d'])).toEqual(expected);
+    expect(stderr).toEqual([
+      commandDeprecationNote('worker', 'queue worker'),
+      deprecationNote('--encoder', '', 'leave it out: each job names its encoder (and glove-100d its weighting)'),
+    ]);
   });
 });
 
