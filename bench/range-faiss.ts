@@ -100,7 +100,7 @@ function round(x: number, digits = 3): number {
 
 export async function run(opts: BenchOptions): Promise<BenchResult> {
   const seed = opts.seed ?? 1;
-  const n = opts.quick ? 5_000 : 20_000;
+  const n = opts.quick ? 3_000 : 20_000;
   const threads = Math.max(1, availableParallelism());
   const rounds = opts.quick ? 1 : 3;
   // Noise of 0.0375 per dimension puts two rows of a cluster at cosine ≈ 1 / (1 + 384 · 0.0375²) ≈ 0.65.
