@@ -44,6 +44,8 @@ export {
 export type { TokenizerThreadsRequest } from './workers/tokenizer-threads.js';
 export type { ParallelTokenizer } from './embeddings/tokenizer.js';
 export { QueuedSentenceEncoder, type QueueOptions } from './workers/queue/queued-encoder.js';
+export { QueuedBaselineEncoder } from './workers/queue/queued-baseline.js';
+export type { BaselineRequest } from './workers/queue/baseline-request.js';
 export { serveQueueJobs, type QueueWorkerHandle, type QueueWorkerOptions } from './workers/queue/queue-worker.js';
 export { QueuedContextRunner } from './workers/queue/queued-context.js';
 export { cleanQueue, queueStatus, type QueueStatus } from './workers/queue/queue-admin.js';
@@ -307,6 +309,7 @@ export type {
   OnnxEncoderDescription,
   PooledEncoderDescription,
   QueueJobsRecord,
+  QueuedBaselineDescription,
   QueuedEncoderDescription,
   StandInEncoderDescription,
 } from './embeddings/encoder-description.js';

@@ -15,13 +15,14 @@ import { DEVICE_REQUESTS, type DeviceRequest } from '../embeddings/execution-pro
 import type { BenchOptions, BenchResult } from './bench-types.js';
 import { barChart, logLogChart, logLogFit, type Point } from './svg-chart.js';
 import { nvidiaGpuName, probeGpuProvider, type GpuProbe } from './support/gpu-provider.js';
+import { cpuLine, thisMachineCpu } from './support/cpu-info.js';
 
 /** Report sections (issue 7) and the benchmark modules that fill them, in report order. */
 export const SECTIONS: ReadonlyArray<{ title: string; modules: readonly string[] }> = [
-  { title: '1. Sentence embeddings', modules: ['embeddings', 'workers', 'startup'] },
+  { title: '1. Sentence embeddings', modules: ['embeddings', 'transformers-js', 'workers', 'startup'] },
   { title: '2. Context embeddings and the pipeline', modules: ['context', 'pipeline', 'queue', 'provider-tolerance'] },
   { title: '3. Store operations', modules: ['store', 'store-neo4j', 'match'] },
-  { title: '4. Windows and items', modules: ['items', 'sib', 'catalog'] },
+  { title: '4. Windows and items', modules: ['items', 'range-faiss', 'sib', 'catalog'] },
 ];
 
 /**
@@ -303,7 +304,8 @@ export async function main(argv: string[]): Promise<void> {
   const date = new Date().toISOString().slice(0, 10);
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   const lines: string[] = [
-    '# intentsim benchmark report',
+    // The first line says which CPU: every rate below depends on it (AVX-512 vs AVX2, VNNI for q8).
+    `# intentsim benchmark report: ${cpuLine(thisMachineCpu())}`,
     '',
     `Produced by \`${command}\` on ${date}; machine: ${machine}.`,
     'Every figure is measured next to its baseline in the same run; compare ratios, not absolute rates, across machines. ' +

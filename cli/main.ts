@@ -51,7 +51,20 @@ export async function buildProgram(commandName?: string): Promise<Command> {
 
   const named = COMMANDS.filter(([name]) => name === commandName);
   for (const [, load] of named.length > 0 ? named : COMMANDS) (await load())(program);
+  inheritHelpSettings(program);
   return program;
+}
+
+/**
+ * Gives every command the program's help settings (its own, where it has some, win). A command built
+ * apart and added with addCommand (`queue worker`) inherits none, so commander wrapped its help text,
+ * already wrapped at 110 columns, a second time at 80.
+ */
+function inheritHelpSettings(parent: Command): void {
+  for (const sub of parent.commands) {
+    sub.configureHelp({ ...parent.configureHelp(), ...sub.configureHelp() });
+    inheritHelpSettings(sub as unknown as Command);
+  }
 }
 
 /** The command line of this run, once built: failures name its flags rather than library fields. */

@@ -128,10 +128,22 @@ export type WordVectorEncoderDescription = {
   stats: { sentences: number; withoutVector: number; knownWords: number; unknownWords: number; encodeMs: number };
 };
 
+/**
+ * glove-100d or the stand-in through a Redis queue (QueuedBaselineEncoder): the encoder's own record
+ * (without its counters: the workers encoded), the providers that ran its jobs, and the jobs.
+ */
+export type QueuedBaselineDescription = (Omit<WordVectorEncoderDescription, 'stats'> | StandInEncoderDescription) & {
+  queue: QueueJobsRecord & {
+    /** The Redis URL without its password. */
+    url: string;
+  };
+};
+
 export type EncoderDescription =
   | OnnxEncoderDescription
   | PooledEncoderDescription
   | QueuedEncoderDescription
+  | QueuedBaselineDescription
   | StandInEncoderDescription
   | WordVectorEncoderDescription;
 

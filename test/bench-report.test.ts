@@ -18,6 +18,9 @@ import { logLogChart, logLogFit } from '../bench/svg-chart.js';
 import { benchCommand, errorMessage, gpuNotMeasuredLines, main, markdownTable, scalingLines } from '../bench/run.js';
 import { contextGraphSizes } from '../bench/context.js';
 import { compareRows } from '../bench/provider-tolerance.js';
+import { cpuLine, describeCpuinfo, thisMachineCpu } from '../bench/support/cpu-info.js';
+import { rowCosines } from '../bench/transformers-js.js';
+import { clusteredUnitVectors, comparePairs, findFaissPython } from '../bench/range-faiss.js';
 
 describe('BERT FLOP count', () => {
   const tiny: EncoderShape = { hiddenSize: 4, intermediateSize: 8, numLayers: 1 };
@@ -288,6 +291,65 @@ describe('report text', () => {
   });
 });
 
+describe('the transformers.js comparison', () => {
+  it('compares aligned rows by cosine (hand-checked), whatever their lengths', () => {
+    // Row 0: the same direction at another length (cosine 1); row 1: (1,0) against (1,1)/√2 … scaled (cosine 1/√2).
+    const a = Float32Array.of(3, 4, 1, 0);
+    const b = Float32Array.of(0.6, 0.8, 2, 2);
+    const { min, mean } = rowCosines(a, b, 2);
+    expect(min).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(mean).toBeCloseTo((1 + Math.SQRT1_2) / 2, 6);
+    expect(() => rowCosines(a, b.subarray(0, 2), 2)).toThrow(/4 values against 2/);
+  });
+});
+
+describe('the FAISS range-search comparison', () => {
+  it("compares per-query pairs with FAISS's lims/ids layout, its rows in any order (hand-checked)", () => {
+    // Query 0: ours {1, 2}, FAISS {2, 1}; query 1: ours {0, 3}, FAISS {3, 4}.
+    const cmp = comparePairs([Int32Array.of(1, 2), Int32Array.of(0, 3)], [0, 2, 4], [2, 1, 3, 4]);
+    expect(cmp).toEqual({ both: 3, oursOnly: [[1, 0]], theirsOnly: [[1, 4]] });
+  });
+
+  it('generates unit rows, the same for the same seed', () => {
+    const a = clusteredUnitVectors(50, 8, 3, 0.1, 7);
+    expect(Buffer.from(a.buffer).equals(Buffer.from(clusteredUnitVectors(50, 8, 3, 0.1, 7).buffer))).toBe(true);
+    for (let r = 0; r < 50; r++) {
+      let norm = 0;
+      for (let d = 0; d < 8; d++) norm += a[r * 8 + d]! ** 2;
+      expect(norm).toBeCloseTo(1, 5);
+    }
+  });
+
+  it('says why FAISS is skipped when no candidate python has it', () => {
+    expect(findFaissPython(['/nonexistent/python3'])).toEqual({ missing: ['/nonexistent/python3: not found'] });
+  });
+});
+
+describe('the CPU line of the report', () => {
+  const cpuinfo = (model: string, flags: string) =>
+    `processor\t: 0\nvendor_id\t: x\nmodel name\t: ${model}\nflags\t\t: ${flags}\n\nprocessor\t: 1\nmodel name\t: other\nflags\t\t: sse\n`;
+
+  it('names the first processor and its widest SIMD set, with or without VNNI', () => {
+    const epyc = describeCpuinfo(cpuinfo('AMD EPYC 9B14', 'fpu sse avx avx2 fma avx512f avx512_vnni'));
+    expect(epyc).toEqual({ model: 'AMD EPYC 9B14', simd: 'AVX-512', vnni: true });
+    expect(cpuLine(epyc)).toBe('AMD EPYC 9B14 (AVX-512, VNNI)');
+    // Alder Lake style: AVX2 with AVX-VNNI (no AVX-512).
+    expect(cpuLine(describeCpuinfo(cpuinfo('Intel Core i7-12700', 'sse avx avx2 avx_vnni')))).toBe(
+      'Intel Core i7-12700 (AVX2, VNNI)',
+    );
+    expect(cpuLine(describeCpuinfo(cpuinfo('Intel Xeon E5-2680 v4', 'sse avx avx2 fma')))).toBe(
+      'Intel Xeon E5-2680 v4 (AVX2, no VNNI)',
+    );
+    expect(cpuLine(describeCpuinfo(cpuinfo('Skylake-SP', 'sse avx avx2 avx512f')))).toBe(
+      'Skylake-SP (AVX-512, no VNNI)',
+    );
+  });
+
+  it('falls back to the given model name and says when the flags are unknown', () => {
+    expect(cpuLine(describeCpuinfo('processor : 0\n', 'Apple M2'))).toBe('Apple M2 (instruction sets unknown)');
+  });
+});
+
 describe('npm run bench with an unavailable GPU', () => {
   it('writes section 6 with the reason and exits 1 when --device cuda cannot run, without running anything else', async () => {
     const real = await probeGpuProvider('cuda');
@@ -303,6 +365,9 @@ describe('npm run bench with an unavailable GPU', () => {
       await main(['node', 'run.js', '--only', 'gpu', '--device', 'cuda', '--out', out]);
       expect(process.exitCode).toBe(1);
       const report = readFileSync(join(out, 'report.md'), 'utf8');
+      // The first line names this machine's CPU and its instruction sets.
+      expect(report.split('\n')[0]).toBe(`# intentsim benchmark report: ${cpuLine(thisMachineCpu())}`);
+      expect(report.split('\n')[0]).toMatch(/\((AVX-512|AVX2|AVX|SSE), (VNNI|no VNNI)\)$|instruction sets unknown/);
       expect(report).toContain('## 6. GPU');
       expect(report).toMatch(/_Not measured: no GPU provider available on this machine \(cuda: .+\)\._/);
       expect(report).toContain('npm run bench -- --only embeddings --device cuda');

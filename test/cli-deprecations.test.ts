@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../cli/main.js';
-import { deprecationNote } from '../cli/options/deprecated-spellings.js';
+import { commandDeprecationNote, deprecationNote } from '../cli/options/deprecated-spellings.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-deprecations-'));
@@ -256,8 +256,8 @@ const CASES: ReadonlyArray<[old: string[], now: string[], notes: string[]]> = [
     ['queue', 'worker', '--queue', 'redis://h:1', '--encoder', 'sentence-bert', '--sif', '--batch-size', '8'],
     ['queue', 'worker', '--queue', 'redis://h:1'],
     [
-      deprecationNote('--encoder', '', 'leave it out: a worker runs the Sentence-BERT model only'),
-      deprecationNote('--sif', '', 'leave it out: a worker runs the Sentence-BERT model only'),
+      deprecationNote('--encoder', '', 'leave it out: each job names its encoder (and glove-100d its weighting)'),
+      deprecationNote('--sif', '', 'leave it out: each job names its encoder (and glove-100d its weighting)'),
       deprecationNote('--batch-size', '', "leave it out: each job brings its coordinator's batch size"),
     ],
   ],
@@ -265,24 +265,33 @@ const CASES: ReadonlyArray<[old: string[], now: string[], notes: string[]]> = [
   [
     ['graph', 'match', '--graph', 'g', '--products', 'p', '--out', 'o'],
     ['catalog', 'match', '--graph', 'g', '--products', 'p', '--out', 'o'],
-    [note('intentsim graph match', 'intentsim catalog match')],
+    [commandDeprecationNote('graph match', 'catalog match')],
   ],
   [
     ['assemble', 'sib', '--sessions', 's', '--out', 'o'],
     ['items', 'sib', '--sessions', 's', '--out', 'o'],
-    [note('intentsim assemble sib', 'intentsim items sib')],
+    [commandDeprecationNote('assemble sib', 'items sib')],
   ],
   [
     ['catalog', 'items', '--index', 'x', '--questions', 'q', '--out', 'o', '--lo', '0.3'],
     ['items', 'catalog', '--index', 'x', '--questions', 'q', '--out', 'o'],
-    [note('intentsim catalog items', 'intentsim items catalog'), note('--lo', '--window lo,hi')],
+    [commandDeprecationNote('catalog items', 'items catalog'), note('--lo', '--window lo,hi')],
   ],
   [
     ['worker', '--queue', 'redis://h:1'],
     ['queue', 'worker', '--queue', 'redis://h:1'],
-    [note('intentsim worker', 'intentsim queue worker')],
+    [commandDeprecationNote('worker', 'queue worker')],
   ],
 ];
+
+describe('the note of an old command path', () => {
+  it('names the old path once, and the new one as it is typed', () => {
+    // It said "intentsim: intentsim assemble sib is deprecated …".
+    expect(commandDeprecationNote('assemble sib', 'items sib')).toBe(
+      'intentsim: the command `assemble sib` is deprecated and will be removed in the next release; use `intentsim items sib`\n',
+    );
+  });
+});
 
 describe('old spellings (one release): the same options, and one note each', () => {
   it.each(CASES)('%j', async (old, now, notes) => {
@@ -293,7 +302,7 @@ describe('old spellings (one release): the same options, and one note each', () 
     else expect(got).toEqual(expected);
     expect([...stderr].sort()).toEqual([...notes].sort());
     // An old command path's note comes first, before its options' own.
-    if (notes[0]!.startsWith('intentsim: intentsim ')) expect(stderr[0]).toBe(notes[0]);
+    if (notes[0]!.startsWith('intentsim: the command ')) expect(stderr[0]).toBe(notes[0]);
   });
 
   it('lists every hidden option of the command line in the table above', async () => {
@@ -319,11 +328,14 @@ describe('old spellings (one release): the same options, and one note each', () 
     );
   });
 
-  it('a worker still refuses every encoder but Sentence-BERT', async () => {
-    await expect(parsedOptions(['worker', '--queue', 'redis://h:1', '--encoder', 'glove-100d'])).rejects.toThrow(
-      '--encoder glove-100d: a worker runs the Sentence-BERT model only',
-    );
-    expect(stderr[0]).toBe(note('intentsim worker', 'intentsim queue worker'));
+  it("a worker's old --encoder is ignored with its note, whatever it names: each job names its encoder", async () => {
+    const expected = await parsedOptions(['worker', '--queue', 'redis://h:1']);
+    stderr.length = 0;
+    expect(await parsedOptions(['worker', '--queue', 'redis://h:1', '--encoder', 'glove-100d'])).toEqual(expected);
+    expect(stderr).toEqual([
+      commandDeprecationNote('worker', 'queue worker'),
+      deprecationNote('--encoder', '', 'leave it out: each job names its encoder (and glove-100d its weighting)'),
+    ]);
   });
 });
 
@@ -344,7 +356,7 @@ describe('old spellings still do what they did', () => {
     expect(stderr).toEqual([]);
     await run(['assemble', 'sib', ...common, '--styles', 'zero-shot,cot', '--out', join(dir, 'sib-old')]);
     expect(stderr.sort()).toEqual(
-      [note('intentsim assemble sib', 'intentsim items sib'), note('--styles zero-shot', '--styles zero_shot')].sort(),
+      [commandDeprecationNote('assemble sib', 'items sib'), note('--styles zero-shot', '--styles zero_shot')].sort(),
     );
     const written = files(join(dir, 'sib-new'));
     expect(Object.keys(written).length).toBeGreaterThan(1);

@@ -92,6 +92,38 @@ describe('Neo4j error mapping', () => {
     expect(old.message).toMatch(/is version 4\.4\.30; intentsim needs Neo4j 5 or later/);
   });
 
+  it("says why in one line: the socket's error from the cause chain, never neo4j://'s routing-table dump", () => {
+    // What the driver throws for neo4j://127.0.0.1:1 (nothing listening): the dump, its cause underneath.
+    const discovery = driverError(
+      'ServiceUnavailable',
+      'Could not perform discovery. No routing servers available. Known routing table: RoutingTable[database=default database, ' +
+        'expirationTime=0, currentTime=1795702104343, routers=[], readers=[], writers=[]]',
+    );
+    discovery.cause = driverError(
+      'ServiceUnavailable',
+      'Failed to connect to server. Please ensure that your database is listening on the correct host and port. ' +
+        'Caused by: connect ECONNREFUSED 127.0.0.1:1',
+    );
+    const e = mapNeo4jError(discovery, { ...ctx, displayUri: 'neo4j://127.0.0.1:1', database: undefined });
+    expect(e.message.split('\n')[0]).toBe(
+      'cannot reach Neo4j at neo4j://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1 (the neo4j:// discovery found no routing server)',
+    );
+    expect(e.message).not.toContain('RoutingTable');
+    // Without a cause: no dump either.
+    const bare = driverError('ServiceUnavailable', discovery.message);
+    expect(mapNeo4jError(bare, ctx).message.split('\n')[0]).toBe(
+      'cannot reach Neo4j at bolt://db.example.com:7687 (database "aser"): no server answered (the neo4j:// discovery found no routing server)',
+    );
+    // bolt://: the driver's own "Caused by" is the reason.
+    const bolt = driverError(
+      'ServiceUnavailable',
+      'Failed to connect to server. Please ensure that your database is listening. Caused by: connect ECONNREFUSED 10.0.0.5:7687',
+    );
+    expect(mapNeo4jError(bolt, ctx).message.split('\n')[0]).toBe(
+      'cannot reach Neo4j at bolt://db.example.com:7687 (database "aser"): connect ECONNREFUSED 10.0.0.5:7687',
+    );
+  });
+
   it('without a database name, says where without one', () => {
     const e = mapNeo4jError(driverError('ServiceUnavailable', 'connect ECONNREFUSED'), {
       ...ctx,

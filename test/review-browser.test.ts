@@ -89,11 +89,16 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
     });
     const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review'), annotators: ['a', 'b'], seed: 5 });
     const server = await serveReview({ store });
+    const notFound: string[] = [];
     try {
       const pages = await Promise.all(
         server.links.map(async (link) => {
           const context = await browser.createBrowserContext();
           const page = await context.newPage();
+          // Every request the page makes is answered: the favicon too (it was a 404 in the console).
+          page.on('response', (response) => {
+            if (response.status() === 404) notFound.push(response.url());
+          });
           await page.goto(link.url);
           await waitForPosition(page, 0);
           return { who: link.annotator as 'a' | 'b', page };
@@ -144,6 +149,7 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
         }),
       );
       expect(seenTitles.has(SCRIPT_TITLE) && seenTitles.has(IMG_TITLE)).toBe(true);
+      expect(notFound).toEqual([]);
       for (const { page } of pages) await expectNoInjection(page);
 
       const out = join(dir, 'export');

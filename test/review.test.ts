@@ -281,11 +281,17 @@ describe('review server', () => {
     });
   });
 
-  it('serves only its own three files: no path reaches the file system', async () => {
+  it('serves only its own four files: no path reaches the file system', async () => {
     const r = sixItemReview();
     server = await serveReview({ store: r.store });
-    expect((await call('/')).status).toBe(200);
+    const page = await call('/');
+    expect(page.status).toBe(200);
     expect((await call('/review.js')).body).toContain('textContent');
+    // The page names its icon, and the icon is served: no favicon request ends in a 404.
+    expect(page.body).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml" />');
+    const icon = await call('/favicon.svg');
+    expect(icon.status).toBe(200);
+    expect(icon.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     for (const path of [
       '/../package.json',
       '/%2e%2e/package.json',

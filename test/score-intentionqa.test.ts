@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scoreIntentionQa } from '../engine/scoring/intentionqa/score-intentionqa.js';
 import type { IntentionQaItemScore } from '../engine/scoring/intentionqa/intentionqa-score-types.js';
 import { readAskItems } from '../engine/evaluation/ask-items.js';
@@ -324,6 +324,44 @@ describe('score intentionqa on a hand-computed set', () => {
         out,
       ]),
     ).rejects.toThrow(/--items and --responses go in pairs/);
+  });
+});
+
+describe('a run scored with the wrong --style', () => {
+  it('warns on stderr, naming the format the style expects, when most answers are unparseable', async () => {
+    // Bare letters (zero-shot answers) scored as CoT: none has "STEP 2:", so every one is unparseable.
+    const f = files()[0]!;
+    const run = async (style: string) => {
+      const stderr: string[] = [];
+      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        stderr.push(String(chunk));
+        return true;
+      });
+      try {
+        const stdout = await cli([
+          'score',
+          'intentionqa',
+          '--items',
+          f.items,
+          '--responses',
+          f.responses,
+          '--style',
+          style,
+          '--out',
+          join(dir, `style-${style}`),
+        ]);
+        return { stdout, stderr: stderr.join('') };
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    const cot = await run('cot');
+    expect(cot.stdout).toContain('| 0.00 |');
+    expect(cot.stderr).toMatch(
+      /^warning: \d+ of \d+ answers \(100\.0 %\) are unparseable and scored as wrong, so the score says little about the model: --style cot expects a line "STEP 2: B"/m,
+    );
+    // The same answers under their own style: no warning.
+    expect((await run('zero_shot')).stderr).not.toContain('unparseable');
   });
 });
 

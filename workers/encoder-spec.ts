@@ -4,7 +4,8 @@
 //     spec give the same vectors, wherever they run.
 //   - the execution: on this thread (device, ONNX threads), over a pool of worker threads (the worker
 //     count is set here and nowhere else), or through a Redis queue to `intentsim queue worker` processes
-//     (URL and job settings; the queue runs both the sentence batches and `embed`'s node-context units).
+//     (URL and job settings; the queue runs the sentence batches of every encoder and, for Sentence-BERT,
+//     `embed`'s node-context units).
 // openEncoder (open-encoder.ts) takes one of each and returns the opened Encoder that every library
 // run takes.
 import type { OnnxEncoderOptions } from '../embeddings/onnx-encoder.js';
@@ -50,9 +51,10 @@ export type LocalExecution = { kind: 'local'; tokenizerThreads?: TokenizerThread
 export type PoolExecution = { kind: 'pool'; workers: number } & Omit<SessionRunOptions, 'sessionFactory'>;
 
 /**
- * Batches sent as jobs to `intentsim queue worker` processes through Redis (Sentence-BERT only); the
- * vectors are the same bytes as a local run's. The queue also runs `embed`'s node-context units,
- * on workers started with the same graph (Encoder.contextRunners).
+ * Batches sent as jobs to `intentsim queue worker` processes through Redis (every encoder: a
+ * glove-100d or stand-in job names its encoder, which the worker opens); the vectors are the same
+ * bytes as a local run's. For Sentence-BERT the queue also runs `embed`'s node-context units, on
+ * workers started with the same graph (Encoder.contextRunners).
  */
 export type QueueExecution = { kind: 'queue'; queue: QueueOptions };
 

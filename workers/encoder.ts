@@ -19,11 +19,17 @@ import type { OnnxEncodeOptions, OnnxSentenceEncoder } from '../embeddings/onnx-
 import type { PooledSentenceEncoder } from './pooled-encoder.js';
 import type { QueuedContextRunner } from './queue/queued-context.js';
 import type { QueuedSentenceEncoder } from './queue/queued-encoder.js';
+import type { QueuedBaselineEncoder } from './queue/queued-baseline.js';
 import type { EncoderExecution, EncoderSpec } from './encoder-spec.js';
 
 /** The sentence runners an execution may open. */
 export type AnyEncoder =
-  OnnxSentenceEncoder | GloveSentenceEncoder | HashingSentenceEncoder | PooledSentenceEncoder | QueuedSentenceEncoder;
+  | OnnxSentenceEncoder
+  | GloveSentenceEncoder
+  | HashingSentenceEncoder
+  | PooledSentenceEncoder
+  | QueuedSentenceEncoder
+  | QueuedBaselineEncoder;
 
 /**
  * A queue execution's node-context runners: `embed`'s context units as jobs for the workers that

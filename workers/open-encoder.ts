@@ -13,7 +13,7 @@ import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { parseEncoderChoice, type EncoderChoice } from '../embeddings/encoder-choice.js';
 import type { EncoderDescription } from '../embeddings/encoder-description.js';
 import type { EncodeOptions } from '../embeddings/sentence-encoder.js';
-import { ConfigError } from '../core/errors.js';
+import { baselineRequestOf } from './queue/baseline-request.js';
 import { LOCAL_EXECUTION, type EncoderExecution, type EncoderSpec } from './encoder-spec.js';
 import { Encoder, type AnyEncoder } from './encoder.js';
 import { attachTokenizerThreads } from './tokenizer-threads.js';
@@ -26,8 +26,19 @@ export async function openEncoder(
 ): Promise<Encoder> {
   const started = performance.now();
   if (execution.kind === 'queue') {
-    if (spec.encoder !== undefined && spec.encoder !== 'sentence-bert')
-      throw new ConfigError('queue', `runs the Sentence-BERT model only, not the ${spec.encoder} encoder`);
+    const baseline = baselineRequestOf(spec);
+    if (baseline !== undefined) {
+      // glove-100d and the stand-in: opened here for their identity; the workers open their own.
+      const local = await openRunner(spec, LOCAL_EXECUTION);
+      if (!(local instanceof GloveSentenceEncoder || local instanceof HashingSentenceEncoder))
+        throw new Error(`internal: ${spec.encoder} opened as ${local.name}`);
+      const { QueuedBaselineEncoder } = await import('./queue/queued-baseline.js');
+      const queued = await QueuedBaselineEncoder.open(local, baseline, execution.queue).catch(async (err: unknown) => {
+        await local.close();
+        throw err;
+      });
+      return new Encoder(spec, execution, queued, performance.now() - started);
+    }
     // Loaded when asked for: a local run never loads BullMQ.
     const { QueuedSentenceEncoder } = await import('./queue/queued-encoder.js');
     const queued = await QueuedSentenceEncoder.open(spec, execution.queue);

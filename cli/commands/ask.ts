@@ -8,7 +8,7 @@ import { ask } from '../../engine/evaluation/ask.js';
 import { EMBEDDING_SOLVER, solveByEmbedding } from '../../engine/evaluation/embedding-solver.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
 import { openEncoder } from '../../workers/open-encoder.js';
-import { addChatEndpointOptions } from '../options/chat-options.js';
+import { addChatEndpointOptions, addSamplesOption, ASK_GENERATION_DEFAULTS } from '../options/chat-options.js';
 import { addResponseCacheOptions, chatRunOptions, RESPONSE_CACHE_FILE } from '../options/chat-run-options.js';
 import { addModelOptions, encoderExecution, encoderSpec, setUnlessGiven } from '../options/model-options.js';
 import { underscoreChoice } from '../options/deprecated-spellings.js';
@@ -92,7 +92,10 @@ export function registerAskCommand(program: Command): void {
   const cacheDirAlso = (dir: string, c: CommandUnknownOpts) =>
     setUnlessGiven(c, 'cache', join(dir, RESPONSE_CACHE_FILE));
   const withOptions = addModelOptions(
-    addBadInputOptions(addChatEndpointOptions(addResponseCacheOptions(command)), 'OUT.rejects.jsonl'),
+    addBadInputOptions(
+      addSamplesOption(addChatEndpointOptions(addResponseCacheOptions(command), ASK_GENERATION_DEFAULTS)),
+      'OUT.rejects.jsonl',
+    ),
     { cacheDirAlso },
   );
   withOptions.action(async (o) => {

@@ -17,9 +17,10 @@ Items (--items): an items folder (intentionqa_task1.jsonl and/or
 intentionqa_task2.jsonl, as the pipeline writes them) or one items file, the
 engine's or a released one.
 
-The prompt is ${JUDGE_PROMPT_FILE}. The judge's answer is the last non-blank
-line of its reply, upper-cased, without a leading "ANSWER:" and a trailing
-period: NONE, or option letters separated by commas, spaces, "&" or "and".
+The prompt is ${JUDGE_PROMPT_FILE}.
+The judge's answer is the last non-blank line of its reply, upper-cased,
+without a leading "ANSWER:" and a trailing period: NONE, or option letters
+separated by commas, spaces, "&" or "and".
 Verdicts:
   ok             exactly the gold
   second-answer  the gold and another option
@@ -28,7 +29,8 @@ Verdicts:
   failed         no reply: the request failed after its retries (asked again
                  by a rerun; the exit status is 1)
 Settings: temperature ${DEFAULT_JUDGE_SETTINGS.temperature} and max_tokens ${DEFAULT_JUDGE_SETTINGS.maxTokens} unless --temperature or
---max-completion-tokens say otherwise; one request per item.
+--max-completion-tokens say otherwise; one request per item (a judge answers
+once: no --samples).
 
 Outputs in --out
   ${AUDIT_FILES.audit}          one line per item: {"id", "task", "difficulty",
@@ -66,7 +68,10 @@ export function registerAuditCommand(program: Command): void {
     .requiredOption('--out <dir>', 'output folder (resumed when it holds an audit.jsonl)')
     .option('--drop-flagged', 'also write the items not flagged (ok, unparseable) to OUT/items/');
   const withOptions = addBadInputOptions(
-    addChatEndpointOptions(addResponseCacheOptions(command)),
+    addChatEndpointOptions(addResponseCacheOptions(command), {
+      temperature: String(DEFAULT_JUDGE_SETTINGS.temperature),
+      maxCompletionTokens: String(DEFAULT_JUDGE_SETTINGS.maxTokens),
+    }),
     `OUT/${AUDIT_FILES.rejects}`,
   );
   withOptions.action(async (o) => {

@@ -18,7 +18,7 @@ export function registerQueueCommands(program: Command): void {
       .option('--queue [url]', QUEUE_URL_HELP)
       .option('--json', 'print JSON'),
   ).action(async (o) => {
-    const { queueStatus } = await import('../../workers/queue/queue-admin.js');
+    const { completedLine, queueStatus } = await import('../../workers/queue/queue-admin.js');
     const queues = await queueStatus(requireQueueUrl(o.queue), o.queueName);
     if (o.json) {
       process.stdout.write(JSON.stringify(queues, null, 2) + '\n');
@@ -29,7 +29,7 @@ export function registerQueueCommands(program: Command): void {
       process.stdout.write(
         `${status.queue}: ${jobs.join(', ')}\n` +
           `  workers (${status.workers.length}): ${status.workers.join(', ') || 'none'}\n` +
-          `  completed per minute, newest first: ${status.completedPerMinute.join(' ') || 'no data yet'}\n`,
+          `  ${completedLine(status)}\n`,
       );
     }
   });

@@ -49,7 +49,7 @@ Example
   intentsim review start --items out/items --out review/ --sample 200 \\
     --stratify task,difficulty --seed 7 --annotators ann,bob`,
     )
-    .requiredOption('--items <dir>', 'items folder (what `pipeline`, `demo` or `assemble sib` wrote)')
+    .requiredOption('--items <dir>', 'items folder (what `pipeline`, `demo` or `items sib` wrote)')
     .requiredOption('--out <dir>', 'review folder (created; resumed when it holds a review)')
     .option('--sample <n>', 'review a sample of n items (default: all)', positiveInt)
     .option('--stratify <fields>', `strata of the sample: some of ${STRATUM_FIELDS.join(',')}`, stratumList)

@@ -19,6 +19,12 @@ import { addSeedOption } from '../options/seed-option.js';
 import { seed } from '../options/value-parsers.js';
 import { underscoreChoice } from '../options/deprecated-spellings.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
+import { unparseableWarning, UNPARSEABLE_WARNING_SHARE } from '../../engine/scoring/unparseable-share.js';
+
+/** The warning on stderr when many answers could not be read (engine/scoring/unparseable-share.ts). */
+function warnWhenUnparseable(warning: string | undefined): void {
+  if (warning !== undefined) process.stderr.write(`warning: ${warning}\n`);
+}
 
 /** Titles per model call by default: the batch size the title-embedding benchmark measured
  * (docs/catalog.md); the other model commands default to 64. */
@@ -33,7 +39,8 @@ Responses: JSONL {"id": "…", "response": "B"} as the released askLM scripts
 and \`intentsim ask\` write them (cot_sc: "response" is a list of strings);
 other fields are allowed. A response "Error", or with "completion_tokens": -1,
 is a failed request: excluded and counted. An answer that is not one of the
-question's letters is unparseable: counted, and scored as wrong. A question
+question's letters is unparseable: counted, and scored as wrong (from
+${UNPARSEABLE_WARNING_SHARE * 100} % of the answers on, a warning names the format --style expects). A question
 without a response line is counted as missing. RANDOM picks one of a
 question's letters uniformly: its expected score, and one draw seeded by
 --seed. MAJORITY always gives the most frequent gold answer.`;
@@ -203,8 +210,17 @@ Example
     )
     .requiredOption('--items <files...>', 'IntentionQA items files (Task 1, Task 2, or the released files)');
   addAnswerScoringOptions(command, INTENTIONQA_STYLES, '--items').action(async (o) => {
-    process.stdout.write(
-      (await scoreIntentionQa({ ...scoringOptions(o), files: answerFiles(o.items, o.responses, '--items') })).markdown,
+    const result = await scoreIntentionQa({
+      ...scoringOptions(o),
+      files: answerFiles(o.items, o.responses, '--items'),
+    });
+    process.stdout.write(result.markdown);
+    warnWhenUnparseable(
+      unparseableWarning(
+        'intentionqa',
+        o.style,
+        result.summary.tasks.map((t) => t.counts),
+      ),
     );
   });
 }
@@ -236,8 +252,14 @@ Example
     )
     .requiredOption('--tasks <files...>', 'sib-tasks.jsonl and/or sib-distractors.jsonl');
   addAnswerScoringOptions(command, SIB_STYLES, '--tasks').action(async (o) => {
-    process.stdout.write(
-      (await scoreSib({ ...scoringOptions(o), files: answerFiles(o.tasks, o.responses, '--tasks') })).markdown,
+    const result = await scoreSib({ ...scoringOptions(o), files: answerFiles(o.tasks, o.responses, '--tasks') });
+    process.stdout.write(result.markdown);
+    warnWhenUnparseable(
+      unparseableWarning(
+        'sib',
+        o.style,
+        result.summary.groups.map((g) => g.counts),
+      ),
     );
   });
 }

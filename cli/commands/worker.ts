@@ -7,12 +7,13 @@ import { addSentenceBertOptions, sentenceBertOptions } from '../options/model-op
 import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
 import { addQueueNameOption, QUEUE_URL_HELP, requireQueueUrl } from '../options/queue-options.js';
 import { positiveInt } from '../options/value-parsers.js';
-import { UserError } from '../../core/errors.js';
 
 const WORKER_HELP = `Serves a run's job queues, until SIGTERM or Ctrl-C (then it finishes the jobs in
 hand and exits 0). Two kinds of job:
 - sentence batches (encode, catalog index, score shoppingbench, pipeline): whole batches cut
-  exactly as a local run would cut them;
+  exactly as a local run would cut them; a job of a glove-100d or offline-hashing-v1 run names
+  that encoder, which the worker opens on the first such job (no model needed: glove-100d's
+  vectors come from its npm package, converted once into --model-cache);
 - node-context units (embed, pipeline), only with --graph: a group of nodes (or one hub node),
   read from this worker's copy of the graph and embedded as the coordinator would have.
 So the vectors are the local run's, byte for byte (same model, dtype, provider and kind of CPU).
@@ -21,8 +22,9 @@ and every node's text) or version of the sentence templates is refused: it fails
 without retries. A malformed job fails with the field that is wrong. The worker keeps serving.
 A worker killed mid-job loses its lock, and the job goes to another worker after --lock-duration.
 Start Redis first (redis-server), as many workers as you like on any machines that reach it, then
-the coordinator with the same --queue and --queue-name. Each job brings its batch size and
-context settings. A worker runs the Sentence-BERT model only, so it takes no --encoder.
+the coordinator with the same --queue and --queue-name. Each job brings its encoder, batch size
+and context settings. Without a Sentence-BERT model (none found in the cache and no --model-dir),
+the worker still serves glove-100d and stand-in jobs, and refuses Sentence-BERT ones, saying why.
 
 Example
   intentsim queue worker --queue redis://10.0.0.5:6379 --model-dir minilm/ --dtype q8 --graph aser.sqlite
@@ -52,18 +54,11 @@ export function workerCommand(deprecatedFor?: string) {
       30_000,
     );
   const withModel = addSentenceBertOptions(addQueueNameOption(command));
-  // It declared the encoder choice, and refused every encoder but Sentence-BERT.
-  const worker = 'a worker runs the Sentence-BERT model only';
+  // It declared the encoder choice, and refused every encoder but Sentence-BERT; each job names its encoder now.
+  const jobsSay = 'leave it out: each job names its encoder (and glove-100d its weighting)';
   addDeprecatedOptions(withModel, [
-    {
-      flags: '--encoder <name>',
-      use: '',
-      instead: `leave it out: ${worker}`,
-      apply: (name) => {
-        if (name !== 'sentence-bert') throw new UserError(`--encoder ${String(name)}: ${worker}`);
-      },
-    },
-    { flags: '--sif', use: '', instead: `leave it out: ${worker}` },
+    { flags: '--encoder <name>', use: '', instead: jobsSay, apply: () => {} },
+    { flags: '--sif', use: '', instead: jobsSay, apply: () => {} },
     {
       flags: '--batch-size <n>',
       use: '',
@@ -78,8 +73,18 @@ export function workerCommand(deprecatedFor?: string) {
     const { displayQueueUrl } = await import('../../workers/queue/redis-connection.js');
     const { openGraphStore } = await import('../../graph/open-store.js');
     const { redact } = await import('../../core/redact.js');
+    const { ModelNotFoundError } = await import('../../embeddings/model-resolution.js');
     // The ONNX session itself (not openEncoder's Encoder): the worker serves its model's identity and info.
-    const encoder = await OnnxSentenceEncoder.open(sentenceBertOptions(o));
+    // A model that is not found leaves the worker serving the baselines' jobs (glove-100d, the stand-in).
+    const model = sentenceBertOptions(o);
+    let encoder: Awaited<ReturnType<typeof OnnxSentenceEncoder.open>> | undefined;
+    let modelMissing: string | undefined;
+    try {
+      encoder = await OnnxSentenceEncoder.open(model);
+    } catch (err) {
+      if (!(err instanceof ModelNotFoundError)) throw err;
+      modelMissing = `${err.modelName} (${err.dtype}) not found here; \`intentsim model download --help\` says how to get it`;
+    }
     const store = o.graph === undefined ? undefined : await openGraphStore(o.graph);
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const handle = await serveQueueJobs(encoder, {
@@ -90,10 +95,14 @@ export function workerCommand(deprecatedFor?: string) {
       lockDurationMs: o.lockDuration,
       stalledIntervalMs: Math.min(o.lockDuration, 30_000),
       log,
+      modelMissing,
+      cacheDir: model.cacheDir,
     });
     log(
-      `worker: serving ${handle.queues.join(' and ')} at ${displayQueueUrl(url)}; ${encoder.name} (${encoder.dtype}) ` +
-        `on ${encoder.provider} (CPU kernel class ${handle.kernels}), fingerprint ${encoder.fingerprint}, ` +
+      `worker: serving ${handle.queues.join(' and ')} at ${displayQueueUrl(url)}; ` +
+        (encoder
+          ? `${encoder.name} (${encoder.dtype}) on ${encoder.provider} (CPU kernel class ${handle.kernels}), fingerprint ${encoder.fingerprint}, `
+          : `no Sentence-BERT model (${modelMissing}): glove-100d and offline-hashing-v1 jobs only, `) +
         `${o.concurrency} job(s) at once; ` +
         (o.graph === undefined
           ? 'no graph (node-context jobs are left to workers with --graph)'
@@ -104,7 +113,7 @@ export function workerCommand(deprecatedFor?: string) {
         log(`worker: ${signal}: finishing the jobs in hand, then exiting`);
         void handle
           .close()
-          .then(() => encoder.close())
+          .then(() => encoder?.close())
           .then(() => store?.close())
           .then(resolve);
       };

@@ -1,6 +1,6 @@
 // Options of commands that ask an OpenAI-compatible chat-completions endpoint (`ask`, `catalog match
 // --conceptualizer openai`): where, which model, whose key, how fast (addChatConnectionOptions), and
-// for `ask` the generation settings that override a style's defaults (addChatEndpointOptions: both).
+// for `ask` and `audit` the generation settings that override their defaults (addChatEndpointOptions: both).
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
 import { OPENAI_API_HOST, type ChatCompletionsOptions } from '../../core/chat-completions.js';
@@ -42,22 +42,40 @@ export function addChatConnectionOptions<
     );
 }
 
-/** The chat connection options and the generation settings (`ask`). */
+/** What --temperature and --max-completion-tokens default to, in each command's own words. */
+export interface GenerationDefaultsHelp {
+  temperature: string;
+  maxCompletionTokens: string;
+}
+
+/** `ask`'s defaults: the style's, as the released askLM scripts set them. */
+export const ASK_GENERATION_DEFAULTS: GenerationDefaultsHelp = {
+  temperature: "the style's, as the released code: 0.1; cot_sc 0.7",
+  maxCompletionTokens: "the style's: zero-shot 10, CoT 200",
+};
+
+/**
+ * The chat connection options and the generation settings that override a command's defaults, which
+ * its help states (`defaults`): `ask` and `audit` default differently, and each help says its own.
+ */
 export function addChatEndpointOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,
+  defaults: GenerationDefaultsHelp,
 ) {
   return addChatConnectionOptions(cmd)
-    .option(
-      '--temperature <t>',
-      "sampling temperature (default: the style's, as the released code: 0.1; cot_sc 0.7)",
-      number,
-    )
+    .option('--temperature <t>', `sampling temperature (default: ${defaults.temperature})`, number)
     .option(
       '--max-completion-tokens <n>',
-      "the request's max_tokens (default: the style's: zero-shot 10, CoT 200)",
+      `the request's max_tokens (default: ${defaults.maxCompletionTokens})`,
       positiveInt,
-    )
-    .option('--samples <n>', 'cot_sc: samples per item (default 5)', positiveInt);
+    );
+}
+
+/** --samples: replies per item, for the styles that sample several (`ask`'s cot_sc; a judge answers once). */
+export function addSamplesOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  cmd: Command<Args, Opts, Globals>,
+) {
+  return cmd.option('--samples <n>', 'cot_sc: samples per item (default 5)', positiveInt);
 }
 
 /**

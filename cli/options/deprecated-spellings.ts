@@ -8,6 +8,11 @@ export function deprecationNote(old: string, replacement: string, instead?: stri
   return `intentsim: ${old} is deprecated and will be removed in the next release; ${instead ?? `use ${replacement}`}\n`;
 }
 
+/** The note of an old command path (`assemble sib`), naming the new one (`items sib`) as it is typed. */
+export function commandDeprecationNote(oldPath: string, newPath: string): string {
+  return deprecationNote(`the command \`${oldPath}\``, `\`intentsim ${newPath}\``);
+}
+
 function warn(old: string, replacement: string, instead?: string): void {
   process.stderr.write(deprecationNote(old, replacement, instead));
 }
@@ -63,7 +68,9 @@ export function addDeprecatedOptions<C extends CommandUnknownOpts>(cmd: C, olds:
  * command under it) prints the note first. Its parent hides it (`{ hidden: true }`).
  */
 export function deprecateCommand<C extends CommandUnknownOpts>(cmd: C, use: string): C {
-  cmd.hook('preAction', () => warn(`intentsim ${commandPath(cmd)}`, `intentsim ${use}`));
+  cmd.hook('preAction', () => {
+    process.stderr.write(commandDeprecationNote(commandPath(cmd), use));
+  });
   return cmd;
 }
 

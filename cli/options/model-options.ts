@@ -129,7 +129,10 @@ export function addModelOptions<Args extends unknown[], Opts extends OptionValue
   return addSentenceBertOptions(cmd, settings)
     .option(
       '--batch-size <n>',
-      `sentences per model call (default: ${settings.batchSize ?? `${DEFAULT_BATCH_SIZE} on the CPU, ${DEVICE_BATCH_SIZE} on webgpu and cuda`})`,
+      // A declared default is printed by commander itself: the text names the device defaults only.
+      settings.batchSize === undefined
+        ? `sentences per model call (default: ${DEFAULT_BATCH_SIZE} on the CPU, ${DEVICE_BATCH_SIZE} on webgpu and cuda)`
+        : 'sentences per model call',
       positiveInt,
       settings.batchSize,
     )

@@ -29,7 +29,7 @@ export function addQueueOptions<Args extends unknown[], Opts extends OptionValue
   return addQueueNameOption(
     cmd.option(
       '--queue [url]',
-      `send the model's batches to \`intentsim queue worker\` processes (the Sentence-BERT model only, not --encoder glove-100d). ${QUEUE_URL_HELP}`,
+      `send the model's batches to \`intentsim queue worker\` processes (every encoder: Sentence-BERT, glove-100d, offline-hashing-v1). ${QUEUE_URL_HELP}`,
     ),
   )
     .option('--queue-job-sentences <n>', 'sentences per queue job, in whole batches', positiveInt, 512)

@@ -40,11 +40,15 @@ export interface ReviewServer {
   close(): Promise<void>;
 }
 
-/** The page's own files, by request path. */
+/**
+ * The page's own files, by request path. The page declares its icon (favicon.svg): without one, the
+ * browser asked for /favicon.ico and logged the 404 in the console of every annotator.
+ */
 const ASSETS: Readonly<Record<string, { file: string; type: string }>> = {
   '/': { file: 'review.html', type: 'text/html; charset=utf-8' },
   '/review.css': { file: 'review.css', type: 'text/css; charset=utf-8' },
   '/review.js': { file: 'review.js', type: 'text/javascript; charset=utf-8' },
+  '/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
 };
 
 /** The folder of the page's files (read from the project folder, so dist/ needs no copy). */

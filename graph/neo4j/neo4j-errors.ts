@@ -52,6 +52,21 @@ function where(ctx: Neo4jErrorContext): string {
 }
 
 /**
+ * Why the driver could not connect, in one line: the socket's error at the end of the driver's cause
+ * chain ("connect ECONNREFUSED 127.0.0.1:1"), else its first sentence. Never the routing-table dump
+ * that a neo4j:// URI's failed discovery gives as its message ("Known routing table: RoutingTable[…]").
+ */
+export function unreachableReason(err: Error): string {
+  let deepest = err.message;
+  for (let e: unknown = err.cause; e instanceof Error; e = e.cause) deepest = e.message;
+  const caused = /Caused by: (.+)/.exec(deepest)?.[1]?.trim();
+  const reason = caused ?? (deepest.split(/(?<=\.)\s/)[0] ?? deepest).trim();
+  return /No routing servers available/.test(err.message)
+    ? `${caused ?? 'no server answered'} (the neo4j:// discovery found no routing server)`
+    : reason;
+}
+
+/**
  * Maps a driver/server error to a Neo4jStoreError. Errors that are not from the driver (programming
  * errors, our own Neo4jStoreErrors) are returned unchanged apart from scrubbing their message.
  */
@@ -82,7 +97,7 @@ export function mapNeo4jError(err: unknown, ctx: Neo4jErrorContext): Error {
     case 'ServiceUnavailable':
       return make(
         'unreachable',
-        `cannot reach Neo4j at ${at}: ${detail}\n` +
+        `cannot reach Neo4j at ${at}: ${redact(unreachableReason(err), ctx.secrets)}\n` +
           'Check that the server is running and listening for Bolt on that host and port (default 7687, not the HTTP port 7474), ' +
           'and that the URI scheme matches its TLS setting: bolt:// or neo4j:// for plain connections, ' +
           'bolt+s:// or neo4j+s:// for TLS with a CA-signed certificate, bolt+ssc:// or neo4j+ssc:// for a self-signed one.',

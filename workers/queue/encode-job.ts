@@ -1,4 +1,4 @@
-// The one job kind on the queue: encode some whole batches of sentences. A job is exactly what the
+// The sentence job kind on the queue: encode some whole batches of sentences. A job is exactly what the
 // local encoder would pass to the model (the same sentences, in the same batch order and size), so
 // a worker's vectors are the local run's, byte for byte. It carries the coordinator's model identity,
 // which a worker checks against its own before it computes anything.
@@ -11,6 +11,7 @@ import {
   resultFields,
   type ModelIdentity,
 } from './job-payloads.js';
+import { checkEncoderField, type BaselineRequest } from './baseline-request.js';
 
 export const ENCODE_JOB_NAME = 'encode-sentences';
 
@@ -21,6 +22,8 @@ export interface EncodeJob {
   sentences: string[];
   batchSize: number;
   normalize: boolean;
+  /** The encoder, when not Sentence-BERT (baseline-request.ts): glove-100d or the offline stand-in. */
+  encoder?: BaselineRequest;
 }
 
 /** What a worker returns: the rows of the job's sentences, float32, as base64. */
@@ -50,6 +53,7 @@ export function parseEncodeJob(data: unknown): EncodeJob {
     fail('sentences must be an array of strings');
   if (!Number.isInteger(job.batchSize) || (job.batchSize as number) < 1) fail('batchSize must be a positive integer');
   if (typeof job.normalize !== 'boolean') fail('normalize must be true or false');
+  checkEncoderField(job.encoder, fail);
   return data as EncodeJob;
 }
 

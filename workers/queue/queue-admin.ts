@@ -11,8 +11,28 @@ export interface QueueStatus {
   jobs: Record<string, number>;
   /** Worker connections serving the queue, by name. */
   workers: string[];
-  /** Jobs completed in each of the last minutes (newest first), from the workers' metrics. */
+  /**
+   * Jobs completed in each of the last closed minutes (newest first), from the workers' metrics. BullMQ
+   * closes a minute only when a job completes in a later one: after a short run it is empty, although
+   * jobs completed (they are in `openMinute`).
+   */
   completedPerMinute: number[];
+  /** Jobs completed since the queue's metrics began (the run's first job, or the last `queue clean`). */
+  completedTotal: number;
+  /** The minute the metrics have not closed yet: when it began, and the jobs completed in it so far. */
+  openMinute?: { from: string; completed: number };
+}
+
+/** One line on the completed jobs: the total, then per minute, newest first (the open minute first). */
+export function completedLine(
+  status: Pick<QueueStatus, 'completedPerMinute' | 'completedTotal' | 'openMinute'>,
+): string {
+  if (status.completedTotal === 0) return 'completed: none yet';
+  const minutes = [
+    ...(status.openMinute ? [`${status.openMinute.completed} since ${status.openMinute.from.slice(11, 16)} UTC`] : []),
+    ...status.completedPerMinute.map(String),
+  ];
+  return `completed: ${status.completedTotal} in all; per minute, newest first: ${minutes.join(', ')}`;
 }
 
 /** Runs `use` on each of the run's queues (encode-sentences, then node-context). */
@@ -44,7 +64,19 @@ export function queueStatus(url: string, name?: string, minutes = 10): Promise<Q
     const jobs = await queue.getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized');
     const workers = (await queue.getWorkers()).map(workerName);
     const metrics = await queue.getMetrics('completed', 0, minutes - 1);
-    return { queue: queue.name, jobs, workers, completedPerMinute: metrics.data };
+    const { count, prevTS, prevCount } = metrics.meta;
+    // The open minute is the one of the last closing (prevTS): its jobs are counted since prevCount.
+    const open = count - prevCount;
+    return {
+      queue: queue.name,
+      jobs,
+      workers,
+      completedPerMinute: metrics.data,
+      completedTotal: count,
+      ...(open > 0 && prevTS > 0
+        ? { openMinute: { from: new Date(Math.floor(prevTS / 60_000) * 60_000).toISOString(), completed: open } }
+        : {}),
+    };
   });
 }
 

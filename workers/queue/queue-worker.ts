@@ -1,6 +1,7 @@
 // The worker's side of the queue. It serves a run's two job kinds:
 // - encode-sentences (encode-job.ts): some whole batches of sentences, run with one encode() call of
-//   the local model, batch for batch as the coordinator cut them;
+//   the local model, batch for batch as the coordinator cut them; or, when the job names glove-100d
+//   or the offline stand-in (baseline-request.ts), of that encoder, opened on the first such job;
 // - node-context (context-job.ts), only when it has a graph: one unit of `embed`'s context work,
 //   read from its own copy of the graph and computed as the coordinator would have computed it.
 // A job made for another model, dtype, token limit, CPU kernel class (embeddings/kernel-class.ts),
@@ -17,7 +18,7 @@ import {
 } from '../../embeddings/context-embedder.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import { graphIdentity } from '../../graph/graph-identity.js';
-import { parseEncodeJob, type EncodeJobResult } from './encode-job.js';
+import { parseEncodeJob, type EncodeJob, type EncodeJobResult } from './encode-job.js';
 import {
   encodeContextResult,
   graphMismatch,
@@ -34,6 +35,9 @@ import {
   type ModelIdentity,
 } from './job-payloads.js';
 import { QueueConnection } from './redis-connection.js';
+import { baselineIdentity, type BaselineRequest } from './baseline-request.js';
+import { GloveSentenceEncoder } from '../../embeddings/glove-encoder.js';
+import { HashingSentenceEncoder } from '../../embeddings/hashing-encoder.js';
 import { contextQueueName, encodeQueueName } from './queue-names.js';
 import { UserError } from '../../core/errors.js';
 
@@ -51,6 +55,11 @@ export interface QueueWorkerOptions {
   stalledIntervalMs?: number;
   /** One line per job and per refusal (default: none). */
   log?: (line: string) => void;
+  /** Without a Sentence-BERT model: why (its jobs are refused with this reason; the baselines' are served). */
+  modelMissing?: string;
+  /** glove-100d jobs: the cache its converted vectors go to, and its package (default: resolved from this installation). */
+  cacheDir?: string;
+  glovePackageDir?: string;
 }
 
 export interface QueueWorkerHandle {
@@ -58,32 +67,65 @@ export interface QueueWorkerHandle {
   readonly queues: string[];
   /** The graph's identity (graph/graph-identity.ts), when the worker has a graph. */
   readonly graph?: string;
-  /** The kernel class of the worker's model on this CPU (embeddings/kernel-class.ts): jobs of another are refused. */
-  readonly kernels: string;
+  /**
+   * The kernel class of the worker's Sentence-BERT model on this CPU (embeddings/kernel-class.ts): jobs
+   * of another are refused. Undefined without a model.
+   */
+  readonly kernels?: string;
   /** Stops taking jobs, lets the jobs in hand finish, disconnects. */
   close(): Promise<void>;
   /** Jobs finished, refused and malformed so far. */
   readonly counts: { done: number; refused: number; malformed: number };
 }
 
+/**
+ * Serves the run's queues with `encoder` (the Sentence-BERT model; undefined: none here, and its jobs
+ * are refused with `options.modelMissing`) and the baselines that jobs ask for.
+ */
 export async function serveQueueJobs(
-  encoder: OnnxSentenceEncoder,
+  encoder: OnnxSentenceEncoder | undefined,
   options: QueueWorkerOptions,
 ): Promise<QueueWorkerHandle> {
   const redis = await QueueConnection.open(options.url);
-  const own: ModelIdentity = modelIdentity({
-    fingerprint: encoder.fingerprint,
-    dtype: encoder.dtype,
-    maxTokens: encoder.info.maxTokens,
-  });
+  const own: ModelIdentity | undefined =
+    encoder &&
+    modelIdentity({
+      fingerprint: encoder.fingerprint,
+      dtype: encoder.dtype,
+      maxTokens: encoder.info.maxTokens,
+    });
   const log = options.log ?? (() => {});
   const counts = { done: 0, refused: 0, malformed: 0 };
+  const noModel = `refused: this worker has no Sentence-BERT model (${options.modelMissing ?? 'none was given'})`;
+
+  // The baselines, opened on the first job that names each (glove-100d: its vectors are loaded once).
+  const baselines = new Map<string, Promise<GloveSentenceEncoder | HashingSentenceEncoder>>();
+  const baseline = (request: BaselineRequest) => {
+    const key = JSON.stringify(request);
+    let opened = baselines.get(key);
+    if (opened === undefined) {
+      opened =
+        request.name === 'glove-100d'
+          ? GloveSentenceEncoder.open({
+              cacheDir: options.cacheDir,
+              glovePackageDir: options.glovePackageDir,
+              sif: request.sif,
+              log,
+            })
+          : Promise.resolve(new HashingSentenceEncoder());
+      baselines.set(key, opened);
+      // A failed opening (the package not installed) is tried again by the next job that asks.
+      opened.catch(() => baselines.delete(key));
+    }
+    return opened;
+  };
 
   /** Parses and checks the payload, turning bad ones into failures BullMQ does not retry. */
   const accept = async <T extends { model: ModelIdentity }>(
     job: Job,
     parse: (data: unknown) => T,
     refusal: (payload: T) => Promise<string | undefined> | string | undefined,
+    ownFor: (payload: T) => Promise<ModelIdentity | string> = async () => own ?? noModel,
   ): Promise<T> => {
     let payload: T;
     try {
@@ -94,7 +136,9 @@ export async function serveQueueJobs(
       log(`job ${String(job.id)}: ${err.message}`);
       throw new UnrecoverableError(err.message);
     }
-    const reason = identityMismatch(payload.model, own) ?? (await refusal(payload));
+    const identity = await ownFor(payload);
+    const reason =
+      typeof identity === 'string' ? identity : (identityMismatch(payload.model, identity) ?? (await refusal(payload)));
     if (reason) {
       counts.refused += 1;
       log(`job ${String(job.id)}: ${reason}`);
@@ -103,19 +147,45 @@ export async function serveQueueJobs(
     return payload;
   };
 
+  /** The encoder a sentence job names, or why this worker cannot run it. */
+  const encoderFor = async (
+    payload: EncodeJob,
+  ): Promise<OnnxSentenceEncoder | GloveSentenceEncoder | HashingSentenceEncoder | string> => {
+    if (payload.encoder === undefined) return encoder ?? noModel;
+    try {
+      return await baseline(payload.encoder);
+    } catch (err) {
+      return `refused: ${payload.encoder.name} cannot be opened here: ${(err as Error).message}`;
+    }
+  };
+
   const encodeSentences = async (job: Job<unknown, EncodeJobResult>): Promise<EncodeJobResult> => {
-    const payload = await accept(job, parseEncodeJob, () => undefined);
-    const vectors = await encoder.encode(payload.sentences, {
+    let chosen: OnnxSentenceEncoder | GloveSentenceEncoder | HashingSentenceEncoder | undefined;
+    const payload = await accept(
+      job,
+      parseEncodeJob,
+      () => undefined,
+      async (p) => {
+        const found = await encoderFor(p);
+        if (typeof found === 'string') return found;
+        chosen = found;
+        return found === encoder ? own! : baselineIdentity(found);
+      },
+    );
+    const vectors = await chosen!.encode(payload.sentences, {
       batchSize: payload.batchSize,
       normalize: payload.normalize,
-      sortByLength: false, // the coordinator already put the sentences in the local run's batch order
+      // The coordinator already put the sentences in the local run's batch order (a baseline has no batches).
+      ...(chosen === encoder ? { sortByLength: false } : {}),
     });
     counts.done += 1;
-    log(`job ${String(job.id)}: ${payload.sentences.length} sentences`);
+    log(
+      `job ${String(job.id)}: ${payload.sentences.length} sentences${payload.encoder ? ` (${payload.encoder.name})` : ''}`,
+    );
     return {
       rows: payload.sentences.length,
-      dim: encoder.dim,
-      provider: encoder.provider,
+      dim: chosen!.dim,
+      provider: chosen!.provider,
       vectors: float32ToBase64(vectors),
     };
   };
@@ -137,6 +207,10 @@ export async function serveQueueJobs(
   let graph: string | undefined;
   const store = options.graph;
   if (store) {
+    if (encoder === undefined)
+      throw new UserError(
+        `node-context jobs are Sentence-BERT's, and this worker has no Sentence-BERT model (${options.modelMissing ?? 'none was given'}): leave out the graph, or give it the model`,
+      );
     graph = await graphIdentity(store);
     if (graph === undefined)
       throw new UserError(
@@ -152,11 +226,12 @@ export async function serveQueueJobs(
         async (p) => graphMismatch(p, mine) ?? (await textsDiffer(unitNodes(p.unit))),
       );
       const { mode, batchSize, workSentences, streamEdges } = payload;
-      const embedder = new ContextEmbedder(store, encoder, { mode, batchSize, workSentences, streamEdges });
+      const model = encoder;
+      const embedder = new ContextEmbedder(store, model, { mode, batchSize, workSentences, streamEdges });
       const result = await embedder.computeUnit(payload.unit);
       counts.done += 1;
       log(`job ${String(job.id)}: ${result.embeddings.length} node(s), ${result.counts.sentencesEncoded} sentences`);
-      return encodeContextResult(result, encoder.dim, encoder.provider);
+      return encodeContextResult(result, model.dim, model.provider);
     };
     workers.push(
       new Worker(contextQueueName(options.name), nodeContext, {
@@ -170,7 +245,7 @@ export async function serveQueueJobs(
   return {
     queues: workers.map((w) => w.name),
     graph,
-    kernels: own.kernels,
+    kernels: own?.kernels,
     close: async () => {
       await Promise.all(workers.map((w) => w.close()));
       await redis.close();
