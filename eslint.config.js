@@ -27,6 +27,7 @@ export default tseslint.config(
       'docs/api/',
       'docs/.vitepress/dist/',
       'docs/.vitepress/cache/',
+      'docs/.vitepress/.temp/',
     ],
   },
   js.configs.recommended,

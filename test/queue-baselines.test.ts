@@ -2,8 +2,8 @@
 // worker opens it on the first such job, with no Sentence-BERT model at all (the offline set-up of
 // docs/distributed.md). Payloads without a server; then real runs against a redis-server this file
 // starts on a free loopback port, with `intentsim queue worker` processes that have no model: the
-// bytes must be the local run's, a worker killed mid-run changes nothing, Sentence-BERT jobs are
-// refused with the reason.
+// bytes must be the local run's, a worker killed mid-run changes nothing, and Sentence-BERT jobs
+// are left to workers that have the model (they wait, and the coordinator says so).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeJobId, parseEncodeJob, type EncodeJob } from '../workers/queue/encode-job.js';
 import { baselineIdentity, baselineRequestOf } from '../workers/queue/baseline-request.js';
 import { haveRedisServer, startRedisServer } from '../bench/support/redis-server.js';
-import { faultsWorkspace, fileHashes, isRunRecord, runCli, runCliOk, startCli } from './support/faults.js';
+import { faultsWorkspace, fileHashes, isRunRecord, runCliOk, startCli } from './support/faults.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'bin', 'intentsim.js');
@@ -111,7 +111,7 @@ describe.skipIf(!haveRedis)(
     const queue = (name: string) => ['--queue', url, '--queue-name', name];
     const same = (a: string, b: string) => expect(readFileSync(a).equals(readFileSync(b)), `${a} = ${b}`).toBe(true);
 
-    it('encode: glove-100d (mean and SIF) and the stand-in give the local bytes; a Sentence-BERT job is refused with the reason', async () => {
+    it('encode: glove-100d (mean and SIF) and the stand-in give the local bytes; Sentence-BERT jobs wait for a worker with the model', async () => {
       const [a, b] = await Promise.all([started(startWorker('enc')), started(startWorker('enc'))]);
       expect(a.log()).toMatch(
         /no Sentence-BERT model \(.+ not found here; .+\): glove-100d and offline-hashing-v1 jobs only/,
@@ -137,16 +137,27 @@ describe.skipIf(!haveRedis)(
       expect(manifest.encoder).toMatchObject({
         encoder: 'glove-100d',
         sentenceBert: false,
-        queue: { name: 'enc-encode', jobs: 8 },
+        queue: { name: 'enc-baselines', jobs: 8 },
       });
 
-      // A Sentence-BERT run: these workers have no model, so its jobs fail with that reason, without hanging.
-      const refused = runCli([
-        ...['encode', '--in', sentences, '--out', out('sbert-queue.npy'), '--model-dir', ws.model, '--device', 'cpu'],
-        ...queue('enc'),
-      ]);
-      expect(refused.status).not.toBe(0);
-      expect(refused.stderr).toMatch(/this worker has no Sentence-BERT model/);
+      // A Sentence-BERT run: these workers have no model, so they do not serve its queue; its jobs
+      // wait for a worker that has one, and the coordinator says so (none takes a job it cannot run).
+      expect(a.log()).toContain(`worker: serving enc-baselines at ${url};`);
+      const waiting = startCli(
+        [
+          ...['encode', '--in', sentences, '--out', out('sbert-queue.npy'), '--model-dir', ws.model, '--device', 'cpu'],
+          ...queue('enc'),
+        ],
+        { ...process.env },
+      );
+      let said = '';
+      waiting.child.stderr!.on('data', (d: Buffer) => (said += d.toString()));
+      for (let i = 0; i < 1200 && !said.includes('no worker is serving enc-encode'); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(said).toContain('no worker is serving enc-encode; its jobs wait until one starts');
+      waiting.child.kill('SIGKILL');
+      await waiting.ended;
+      expect(a.log() + b.log()).not.toMatch(/refused/);
       a.child.kill('SIGTERM');
       b.child.kill('SIGTERM');
       expect(await Promise.all([a.ended, b.ended])).toEqual([0, 0]);

@@ -231,7 +231,7 @@ describe.skipIf(!haveRedis)('what Redis holds, through a real redis-server', () 
     );
     expect(await waitingJobs(url, 'clean-run')).toBe(2);
     expect(runCliOk(['queue', 'clean', '--queue', url, '--queue-name', 'clean-run', '--force']).stdout).toBe(
-      'removed clean-run-encode and clean-run-nodes\n',
+      'removed clean-run-encode, clean-run-nodes, clean-run-baselines\n',
     );
     // The coordinator notices the jobs are gone and adds them again; a worker then finishes the run.
     await waitFor(async () => (await waitingJobs(url, 'clean-run')) === 2, 'the jobs added again');

@@ -486,7 +486,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     expect(ran[0]! + ran[1]!).toBeGreaterThanOrEqual(Math.ceil(300 / 24));
     const units = pair.map((w) => w.log().match(/job ctx-/g)?.length ?? 0);
     expect(units[0]! + units[1]!).toBeGreaterThanOrEqual(nodeJobs.jobs);
-    expect(pair[0]!.log()).toContain('serving same-encode and same-nodes');
+    expect(pair[0]!.log()).toContain('serving same-encode, same-baselines and same-nodes');
     const everything = [viaQueue.stdout, viaQueue.stderr, ...pair.map((w) => w.log())];
     for (const dir of [
       'queue.npy.manifest.json',
@@ -726,7 +726,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
         const keys = (await Promise.all(client.nodes('master').map((node) => node.keys('*')))).flat();
         expect(keys.some((k) => k.startsWith('{cl-encode}:cl-encode:'))).toBe(true);
         expect(keys.some((k) => k.startsWith('{cl-nodes}:cl-nodes:'))).toBe(true);
-        expect(keys.every((k) => /^\{cl-(encode|nodes)\}:/.test(k))).toBe(true);
+        expect(keys.every((k) => /^\{cl-(encode|nodes|baselines)\}:/.test(k))).toBe(true);
       } finally {
         client.disconnect();
       }
@@ -857,7 +857,7 @@ describe.skipIf(!haveRedis)('queue through a real redis-server', () => {
     expect(nodeJobs!.jobs.completed).toBeGreaterThan(0);
     expect(nodeJobs!.workers).toHaveLength(1); // started with --graph
     expect(runCliOk(['queue', 'clean', '--queue', url, '--queue-name', 'same']).stdout).toBe(
-      'removed same-encode and same-nodes\n',
+      'removed same-encode, same-nodes, same-baselines\n',
     );
     const after = runCliOk(['queue', 'status', '--queue', url, '--queue-name', 'same']).stdout;
     expect(after).toMatch(/^same-encode: waiting 0, active 0, completed 0, failed 0, delayed 0, prioritized 0\n/);

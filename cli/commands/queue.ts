@@ -47,6 +47,6 @@ export function registerQueueCommands(program: Command): void {
   ).action(async (o) => {
     const { cleanQueue } = await import('../../workers/queue/queue-admin.js');
     const removed = await cleanQueue(requireQueueUrl(o.queue), o.queueName, { force: o.force === true });
-    process.stdout.write(`removed ${removed.join(' and ')}\n`);
+    process.stdout.write(`removed ${removed.join(', ')}\n`);
   });
 }

@@ -99,7 +99,7 @@ export function workerCommand(deprecatedFor?: string) {
       cacheDir: model.cacheDir,
     });
     log(
-      `worker: serving ${handle.queues.join(' and ')} at ${displayQueueUrl(url)}; ` +
+      `worker: serving ${andList(handle.queues)} at ${displayQueueUrl(url)}; ` +
         (encoder
           ? `${encoder.name} (${encoder.dtype}) on ${encoder.provider} (CPU kernel class ${handle.kernels}), fingerprint ${encoder.fingerprint}, `
           : `no Sentence-BERT model (${modelMissing}): glove-100d and offline-hashing-v1 jobs only, `) +
@@ -126,6 +126,11 @@ export function workerCommand(deprecatedFor?: string) {
       `worker: stopped after ${handle.counts.done} job(s), ${handle.counts.refused} refused, ${handle.counts.malformed} malformed`,
     );
   });
+}
+
+/** "a", "a and b", "a, b and c". */
+function andList(items: readonly string[]): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}` : (items[0] ?? '');
 }
 
 /** The old path `intentsim worker`, for one release. */

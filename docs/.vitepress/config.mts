@@ -66,8 +66,25 @@ export default defineConfig({
   // Only local files are checked here (and by the link check after the build); outside addresses are not fetched.
   ignoreDeadLinks: false,
   lastUpdated: false,
-  // The local search index holds every API page (about 1.4 MB): one chunk, loaded only when searching.
-  vite: { build: { chunkSizeWarningLimit: 2048 } },
+  vite: {
+    // The local search index holds every API page (about 1.4 MB): one chunk, loaded only when searching.
+    build: { chunkSizeWarningLimit: 2048 },
+    // The site's tools live in docs/node_modules (docs/package.json), out of the project's own npm ci.
+    // A page outside docs/ (the README, the CHANGELOG) would look for Vue from its own folder upwards,
+    // where the project has none; the server bundle leaves it external, to be imported from
+    // docs/.vitepress/.temp/, beside docs/node_modules. (The client bundle has VitePress's own alias.)
+    plugins: [
+      {
+        name: 'intentsim-vue-external-in-ssr',
+        enforce: 'pre',
+        resolveId(source: string, _importer: string | undefined, options: { ssr?: boolean }) {
+          return options.ssr === true && (source === 'vue' || source === 'vue/server-renderer')
+            ? { id: source, external: true }
+            : null;
+        },
+      },
+    ],
+  },
   markdown: {
     anchor: { slugify: githubSlug },
     // The README is the home page (the rewrite above): a link to it, from any page, is a link to the home page.

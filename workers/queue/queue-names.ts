@@ -23,9 +23,17 @@ export function contextQueueName(runName: string = DEFAULT_QUEUE_NAME): string {
   return `${checkedRunName(runName)}-nodes`;
 }
 
+/**
+ * The BullMQ queue of a run's glove-100d and stand-in sentence jobs: apart from Sentence-BERT's, so
+ * that a worker without the model (which serves only these) never takes a job it cannot run.
+ */
+export function baselineQueueName(runName: string = DEFAULT_QUEUE_NAME): string {
+  return `${checkedRunName(runName)}-baselines`;
+}
+
 /** Every queue of a run. */
 export function runQueueNames(runName: string = DEFAULT_QUEUE_NAME): string[] {
-  return [encodeQueueName(runName), contextQueueName(runName)];
+  return [encodeQueueName(runName), contextQueueName(runName), baselineQueueName(runName)];
 }
 
 /**

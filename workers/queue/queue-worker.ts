@@ -38,7 +38,7 @@ import { QueueConnection } from './redis-connection.js';
 import { baselineIdentity, type BaselineRequest } from './baseline-request.js';
 import { GloveSentenceEncoder } from '../../embeddings/glove-encoder.js';
 import { HashingSentenceEncoder } from '../../embeddings/hashing-encoder.js';
-import { contextQueueName, encodeQueueName } from './queue-names.js';
+import { baselineQueueName, contextQueueName, encodeQueueName } from './queue-names.js';
 import { UserError } from '../../core/errors.js';
 
 export interface QueueWorkerOptions {
@@ -63,7 +63,10 @@ export interface QueueWorkerOptions {
 }
 
 export interface QueueWorkerHandle {
-  /** The queues served: the encode queue, and the node-context queue when the worker has a graph. */
+  /**
+   * The queues served: the encode queue (with a Sentence-BERT model), the baselines queue (always),
+   * and the node-context queue when the worker has a graph.
+   */
   readonly queues: string[];
   /** The graph's identity (graph/graph-identity.ts), when the worker has a graph. */
   readonly graph?: string;
@@ -86,6 +89,10 @@ export async function serveQueueJobs(
   encoder: OnnxSentenceEncoder | undefined,
   options: QueueWorkerOptions,
 ): Promise<QueueWorkerHandle> {
+  if (options.graph && encoder === undefined)
+    throw new UserError(
+      `node-context jobs are Sentence-BERT's, and this worker has no Sentence-BERT model (${options.modelMissing ?? 'none was given'}): leave out the graph, or give it the model`,
+    );
   const redis = await QueueConnection.open(options.url);
   const own: ModelIdentity | undefined =
     encoder &&
@@ -197,20 +204,19 @@ export async function serveQueueJobs(
     metrics: { maxDataPoints: 60 * 24 }, // a day of per-minute completions, for `queue status`
     name: `intentsim-worker-${hostname()}-${process.pid}`,
   };
+  // Sentence-BERT's sentence jobs only with the model; the baselines' always (they need no model).
+  const serve = (queueName: string, run: (job: Job<unknown, EncodeJobResult>) => Promise<EncodeJobResult>) =>
+    new Worker(queueName, run, { ...workerOptions, ...redis.forQueue(queueName) });
   const workers: Worker[] = [
-    new Worker(encodeQueueName(options.name), encodeSentences, {
-      ...workerOptions,
-      ...redis.forQueue(encodeQueueName(options.name)),
-    }),
+    ...(encoder ? [serve(encodeQueueName(options.name), encodeSentences)] : []),
+    serve(baselineQueueName(options.name), encodeSentences),
   ];
 
   let graph: string | undefined;
   const store = options.graph;
-  if (store) {
-    if (encoder === undefined)
-      throw new UserError(
-        `node-context jobs are Sentence-BERT's, and this worker has no Sentence-BERT model (${options.modelMissing ?? 'none was given'}): leave out the graph, or give it the model`,
-      );
+  // Checked on entry: a worker with a graph has the Sentence-BERT model.
+  const model = encoder;
+  if (store && model) {
     graph = await graphIdentity(store);
     if (graph === undefined)
       throw new UserError(
@@ -226,7 +232,6 @@ export async function serveQueueJobs(
         async (p) => graphMismatch(p, mine) ?? (await textsDiffer(unitNodes(p.unit))),
       );
       const { mode, batchSize, workSentences, streamEdges } = payload;
-      const model = encoder;
       const embedder = new ContextEmbedder(store, model, { mode, batchSize, workSentences, streamEdges });
       const result = await embedder.computeUnit(payload.unit);
       counts.done += 1;

@@ -1,6 +1,7 @@
 // The coordinator's side of the queue for glove-100d and the offline stand-in: the sentences go, in
-// input order, as jobs of `jobSentences` to worker processes, which open the encoder the job names
-// (baseline-request.ts). Both encode each sentence on its own (no batches, no padding), so the cut
+// input order, as jobs of `jobSentences` to worker processes, on the run's baselines queue (every
+// worker serves it, with or without a Sentence-BERT model), and a worker opens the encoder the job
+// names (baseline-request.ts). Both encode each sentence on its own (no batches, no padding), so the cut
 // changes nothing and the rows are the local run's, byte for byte, on any worker. The local encoder
 // is opened for its identity and description only (glove-100d: its vectors' checksum); it encodes
 // nothing here. `embed`'s node-context units stay on the coordinator (they call encode(), whose
@@ -14,7 +15,7 @@ import { DEFAULT_BATCH_SIZE } from '../../embeddings/onnx-encoder.js';
 import { baselineIdentity, type BaselineRequest } from './baseline-request.js';
 import { decodeVectors, encodeJobId, ENCODE_JOB_NAME, type EncodeJob, type EncodeJobResult } from './encode-job.js';
 import { JobClient, jobClientSettings, type QueueOptions, type QueueSnapshot } from './job-client.js';
-import { encodeQueueName } from './queue-names.js';
+import { baselineQueueName } from './queue-names.js';
 import { displayQueueUrl } from './redis-connection.js';
 
 export class QueuedBaselineEncoder implements DescribedEncoder {
@@ -37,7 +38,7 @@ export class QueuedBaselineEncoder implements DescribedEncoder {
     if (!Number.isInteger(jobSentences) || jobSentences < 1)
       throw new ConfigError('jobSentences', `must be a positive integer, got ${jobSentences}`);
     const client = await JobClient.open<EncodeJob, EncodeJobResult>(
-      encodeQueueName(queue.name),
+      baselineQueueName(queue.name),
       ENCODE_JOB_NAME,
       jobClientSettings(queue),
       `start \`intentsim queue worker\` with the same --queue and --queue-name (${request.name} needs no model there)`,
