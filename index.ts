@@ -240,7 +240,13 @@ export {
   type ReviewItemFile,
   type SourcedReviewItem,
   type ReviewOption,
+  type ReviewItems,
 } from './engine/review/review-items.js';
+export {
+  malformedReason,
+  ITEM_OPTIONS,
+  type MalformedItem,
+} from './engine/scoring/intentionqa/intentionqa-item-file.js';
 export { sampleItems, STRATUM_FIELDS, type StratumField, type SampleSettings } from './engine/review/sample-items.js';
 export { exportReview, type ExportReviewOptions, type ExportReviewResult } from './engine/review/export-review.js';
 export {

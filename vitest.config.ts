@@ -52,6 +52,7 @@ export const integrationFiles = [
   'test/pipeline.test.ts',
   'test/purchase-events.test.ts',
   'test/readme-example.test.ts',
+  'test/released-items.test.ts',
   'test/review-browser.test.ts',
   'test/score-intentionqa.test.ts',
   'test/secrets.test.ts',

@@ -10,6 +10,7 @@ import { ReviewStore } from '../../engine/review/review-store.js';
 import { STRATUM_FIELDS, type StratumField } from '../../engine/review/sample-items.js';
 import { nameList, nonNegativeInt, positiveInt } from '../options/value-parsers.js';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
+import { malformedItemsLine } from '../malformed-items.js';
 
 function stratumList(value: string): StratumField[] {
   const names = nameList(value);
@@ -57,7 +58,7 @@ Example
     .option('--host <address>', 'address to listen on (another than loopback needs tokens)', '127.0.0.1')
     .option('--no-tokens', 'links without tokens (loopback only)')
     .action(async (o) => {
-      const { store, annotators, resumed } = openReview({
+      const { store, annotators, resumed, malformed } = await openReview({
         itemsDir: o.items,
         reviewDir: o.out,
         sample: o.sample,
@@ -71,6 +72,8 @@ Example
         `${resumed ? 'resuming' : 'started'} review of ${total} items in ${o.out} ` +
           `(${store.labels().length} labels so far); serving ${server.url}\n`,
       );
+      const setApart = malformedItemsLine(malformed);
+      if (setApart !== undefined) process.stdout.write(`${setApart}; not sampled\n`);
       for (const link of server.links) process.stdout.write(`  ${link.annotator}: ${link.url}\n`);
       process.stdout.write(`${annotators.length} annotator link(s); Ctrl-C stops (every save is already on disk)\n`);
       // Serve until interrupted: the interrupt handler of main.ts ends the process.

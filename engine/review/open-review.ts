@@ -3,6 +3,7 @@
 // for another folder or another sample is refused, naming both, instead of mixing labels.
 import { resolve } from 'node:path';
 import { ConfigError, UserError } from '../../core/errors.js';
+import type { MalformedItem } from '../scoring/intentionqa/intentionqa-item-file.js';
 import { readReviewItems } from './review-items.js';
 import { ReviewStore, type Annotator } from './review-store.js';
 import { sampleItems, STRATUM_FIELDS, type StratumField } from './sample-items.js';
@@ -25,11 +26,13 @@ export interface OpenedReview {
   annotators: Annotator[];
   /** True when the review folder already held this review. */
   resumed: boolean;
+  /** A new review: the IntentionQA items set apart as malformed (not four distinct options), not sampled. */
+  malformed: MalformedItem[];
 }
 
 const ANNOTATOR_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-export function openReview(options: OpenReviewOptions): OpenedReview {
+export async function openReview(options: OpenReviewOptions): Promise<OpenedReview> {
   if (options.annotators?.length === 0) throw new ConfigError('annotators', 'must name at least one annotator');
   for (const name of options.annotators ?? []) {
     if (!ANNOTATOR_NAME.test(name)) {
@@ -61,13 +64,13 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
           );
         }
       }
-      return { store, annotators: store.addAnnotators(options.annotators ?? []), resumed: true };
+      return { store, annotators: store.addAnnotators(options.annotators ?? []), resumed: true, malformed: [] };
     } catch (err) {
       store.close();
       throw err;
     }
   }
-  const all = readReviewItems(itemsDir);
+  const { items: all, malformed } = await readReviewItems(itemsDir);
   const settings = {
     itemsDir,
     itemsRead: all.length,
@@ -84,5 +87,5 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
     settings,
     positions.map((p) => all[p]!),
   );
-  return { store, annotators: store.addAnnotators(options.annotators ?? ['annotator']), resumed: false };
+  return { store, annotators: store.addAnnotators(options.annotators ?? ['annotator']), resumed: false, malformed };
 }
