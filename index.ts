@@ -313,6 +313,7 @@ export {
   type ValidityFilter,
   type ValidityIndex,
   type ValidityIndexData,
+  type ValidityRules,
   type ValiditySettings,
 } from './engine/items/intentionqa/validity-filters.js';
 export type { FilterCounts, ValidityStats } from './engine/items/intentionqa/validity-report.js';

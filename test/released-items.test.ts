@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAudit } from '../engine/evaluation/audit.js';
+import { checkItems } from '../engine/items/intentionqa/check-items.js';
 import { exportReview } from '../engine/review/export-review.js';
 import { openReview } from '../engine/review/open-review.js';
 import { malformedReason } from '../engine/scoring/intentionqa/intentionqa-item-file.js';
@@ -87,5 +88,22 @@ describe.skipIf(!present)('the released IntentionQA files, round trip', () => {
       .split('\n');
     expect(dropped.filter((l) => l.includes('"reason":"malformed"'))).toHaveLength(99);
     expect(dropped).toHaveLength(t1.lines.length - goldA.length);
+  });
+
+  it('items check on the released files: the 32 pair-asserted Task-1 items, the generic "same purpose" text (232 distractor, 101 gold), 99 and 172 malformed', async () => {
+    const r = await checkItems({
+      items: SHARED,
+      assertions: join(SHARED, 'assertions.jsonl'),
+      products: join(SHARED, 'products.jsonl'),
+    });
+    const [t1, t2] = r.summary.files;
+    expect([t1!.file, t1!.items, t1!.malformed]).toEqual([join(SHARED, 'released_task1.jsonl'), 2315, 99]);
+    expect([t2!.file, t2!.items, t2!.malformed]).toEqual([join(SHARED, 'released_task2.jsonl'), 2315, 172]);
+    const rule = (f: typeof t1, name: string) => f!.rules.find((x) => x.rule === name)!;
+    expect(rule(t1, 'pair-asserted').items).toBe(32);
+    const samePurpose = 'because they are both used for the same purpose.';
+    expect(r.summary.generic.map((g) => g.text)).toContain(samePurpose);
+    expect(rule(t1, 'generic').texts.find((t) => t.text === samePurpose)?.items).toBe(232);
+    expect(rule(t1, 'generic-gold').texts.find((t) => t.text === samePurpose)?.items).toBe(101);
   });
 });

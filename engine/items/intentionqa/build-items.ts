@@ -172,7 +172,7 @@ export class IntentionQaRun {
       const detail = `no context vector for ${missingVector.join(', ')} (no similarity, so no window and no difficulty)`;
       return { index: i, dropped: { id: a.id, task: null, reason: 'product-without-vector', detail }, tasks: [] };
     }
-    if (options.excludeGeneric && ctx.validity!.isGenericId(ctx.intentionIds[i]!)) {
+    if (ctx.validity?.goldRefused(ctx.intentionIds[i]!, options)) {
       const g = ctx.validity!.genericOfId(ctx.intentionIds[i]!);
       const detail = `its intention is generic: asserted for ${g.pairs} pairs in ${g.groups} unrelated concept groups (cut-off ${options.genericMinGroups})`;
       return { index: i, dropped: { id: a.id, task: null, reason: 'generic-gold', detail }, tasks: [] };

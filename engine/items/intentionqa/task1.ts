@@ -53,12 +53,8 @@ export function draftTask1(
     accept: (j) => {
       const text = ctx.normIntention[j]!;
       if (text === gold) return 'false-negative';
-      if (validity) {
-        const key = ctx.intentionIds[j]!;
-        if (options.excludePairAsserted && assertedForPair!.includes(key)) return 'pair-asserted';
-        if (options.excludeGeneric && validity.isGenericId(key)) return 'generic';
-        if (options.excludeSecondAnswers && validity.closeToAnyId(key, assertedForPair!)) return 'second-answer';
-      }
+      const refusal = validity?.task1Refusal(ctx.intentionIds[j]!, assertedForPair!, options);
+      if (refusal !== undefined) return refusal;
       if (taken.has(text)) return 'duplicate-option';
       taken.add(text);
       return true;

@@ -65,11 +65,9 @@ export function draftTask2(
       accept: (row) => {
         const title = ctx.normTitleOfRow[row]!;
         if (row === answer || title === goldTitle) return 'false-negative';
-        if (validity) {
-          const asserted = validity.assertedIds(givenProduct, row); // a row is its product's index
-          if (options.excludePairAsserted && asserted.includes(goldKey)) return 'pair-asserted';
-          if (options.excludeSecondAnswers && validity.closeToAnyId(goldKey, asserted)) return 'second-answer';
-        }
+        // A row is its product's index.
+        const refusal = validity?.task2Refusal(goldKey, givenProduct, row, options);
+        if (refusal !== undefined) return refusal;
         if (taken.has(title)) return 'duplicate-option';
         taken.add(title);
         return true;

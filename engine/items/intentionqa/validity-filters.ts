@@ -30,6 +30,13 @@ export function intentionKey(text: string): string {
   return normalizePhrase(text);
 }
 
+/** Which rules are on: the pipeline's options of these names, and `items check` (every rule on). */
+export interface ValidityRules {
+  excludePairAsserted: boolean;
+  excludeGeneric: boolean;
+  excludeSecondAnswers: boolean;
+}
+
 /** What a run's manifest and report record about the validity filters. */
 export interface ValiditySettings {
   excludePairAsserted: boolean;
@@ -341,6 +348,47 @@ export class ValidityIndex {
     return false;
   }
 
+  // The rules, one predicate each, called by the pipeline's window draws (task1.ts, task2.ts,
+  // build-items.ts) and by `items check` (check-items.ts) on an existing item: one implementation.
+
+  /**
+   * Task 1: the rule that refuses intention key id `key` as a distractor of a pair whose asserted key
+   * ids are `assertedForPair` (assertedIds of the pair); undefined when none does. -1 (a text no
+   * assertion has) is refused by no rule.
+   */
+  task1Refusal(key: number, assertedForPair: ArrayLike<number>, rules: ValidityRules): ValidityFilter | undefined {
+    if (key < 0) return undefined;
+    if (rules.excludePairAsserted && includesId(assertedForPair, key)) return 'pair-asserted';
+    if (rules.excludeGeneric && this.isGenericId(key)) return 'generic';
+    if (rules.excludeSecondAnswers && this.closeToAnyId(key, assertedForPair)) return 'second-answer';
+    return undefined;
+  }
+
+  /**
+   * Task 2: the rule that refuses product index `candidate` as a distractor for the given product
+   * index `given` and the gold's intention key id `goldKey`; undefined when none does.
+   */
+  task2Refusal(goldKey: number, given: number, candidate: number, rules: ValidityRules): ValidityFilter | undefined {
+    if (goldKey < 0) return undefined;
+    const asserted = this.assertedIds(given, candidate);
+    if (rules.excludePairAsserted && includesId(asserted, goldKey)) return 'pair-asserted';
+    if (rules.excludeSecondAnswers && this.closeToAnyId(goldKey, asserted)) return 'second-answer';
+    return undefined;
+  }
+
+  /** Whether an item whose gold is intention key id `goldKey` is refused: its intention is generic (`generic-gold`). */
+  goldRefused(goldKey: number, rules: ValidityRules): boolean {
+    return rules.excludeGeneric && goldKey >= 0 && this.isGenericId(goldKey);
+  }
+
+  /** The key id of an intention text (by intentionKey), or -1 when no input assertion has it. */
+  intentionId(text: string): number {
+    this.idOfKey ??= new Map(this.data.keyOfId.map((key, id) => [key, id]));
+    return this.idOfKey.get(intentionKey(text)) ?? -1;
+  }
+
+  private idOfKey: Map<string, number> | undefined;
+
   /** The intention keys asserted for the unordered pair (a, b) of product ids; empty when none. */
   assertedFor(a: string, b: string): string[] {
     return Array.from(this.assertedIds(this.productIndex(a), this.productIndex(b)), (id) => this.data.keyOfId[id]!);
@@ -369,6 +417,11 @@ export class ValidityIndex {
 }
 
 const NONE = new Int32Array(0);
+
+function includesId(ids: ArrayLike<number>, id: number): boolean {
+  for (let k = 0; k < ids.length; k++) if (ids[k] === id) return true;
+  return false;
+}
 
 /**
  * The intention texts of the assertions encoded by `encoder` (normalised), one row per distinct
