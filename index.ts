@@ -216,6 +216,22 @@ export {
   type PipelineOptions,
   type PipelineManifest,
 } from './engine/pipeline/run-pipeline.js';
+export {
+  runPipelineFromVectors,
+  type ProductVectorsPipelineOptions,
+  type ProductVectorsManifest,
+} from './engine/pipeline/run-from-vectors.js';
+export {
+  checkItems,
+  CHECK_RULES,
+  type CheckRule,
+  type CheckItemsOptions,
+  type CheckItemsResult,
+  type CheckItemsSummary,
+  type CheckedFile,
+  type FlaggedOption,
+  type RuleSummary,
+} from './engine/evaluation/check-items.js';
 export { writeDemo, type DemoOptions } from './engine/demo/demo-world.js';
 export { runDemo, type RunDemoOptions } from './engine/demo/run-demo.js';
 

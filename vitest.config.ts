@@ -50,6 +50,7 @@ export const integrationFiles = [
   'test/normalize.test.ts',
   'test/output-claim.test.ts',
   'test/pipeline.test.ts',
+  'test/pipeline-vectors.test.ts',
   'test/purchase-events.test.ts',
   'test/readme-example.test.ts',
   'test/released-items.test.ts',

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkItems } from '../engine/items/intentionqa/check-items.js';
+import { checkItems } from '../engine/evaluation/check-items.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-items-check-'));
 const write = (name: string, lines: string[]) => {

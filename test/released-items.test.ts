@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAudit } from '../engine/evaluation/audit.js';
-import { checkItems } from '../engine/items/intentionqa/check-items.js';
+import { checkItems } from '../engine/evaluation/check-items.js';
 import { exportReview } from '../engine/review/export-review.js';
 import { openReview } from '../engine/review/open-review.js';
 import { malformedReason } from '../engine/scoring/intentionqa/intentionqa-item-file.js';

@@ -1,7 +1,7 @@
 // `intentsim items check`: the pipeline's validity rules over an existing IntentionQA item file
 // (engine/items/intentionqa/check-items.ts).
 import { Command } from '@commander-js/extra-typings';
-import { checkItems, CHECK_FILES } from '../../engine/items/intentionqa/check-items.js';
+import { checkItems, CHECK_FILES } from '../../engine/evaluation/check-items.js';
 import { INTENTIONQA_FILES } from '../../engine/items/intentionqa/write-items.js';
 import { positiveInt } from '../options/value-parsers.js';
 

@@ -349,7 +349,7 @@ export class ValidityIndex {
   }
 
   // The rules, one predicate each, called by the pipeline's window draws (task1.ts, task2.ts,
-  // build-items.ts) and by `items check` (check-items.ts) on an existing item: one implementation.
+  // build-items.ts) and by `items check` (engine/evaluation/check-items.ts) on an existing item: one implementation.
 
   /**
    * Task 1: the rule that refuses intention key id `key` as a distractor of a pair whose asserted key

@@ -20,19 +20,24 @@
 // set apart (the rule, or `malformed`, as its reason).
 import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { writeFileAtomic } from '../../../core/atomic.js';
-import { checkPaths } from '../../../core/check-paths.js';
-import { UserError } from '../../../core/errors.js';
-import { withClaimedOutput } from '../../../core/output-claim.js';
-import { OfflineConceptualizer } from '../../products/concepts-offline.js';
-import { readProducts, type Product } from '../../products/products.js';
-import { readIntentionQaItems, type IntentionQaItemLine } from '../../scoring/intentionqa/intentionqa-item-file.js';
-import { readAssertions, type Assertion } from './assertions.js';
-import { DEFAULT_GENERIC_MIN_GROUPS } from './intentionqa-options.js';
-import { extractIntention } from './intention-text.js';
-import type { DroppedAssertion } from './item-types.js';
-import { intentionKey, ValidityIndex, type ValidityFilter, type ValidityRules } from './validity-filters.js';
-import { INTENTIONQA_FILES } from './write-items.js';
+import { writeFileAtomic } from '../../core/atomic.js';
+import { checkPaths } from '../../core/check-paths.js';
+import { UserError } from '../../core/errors.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
+import { readProducts, type Product } from '../products/products.js';
+import { titleHeadPhrases } from '../products/title-head-concepts.js';
+import { readIntentionQaItems, type IntentionQaItemLine } from '../scoring/intentionqa/intentionqa-item-file.js';
+import { readAssertions, type Assertion } from '../items/intentionqa/assertions.js';
+import { DEFAULT_GENERIC_MIN_GROUPS } from '../items/intentionqa/intentionqa-options.js';
+import { extractIntention } from '../items/intentionqa/intention-text.js';
+import type { DroppedAssertion } from '../items/intentionqa/item-types.js';
+import {
+  intentionKey,
+  ValidityIndex,
+  type ValidityFilter,
+  type ValidityRules,
+} from '../items/intentionqa/validity-filters.js';
+import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
 
 /** The rules `items check` applies: the pipeline's filters, and the gold's own intention. */
 export const CHECK_RULES = ['pair-asserted', 'generic', 'second-answer', 'generic-gold'] as const;
@@ -130,17 +135,6 @@ export function checkedItemFiles(items: string): string[] {
   return files;
 }
 
-/** Product id → concept phrases from the titles' heads (the offline conceptualizer without a graph). */
-export async function titleHeadPhrases(productsFile: string): Promise<Map<string, string[]>> {
-  const products: Product[] = [];
-  for await (const p of readProducts(productsFile)) products.push(p);
-  const conceptualizer = new OfflineConceptualizer({ purchaseNodesByObject: () => Promise.resolve(new Map()) });
-  const outcomes = await conceptualizer.conceptualize(products);
-  const phrases = new Map<string, string[]>();
-  outcomes.forEach((o, k) => phrases.set(products[k]!.id, o.ok ? o.concepts.phrases : []));
-  return phrases;
-}
-
 export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult> {
   checkPaths({
     inputFiles: { assertions: o.assertions, products: o.products },
@@ -152,7 +146,9 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
   const files = checkedItemFiles(o.items);
   const assertions: Assertion[] = [];
   for await (const a of readAssertions(o.assertions)) assertions.push(a);
-  const phrases = o.products ? await titleHeadPhrases(o.products) : new Map<string, string[]>();
+  const products: Product[] = [];
+  if (o.products) for await (const p of readProducts(o.products)) products.push(p);
+  const phrases = await titleHeadPhrases(products);
   const genericMinGroups = o.genericMinGroups ?? DEFAULT_GENERIC_MIN_GROUPS;
   const index = new ValidityIndex(assertions, phrases, genericMinGroups, undefined, 1);
 
@@ -200,7 +196,7 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
     }
     const summary: CheckItemsSummary = {
       assertions: assertions.length,
-      products: o.products ? phrases.size : null,
+      products: o.products ? products.length : null,
       genericMinGroups,
       generic: [...index.generic.values()].map((g) => ({ text: g.text, groups: g.groups, pairs: g.pairs })),
       secondAnswer: 'equal normalised texts (no intention vectors)',
