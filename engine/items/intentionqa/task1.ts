@@ -5,7 +5,10 @@
 // (normalised text) is a false negative, dropped, recorded and backfilled; a text equal to an already
 // chosen distractor is refused the same way, so the four options are distinct. The validity filters
 // (validity-filters.ts), when on, refuse an intention asserted for this pair (`pair-asserted`), a
-// generic one (`generic`) and one close to an intention asserted for this pair (`second-answer`).
+// generic one (`generic`) and one close to an intention asserted for this pair (`second-answer`); the
+// rules beyond the exact pair refuse one asserted (or close to one asserted) for another pair of the
+// same kinds of products (`kind-asserted`) and one generic within a group both products belong to
+// (`group-generic`).
 import type { Rng } from '../../../core/rng.js';
 import { drawFromWindow, formatWindow } from '../../search/windows.js';
 import { overlaps } from './concept-overlap.js';
@@ -40,9 +43,10 @@ export function draftTask1(
   const gold = ctx.normIntention[i]!;
   const taken = new Set<string>();
   const validity = ctx.validity;
-  const assertedForPair = validity
-    ? validity.assertedIds(validity.productIndex(a.itemA), validity.productIndex(a.itemB))
-    : undefined;
+  const productA = validity ? validity.productIndex(a.itemA) : -1;
+  const productB = validity ? validity.productIndex(a.itemB) : -1;
+  const assertedForPair = validity ? validity.assertedIds(productA, productB) : undefined;
+  const assertedForKinds = validity && options.excludeKindAsserted ? validity.kindAssertedIds(productA, productB) : [];
   const r = drawFromWindow(intentionUniverse(ctx, i, pivot, w, pivotKnown, candidates), {
     ...w,
     k: DISTRACTORS_PER_ITEM,
@@ -58,6 +62,8 @@ export function draftTask1(
         if (options.excludePairAsserted && assertedForPair!.includes(key)) return 'pair-asserted';
         if (options.excludeGeneric && validity.isGenericId(key)) return 'generic';
         if (options.excludeSecondAnswers && validity.closeToAnyId(key, assertedForPair!)) return 'second-answer';
+        if (options.excludeKindAsserted && validity.closeToAnyId(key, assertedForKinds)) return 'kind-asserted';
+        if (options.excludeGroupGeneric && validity.groupGenericFor(key, productA, productB)) return 'group-generic';
       }
       if (taken.has(text)) return 'duplicate-option';
       taken.add(text);

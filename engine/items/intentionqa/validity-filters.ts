@@ -20,9 +20,25 @@ import type { UnitVectors } from '../../search/unit-vectors.js';
 import { normalizePhrase } from '../../products/normalize.js';
 import type { Assertion } from './assertions.js';
 import { wordsOf, type WordSet } from './concept-overlap.js';
+import { intersects, kindOf, phrasesOfProduct, productKinds, type ProductKinds } from './product-kinds.js';
+
+/**
+ * The group-generic rule's default share: a text asserted for at least half of the kind pairs of a
+ * shared phrase's group ("most pairs") is generic within it (docs/intentionqa.md, "Validity filters").
+ */
+export const DEFAULT_GROUP_GENERIC_SHARE = 0.5;
+/** A group with fewer kind pairs than this has no generic text: "most" of one or two pairs says nothing. */
+export const GROUP_GENERIC_MIN_KIND_PAIRS = 3;
 
 /** The filters' names: each is the refusal reason of the candidates it removes and the drop reason of the items it empties. */
-export const VALIDITY_FILTERS = ['pair-asserted', 'generic', 'second-answer'] as const;
+export const VALIDITY_FILTERS = [
+  'pair-asserted',
+  'generic',
+  'second-answer',
+  'kind-asserted',
+  'group-generic',
+  'substitute',
+] as const;
 export type ValidityFilter = (typeof VALIDITY_FILTERS)[number];
 
 /** Intention texts are the same when their keys are: the released normalize_name. */
@@ -43,6 +59,25 @@ export interface ValiditySettings {
   intentionVectors: number | null;
   /** The texts the generic filter catches (empty when it is off), most groups first. */
   genericIntentions: GenericIntention[];
+  excludeKindAsserted: boolean;
+  excludeGroupGeneric: boolean;
+  groupGenericShare: number;
+  excludeSubstitutes: boolean;
+  substituteCosine: number;
+  /** Category phrases shared by several kinds of product (not a kind), most holders first. */
+  sharedPhrases: string[];
+  /** The texts the group-generic rule catches (empty when it is off), by group. */
+  groupGenericIntentions: GroupGenericIntention[];
+}
+
+/** A text generic within one group of products (those holding a shared phrase). */
+export interface GroupGenericIntention {
+  text: string;
+  /** The shared phrase whose holders form the group. */
+  group: string;
+  /** Distinct kind pairs of the group the text is asserted for, and the group's kind pairs. */
+  kindPairs: number;
+  of: number;
 }
 
 /** An intention text the generic filter catches, with the evidence. */
@@ -120,6 +155,18 @@ export interface ValidityIndexData {
   genericId: Uint8Array;
   /** Generic intention key → the evidence; sorted by groups (descending), then text. */
   generic: Array<[string, GenericIntention]>;
+  /** The products' phrases and kinds (product-kinds.ts), by product index. */
+  kinds: ProductKinds;
+  /**
+   * Key ids asserted for each unordered pair of kind phrases (x ≤ y, code x · phrases + y, ascending):
+   * kindPairKeys[firstKindPairKey[c] ..< firstKindPairKey[c + 1]] for the code at kindPairCode[c].
+   */
+  kindPairCode: Float64Array;
+  firstKindPairKey: Int32Array;
+  kindPairKeys: Int32Array;
+  /** Group-generic (shared phrase x, key id) as codes x · keys + id, ascending. */
+  groupGenericCode: Float64Array;
+  groupGeneric: GroupGenericIntention[];
 }
 
 /**
@@ -136,6 +183,7 @@ export function buildValidityIndexData(
   phrases: ReadonlyMap<string, readonly string[]>,
   genericMinGroups: number,
   products?: ProductRows,
+  groupGenericShare = DEFAULT_GROUP_GENERIC_SHARE,
 ): ValidityIndexData {
   const n = assertions.length;
   const rows = products ? products.vectors.size : 0;
@@ -237,6 +285,87 @@ export function buildValidityIndexData(
     }
   });
   generic.sort((x, y) => y[1].groups - x[1].groups || (x[1].text < y[1].text ? -1 : x[1].text > y[1].text ? 1 : 0));
+
+  const kinds = productKinds(productCount, (p) =>
+    phrases.get(p < rows ? products!.vectors.ids[p]! : unrowedIds[p - rows]!),
+  );
+  const slots = partner.length;
+  const phraseCount = kinds.phraseOfId.length;
+  // Kind pairs: every asserted pair's keys under each (kind phrase of one, kind phrase of the other).
+  const keysOfKindPair = new Map<number, Set<number>>();
+  for (let s = 0; s < slots; s++) {
+    const ka = kindOf(kinds, pairLo[s]!);
+    const kb = kindOf(kinds, partner[s]!);
+    for (const x of ka)
+      for (const y of kb) {
+        const code = x <= y ? x * phraseCount + y : y * phraseCount + x;
+        let set = keysOfKindPair.get(code);
+        if (!set) keysOfKindPair.set(code, (set = new Set()));
+        for (let j = firstId[s]!; j < firstId[s + 1]!; j++) set.add(pairIds[j]!);
+      }
+  }
+  const kindPairCode = Float64Array.from([...keysOfKindPair.keys()].sort((a, b) => a - b));
+  const firstKindPairKey = new Int32Array(kindPairCode.length + 1);
+  const kindPairKeys: number[] = [];
+  kindPairCode.forEach((code, c) => {
+    firstKindPairKey[c] = kindPairKeys.length;
+    kindPairKeys.push(...[...keysOfKindPair.get(code)!].sort((a, b) => a - b));
+  });
+  firstKindPairKey[kindPairCode.length] = kindPairKeys.length;
+
+  // Group-generic: within the group of each shared phrase (the pairs whose two products both hold
+  // it), the distinct kind pairs, and per key the kind pairs it is asserted for.
+  const kindSignature = new Map<string, number>();
+  const signatureOf = (p: number): number => {
+    const text = kindOf(kinds, p).join(',');
+    let id = kindSignature.get(text);
+    if (id === undefined) kindSignature.set(text, (id = kindSignature.size));
+    return id;
+  };
+  const signatures = Int32Array.from({ length: productCount }, (_, p) => signatureOf(p));
+  const groupPairs = new Map<number, Set<string>>();
+  const groupKeyPairs = new Map<number, Map<number, Set<string>>>();
+  for (let s = 0; s < slots; s++) {
+    const a = pairLo[s]!;
+    const b = partner[s]!;
+    const pa = phrasesOfProduct(kinds, a);
+    const pb = phrasesOfProduct(kinds, b);
+    if (!intersects(pa, pb)) continue;
+    const sa = signatures[a]!;
+    const sb = signatures[b]!;
+    const kindPair = sa <= sb ? `${sa},${sb}` : `${sb},${sa}`;
+    for (const x of pa) {
+      if (kinds.sharedPhrase[x] !== 1 || !pb.includes(x)) continue;
+      let pairsOfGroup = groupPairs.get(x);
+      if (!pairsOfGroup) groupPairs.set(x, (pairsOfGroup = new Set()));
+      pairsOfGroup.add(kindPair);
+      let byKey = groupKeyPairs.get(x);
+      if (!byKey) groupKeyPairs.set(x, (byKey = new Map()));
+      for (let j = firstId[s]!; j < firstId[s + 1]!; j++) {
+        const id = pairIds[j]!;
+        let set = byKey.get(id);
+        if (!set) byKey.set(id, (set = new Set()));
+        set.add(kindPair);
+      }
+    }
+  }
+  const groupGenericCodes: number[] = [];
+  const groupGeneric: GroupGenericIntention[] = [];
+  for (const [x, pairsOfGroup] of groupPairs) {
+    const of = pairsOfGroup.size;
+    if (of < GROUP_GENERIC_MIN_KIND_PAIRS) continue;
+    for (const [id, set] of groupKeyPairs.get(x)!) {
+      if (set.size < groupGenericShare * of) continue;
+      groupGenericCodes.push(x * keys + id);
+      groupGeneric.push({ text: textOfId[id]!, group: kinds.phraseOfId[x]!, kindPairs: set.size, of });
+    }
+  }
+  groupGeneric.sort(
+    (u, v) =>
+      (u.group < v.group ? -1 : u.group > v.group ? 1 : 0) ||
+      v.kindPairs - u.kindPairs ||
+      (u.text < v.text ? -1 : u.text > v.text ? 1 : 0),
+  );
   return {
     keyOfId,
     intentionIds,
@@ -248,7 +377,27 @@ export function buildValidityIndexData(
     pairIds: Int32Array.from(pairIds),
     genericId,
     generic,
+    kinds,
+    kindPairCode,
+    firstKindPairKey,
+    kindPairKeys: Int32Array.from(kindPairKeys),
+    groupGenericCode: Float64Array.from(groupGenericCodes.sort((a, b) => a - b)),
+    groupGeneric,
   };
+}
+
+/** The position of `code` in the ascending `codes`, or -1. */
+function search(codes: Float64Array, code: number): number {
+  let from = 0;
+  let to = codes.length;
+  while (from < to) {
+    const mid = (from + to) >>> 1;
+    const c = codes[mid]!;
+    if (c === code) return mid;
+    if (c < code) from = mid + 1;
+    else to = mid;
+  }
+  return -1;
 }
 
 /**
@@ -278,10 +427,12 @@ export class ValidityIndex {
     readonly vectors: UnitVectors | undefined,
     readonly secondAnswerCosine: number,
     private readonly products?: ProductRows,
-    /** The data of an index built from the same assertions, phrases, cut-off and products (a worker gets the main thread's). */
+    /** The data of an index built from the same assertions, phrases, cut-offs and products (a worker gets the main thread's). */
     prebuilt?: ValidityIndexData,
+    readonly groupGenericShare = DEFAULT_GROUP_GENERIC_SHARE,
   ) {
-    const d = (this.data = prebuilt ?? buildValidityIndexData(assertions, phrases, genericMinGroups, products));
+    const d = (this.data =
+      prebuilt ?? buildValidityIndexData(assertions, phrases, genericMinGroups, products, groupGenericShare));
     this.unrowed = new Map(d.unrowed);
     this.generic = new Map(d.generic);
     this.keys = d.keyOfId.length;
@@ -339,6 +490,51 @@ export class ValidityIndex {
   closeToAnyId(id: number, ids: ArrayLike<number>): boolean {
     for (let k = 0; k < ids.length; k++) if (this.closeIds(id, ids[k]!)) return true;
     return false;
+  }
+
+  /**
+   * The key ids asserted for any pair of the same kinds as the unordered pair of product indices
+   * (a, b): a pair (c, d) with a kind phrase of a in c's kind and one of b in d's, or crosswise
+   * (product-kinds.ts). Includes the pair's own. Repeats are possible; empty when none.
+   */
+  kindAssertedIds(a: number, b: number): number[] {
+    const d = this.data;
+    const n = d.kinds.phraseOfId.length;
+    const out: number[] = [];
+    for (const x of kindOf(d.kinds, a))
+      for (const y of kindOf(d.kinds, b)) {
+        const c = search(d.kindPairCode, x <= y ? x * n + y : y * n + x);
+        if (c >= 0)
+          for (let j = d.firstKindPairKey[c]!; j < d.firstKindPairKey[c + 1]!; j++) out.push(d.kindPairKeys[j]!);
+      }
+    return out;
+  }
+
+  /** Whether key id `id` is generic within a group (a shared phrase) that products a and b both hold. */
+  groupGenericFor(id: number, a: number, b: number): boolean {
+    const d = this.data;
+    if (d.groupGenericCode.length === 0) return false;
+    const pa = phrasesOfProduct(d.kinds, a);
+    const pb = phrasesOfProduct(d.kinds, b);
+    for (const x of pa)
+      if (d.kinds.sharedPhrase[x] === 1 && pb.includes(x) && search(d.groupGenericCode, x * this.keys + id) >= 0)
+        return true;
+    return false;
+  }
+
+  /** Whether products a and b are the same kind: their kinds share a kind phrase. */
+  sameKind(a: number, b: number): boolean {
+    return intersects(kindOf(this.data.kinds, a), kindOf(this.data.kinds, b));
+  }
+
+  /** Category phrases shared by several kinds (not a kind), most holders first, then by text. */
+  sharedPhrases(): string[] {
+    const k = this.data.kinds;
+    const holders = new Map<number, number>();
+    for (const x of k.phraseIds) if (k.sharedPhrase[x] === 1) holders.set(x, (holders.get(x) ?? 0) + 1);
+    return [...holders]
+      .sort((u, v) => v[1] - u[1] || (k.phraseOfId[u[0]]! < k.phraseOfId[v[0]]! ? -1 : 1))
+      .map(([x]) => k.phraseOfId[x]!);
   }
 
   /** The intention keys asserted for the unordered pair (a, b) of product ids; empty when none. */
