@@ -325,14 +325,17 @@ export type { SolverAccuracy, SolverComparison } from './engine/demo/solver-comp
 export {
   VALIDITY_FILTERS,
   type GenericIntention,
+  type GroupGenericIntention,
   type ProductRows,
   type ValidityFilter,
   type ValidityIndex,
   type ValidityIndexData,
   type ValidityRules,
+  type Task1Pair,
   type ValiditySettings,
 } from './engine/items/intentionqa/validity-filters.js';
 export type { FilterCounts, ValidityStats } from './engine/items/intentionqa/validity-report.js';
+export type { ProductKinds } from './engine/items/intentionqa/product-kinds.js';
 export type { FilterDrop } from './engine/items/intentionqa/assertion-filter.js';
 export type { AssertionDraft } from './engine/items/intentionqa/build-items.js';
 export type { WordSet } from './engine/items/intentionqa/concept-overlap.js';

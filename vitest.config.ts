@@ -43,6 +43,7 @@ export const integrationFiles = [
   'test/intentionqa-pool.test.ts',
   'test/intentionqa-real.test.ts',
   'test/intentionqa-released-preset.test.ts',
+  'test/released-preset-v1.test.ts',
   'test/match.test.ts',
   'test/matrix-ranges-pipelined.test.ts',
   'test/neo4j-bench.test.ts',

@@ -27,6 +27,7 @@ import { TASK1_WINDOW_UNIFORM, TASK2_WINDOW } from '../engine/items/intentionqa/
 import { MatrixRanges, PIPELINE_LANES, PIPELINE_MIN_PAIRS } from '../engine/search/matrix-ranges.js';
 import { ExactScanRange, type RangeSearch } from '../engine/search/range-search.js';
 import { intentionKey } from '../engine/items/intentionqa/validity-filters.js';
+import { VALIDITY_RULE_FIELDS } from '../engine/items/intentionqa/intentionqa-options.js';
 import { Rng } from '../core/rng.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
 import { DEFAULT_HNSW_PARAMS, HnswRange, VectorIndex } from '../engine/search/vector-index.js';
@@ -477,8 +478,8 @@ async function validityFilterCost(
   const data = Float32Array.from({ length: keys.length * DIM }, () => rng.next() - 0.5);
   const intentionVectors = UnitVectors.fromVectorSet({ ids: keys, dim: DIM, data });
   const fields = {
-    off: { excludePairAsserted: false, excludeGeneric: false, excludeSecondAnswers: false },
-    on: { excludePairAsserted: true, excludeGeneric: true, excludeSecondAnswers: true },
+    off: Object.fromEntries(VALIDITY_RULE_FIELDS.map((f) => [f, false])),
+    on: Object.fromEntries(VALIDITY_RULE_FIELDS.map((f) => [f, true])),
   };
   const walls = { on: [] as number[], off: [] as number[] };
   const cpus = { on: [] as number[], off: [] as number[] };

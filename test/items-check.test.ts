@@ -88,6 +88,9 @@ describe('items check', () => {
       { rule: 'pair-asserted', items: 1, texts: [{ text: 'because they are gifts.', items: 1 }] },
       { rule: 'generic', items: 1, texts: [{ text: 'Because they are USEFUL', items: 1 }] },
       { rule: 'second-answer', items: 0, texts: [] },
+      { rule: 'kind-asserted', items: 0, texts: [] },
+      { rule: 'group-generic', items: 0, texts: [] },
+      { rule: 'substitute', items: 0, texts: [] },
       { rule: 'generic-gold', items: 1, texts: [{ text: 'because they are useful.', items: 1 }] },
     ]);
     expect([f2!.task, f2!.items, f2!.malformed, f2!.flagged]).toEqual([2, 1, 0, 1]);

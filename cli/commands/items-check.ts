@@ -17,6 +17,9 @@ pipeline's validity rules (one implementation: engine/items/intentionqa/validity
                  concept groups (the groups from the --products titles; without them, a pair each)
   second-answer  a distractor intention equal (after normalisation) to one asserted for the
                  pair: without intention vectors, only what pair-asserted does not already catch
+  kind-asserted  a distractor asserted for another pair of the same kinds (beyond pair-asserted)
+  group-generic  a distractor intention generic within a group both products belong to
+  substitute     a Task-2 distractor of the gold's or the given product's kind (no vector test)
   generic-gold   the gold's intention is generic
 Malformed items (not four options with distinct texts) are counted apart.
 

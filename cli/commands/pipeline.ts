@@ -43,6 +43,7 @@ export function pipelineSummary(m: PipelineManifest): string[] {
     `products: ${c.products} read, ${c.productsEmbedded} embedded; assertions: ${c.assertions} read, ${c.assertionsRejected} rejected`,
     `sentences embedded: ${m.sentences.embeddedByEngine} (the released pipeline would embed ${m.sentences.releasedPipelineWouldEmbed})`,
     `items: Task 1 ${c.task1Items}, Task 2 ${c.task2Items}; not emitted: Task 1 ${dropped(c.dropped.task1)}; Task 2 ${dropped(c.dropped.task2)}; both ${dropped(c.dropped.both)}`,
+    `window members refused (in the items): Task 1 ${dropped(c.refused.task1)}; Task 2 ${dropped(c.refused.task2)}`,
     `time: ${stages}`,
     `report: ${m.outputs.report}`,
   ];

@@ -4,13 +4,15 @@
 // index built from the given assertions as the pipeline builds it (every assertion, any relation or
 // typicality). Per item:
 //   Task 1  each distractor option's intention (by intentionKey) against the item's pair
-//           (item_a_id, item_b_id): pair-asserted, generic, second-answer;
+//           (item_a_id, item_b_id): pair-asserted, generic, second-answer, kind-asserted, group-generic;
 //   Task 2  each distractor product (its id from distractors_id, matched to the option by its title in
-//           distractors_product) against the given product (item_a_id) and the gold's intention (the
-//           item's assertion): pair-asserted, second-answer;
+//           distractors_product) against the given product (item_a_id), the gold (item_b_id) and the
+//           gold's intention (the item's assertion): pair-asserted, second-answer, substitute,
+//           kind-asserted, group-generic;
 //   both    the gold's intention generic: generic-gold.
-// Without intention vectors, second-answer holds only for equal normalised texts (the pipeline also
-// compares vectors). The concept groups behind `generic` come from the products' titles (their head
+// Without vectors, second-answer holds only for equal normalised texts and substitute only for products
+// of one kind (the pipeline also compares vectors); kinds are known for the products the assertions
+// name (product-kinds.ts). The concept groups behind `generic` come from the products' titles (their head
 // phrases, as the offline conceptualizer takes them without a graph) when products are given; without
 // them, every pair is a group of its own.
 //
@@ -33,6 +35,7 @@ import { extractIntention } from '../items/intentionqa/intention-text.js';
 import type { DroppedAssertion } from '../items/intentionqa/item-types.js';
 import {
   intentionKey,
+  VALIDITY_FILTERS,
   ValidityIndex,
   type ValidityFilter,
   type ValidityRules,
@@ -40,10 +43,25 @@ import {
 import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
 
 /** The rules `items check` applies: the pipeline's filters, and the gold's own intention. */
-export const CHECK_RULES = ['pair-asserted', 'generic', 'second-answer', 'generic-gold'] as const;
+export const CHECK_RULES = [...VALIDITY_FILTERS, 'generic-gold'] as const;
 export type CheckRule = (typeof CHECK_RULES)[number];
 
-const ALL_RULES: ValidityRules = { excludePairAsserted: true, excludeGeneric: true, excludeSecondAnswers: true };
+const NO_RULES: ValidityRules = {
+  excludePairAsserted: false,
+  excludeGeneric: false,
+  excludeSecondAnswers: false,
+  excludeKindAsserted: false,
+  excludeGroupGeneric: false,
+  excludeSubstitutes: false,
+};
+const ALL_RULES: ValidityRules = {
+  excludePairAsserted: true,
+  excludeGeneric: true,
+  excludeSecondAnswers: true,
+  excludeKindAsserted: true,
+  excludeGroupGeneric: true,
+  excludeSubstitutes: true,
+};
 
 /** The item files `items check` reads from a folder, in this order. */
 export const CHECKED_ITEM_FILES = [
@@ -231,23 +249,26 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
   return withClaimedOutput(o.out, 'folder', { completionFiles }, run);
 }
 
-const ONLY: Record<ValidityFilter, ValidityRules> = {
-  'pair-asserted': { excludePairAsserted: true, excludeGeneric: false, excludeSecondAnswers: false },
-  generic: { excludePairAsserted: false, excludeGeneric: true, excludeSecondAnswers: false },
-  'second-answer': ALL_RULES,
-};
+/** The rules counted on their own: each is a condition no other rule implies. */
+const ON_THEIR_OWN: ReadonlyArray<[ValidityFilter, ValidityRules]> = [
+  ['pair-asserted', { ...NO_RULES, excludePairAsserted: true }],
+  ['generic', { ...NO_RULES, excludeGeneric: true }],
+  ['group-generic', { ...NO_RULES, excludeGroupGeneric: true }],
+  ['substitute', { ...NO_RULES, excludeSubstitutes: true }],
+];
 
 /**
- * The rules a refusal predicate applies to an option: pair-asserted and generic each on its own (an
- * option can be both), second-answer only where the other two do not already refuse it (without
- * vectors it would otherwise repeat pair-asserted).
+ * The rules a refusal predicate applies to an option: pair-asserted, generic, group-generic and
+ * substitute each on its own (an option can be several); second-answer and kind-asserted only where
+ * they are the first rule to refuse it, in the pipeline's order (each includes the pair's own
+ * intentions, so alone they would repeat pair-asserted).
  */
 function rulesOf(refusal: (rules: ValidityRules) => ValidityFilter | undefined): ValidityFilter[] {
   const out: ValidityFilter[] = [];
-  if (refusal(ONLY['pair-asserted']) === 'pair-asserted') out.push('pair-asserted');
-  if (refusal(ONLY.generic) === 'generic') out.push('generic');
-  if (refusal(ALL_RULES) === 'second-answer') out.push('second-answer');
-  return out;
+  for (const [rule, only] of ON_THEIR_OWN) if (refusal(only) === rule) out.push(rule);
+  const first = refusal(ALL_RULES);
+  if (first === 'second-answer' || first === 'kind-asserted') out.push(first);
+  return out.sort((x, y) => VALIDITY_FILTERS.indexOf(x) - VALIDITY_FILTERS.indexOf(y));
 }
 
 /** The options of one item that a rule flags. */
@@ -265,10 +286,10 @@ function flagsOf(
     if (rule !== undefined) out.push({ rule, letter, text });
   };
   if (q.task === 1) {
-    const asserted = index.assertedIds(index.productIndex(itemA), index.productIndex(itemB));
+    const pair = index.task1Pair(index.productIndex(itemA), index.productIndex(itemB), ALL_RULES);
     for (const [letter, text] of distractors) {
       const key = index.intentionId(text);
-      for (const rule of rulesOf((rules) => index.task1Refusal(key, asserted, rules))) flag(rule, letter, text);
+      for (const rule of rulesOf((rules) => index.task1Refusal(key, pair, rules))) flag(rule, letter, text);
     }
     if (index.goldRefused(index.intentionId(q.options[q.gold]!), ALL_RULES))
       flag('generic-gold', q.gold, q.options[q.gold]!);
@@ -278,6 +299,7 @@ function flagsOf(
   const intention = extractIntention(assertion);
   const goldKey = intention === undefined ? -1 : index.intentionId(intention);
   const given = index.productIndex(itemA);
+  const gold = index.productIndex(itemB);
   const ids = Array.isArray(json.distractors_id) ? json.distractors_id : [];
   const titles = Array.isArray(json.distractors_product) ? json.distractors_product : [];
   const idOfTitle = new Map<unknown, unknown>(titles.map((t, k) => [t, ids[k]]));
@@ -285,7 +307,7 @@ function flagsOf(
     const id = idOfTitle.get(text);
     if (typeof id !== 'string') continue;
     const candidate = index.productIndex(id);
-    for (const rule of rulesOf((rules) => index.task2Refusal(goldKey, given, candidate, rules)))
+    for (const rule of rulesOf((rules) => index.task2Refusal(goldKey, given, gold, candidate, rules)))
       flag(rule, letter, text);
   }
   if (index.goldRefused(goldKey, ALL_RULES)) flag('generic-gold', q.gold, intention!);

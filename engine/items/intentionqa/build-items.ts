@@ -105,7 +105,7 @@ export class IntentionQaRun {
     };
   }
 
-  /** The validity filters' settings and what the generic one catches (undefined when all three are off). */
+  /** The validity filters' settings and what the generic one catches (undefined when every rule is off). */
   validitySettings(): ValiditySettings | undefined {
     const o = this.options;
     const v = this.context.validity;
@@ -119,6 +119,13 @@ export class IntentionQaRun {
       intentionTexts: v.keys,
       intentionVectors: v.vectors ? v.vectors.validRows.length : null,
       genericIntentions: o.excludeGeneric ? [...v.generic.values()] : [],
+      excludeKindAsserted: o.excludeKindAsserted,
+      excludeGroupGeneric: o.excludeGroupGeneric,
+      groupGenericShare: o.groupGenericShare,
+      excludeSubstitutes: o.excludeSubstitutes,
+      substituteCosine: o.substituteCosine,
+      sharedPhrases: v.sharedPhrases(),
+      groupGenericIntentions: o.excludeGroupGeneric ? v.data.groupGeneric : [],
     };
   }
 

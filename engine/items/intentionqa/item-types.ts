@@ -94,6 +94,9 @@ export type DropReason =
   | 'pair-asserted'
   | 'generic'
   | 'second-answer'
+  | 'kind-asserted'
+  | 'group-generic'
+  | 'substitute'
   | 'generic-gold'
   // `audit --drop-flagged` (engine/evaluation/audit.ts): items a judge model found with a second
   // right answer, or without the gold among the right ones.
