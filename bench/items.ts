@@ -120,7 +120,7 @@ export async function run(opts: BenchOptions, validityOnly = false): Promise<Ben
     const cpuShare = filters.cpuCost / (searchCpuS + filters.cpuOff);
     const cpuShareOfItems = filters.cpuCost / filters.cpuOff;
     rows.push({
-      measure: `validity filters on (pair-asserted, generic, second-answer over ${filters.keys} intention vectors) vs off: prepare + items with the default search + ${workers} workers, medians of ${filters.rounds} alternated rounds`,
+      measure: `validity rules on (all six; second-answer over ${filters.keys} intention vectors; four kinds of product a line) vs off: prepare + items with the default search + ${workers} workers, medians of ${filters.rounds} alternated rounds`,
       ...common,
       seconds: round(filters.on),
       cpu_seconds: round(filters.cpuOn),

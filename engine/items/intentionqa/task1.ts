@@ -46,7 +46,6 @@ export function draftTask1(
   const productA = validity ? validity.productIndex(a.itemA) : -1;
   const productB = validity ? validity.productIndex(a.itemB) : -1;
   const assertedForPair = validity ? validity.assertedIds(productA, productB) : undefined;
-  const assertedForKinds = validity && options.excludeKindAsserted ? validity.kindAssertedIds(productA, productB) : [];
   const r = drawFromWindow(intentionUniverse(ctx, i, pivot, w, pivotKnown, candidates), {
     ...w,
     k: DISTRACTORS_PER_ITEM,
@@ -62,7 +61,8 @@ export function draftTask1(
         if (options.excludePairAsserted && assertedForPair!.includes(key)) return 'pair-asserted';
         if (options.excludeGeneric && validity.isGenericId(key)) return 'generic';
         if (options.excludeSecondAnswers && validity.closeToAnyId(key, assertedForPair!)) return 'second-answer';
-        if (options.excludeKindAsserted && validity.closeToAnyId(key, assertedForKinds)) return 'kind-asserted';
+        if (options.excludeKindAsserted && validity.kindAssertedCloseTo(key, productA, productB))
+          return 'kind-asserted';
         if (options.excludeGroupGeneric && validity.groupGenericFor(key, productA, productB)) return 'group-generic';
       }
       if (taken.has(text)) return 'duplicate-option';

@@ -82,10 +82,7 @@ export function draftTask2(
               ctx.vectors.cosine(row, answer) >= options.substituteCosine)
           )
             return 'substitute';
-          if (
-            options.excludeKindAsserted &&
-            validity.closeToAnyId(goldKey, validity.kindAssertedIds(givenProduct, row))
-          )
+          if (options.excludeKindAsserted && validity.kindAssertedCloseTo(goldKey, givenProduct, row))
             return 'kind-asserted';
           if (options.excludeGroupGeneric && validity.groupGenericFor(goldKey, givenProduct, row))
             return 'group-generic';
