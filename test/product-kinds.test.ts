@@ -163,7 +163,7 @@ describe('the rules by kind equal a slow implementation on random inputs', () =>
   const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
   const texts = ['because a', 'because b', 'Because the B!', 'because c', 'because d'];
   it('kinds, kind-asserted keys, group-generic and same kind, with and without product rows', () => {
-    const seen = { shared: 0, asserted: 0, generic: 0, same: 0 };
+    const seen = { shared: 0, asserted: 0, generic: 0, same: 0, close: 0 };
     for (let trial = 0; trial < 60; trial++) {
       const productIds = Array.from({ length: 3 + rand(10) }, (_, k) => `P${k}`);
       const phrases = new Map<string, string[]>();
@@ -190,9 +190,25 @@ describe('the rules by kind equal a slow implementation on random inputs', () =>
               wordsOfRow: rowIds.map(() => new Set<string>()),
             }
           : undefined;
-        const built = new ValidityIndex(assertions, phrases, 3, undefined, 0.8, products, undefined, share);
+        const keys = [...new Set(texts.map(intentionKey))];
+        const intentionVectors = UnitVectors.fromVectorSet({
+          ids: keys,
+          dim: 2,
+          data: Float32Array.from({ length: keys.length * 2 }, (_, j) => (j < 2 ? 0 : rand(5) - 2)), // first row zero: no vector
+        });
+        const cosine = rand(5) / 4 - 0.5;
+        const built = new ValidityIndex(assertions, phrases, 3, intentionVectors, cosine, products, undefined, share);
         // A worker's index: the same data, structured-cloned, not rebuilt.
-        const v = new ValidityIndex([], new Map(), 3, undefined, 0.8, products, structuredClone(built.data), share);
+        const v = new ValidityIndex(
+          [],
+          new Map(),
+          3,
+          intentionVectors,
+          cosine,
+          products,
+          structuredClone(built.data),
+          share,
+        );
         const k = v.data.kinds;
         expect(new Set(k.phraseOfId.filter((_, x) => k.sharedPhrase[x] === 1))).toEqual(want.shared);
         const named = [...productIds, ...productIds.map((id) => `${id}x`)];
@@ -208,6 +224,10 @@ describe('the rules by kind equal a slow implementation on random inputs', () =>
               expect(v.sameKind(pa, pb), `${a} ${b}`).toBe(want.sameKind(a, b));
               seen.same += want.sameKind(a, b) ? 1 : 0;
               v.data.keyOfId.forEach((key, id) => {
+                // the draws' check: a key close to one asserted for the same kinds (the list, by bisection)
+                const close = v.closeToAnyId(id, v.kindAssertedIds(pa, pb));
+                expect(v.kindAssertedCloseTo(id, pa, pb), `${key} ${a} ${b}`).toBe(close);
+                seen.close += close && !asserted.includes(key) ? 1 : 0;
                 const generic = want.groupGeneric(key, a, b);
                 expect(v.groupGenericFor(id, pa, pb), `${key} ${a} ${b}`).toBe(generic);
                 seen.generic += generic ? 1 : 0;
@@ -217,7 +237,7 @@ describe('the rules by kind equal a slow implementation on random inputs', () =>
       }
     }
     // the random inputs reach every case
-    expect(Math.min(seen.shared, seen.asserted, seen.generic, seen.same)).toBeGreaterThan(10);
+    expect(Math.min(seen.shared, seen.asserted, seen.generic, seen.same, seen.close)).toBeGreaterThan(10);
   });
 });
 

@@ -286,7 +286,7 @@ function flagsOf(
     if (rule !== undefined) out.push({ rule, letter, text });
   };
   if (q.task === 1) {
-    const pair = index.task1Pair(index.productIndex(itemA), index.productIndex(itemB), ALL_RULES);
+    const pair = index.task1Pair(index.productIndex(itemA), index.productIndex(itemB));
     for (const [letter, text] of distractors) {
       const key = index.intentionId(text);
       for (const rule of rulesOf((rules) => index.task1Refusal(key, pair, rules))) flag(rule, letter, text);

@@ -43,7 +43,7 @@ export function draftTask1(
   const gold = ctx.normIntention[i]!;
   const taken = new Set<string>();
   const validity = ctx.validity;
-  const pair = validity?.task1Pair(validity.productIndex(a.itemA), validity.productIndex(a.itemB), options);
+  const pair = validity?.task1Pair(validity.productIndex(a.itemA), validity.productIndex(a.itemB));
   const r = drawFromWindow(intentionUniverse(ctx, i, pivot, w, pivotKnown, candidates), {
     ...w,
     k: DISTRACTORS_PER_ITEM,

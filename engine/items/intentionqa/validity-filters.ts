@@ -63,8 +63,6 @@ export interface Task1Pair {
   b: number;
   /** The key ids asserted for the pair. */
   asserted: ArrayLike<number>;
-  /** The key ids asserted for pairs of the same kinds (empty when kind-asserted is off). */
-  kindAsserted: ArrayLike<number>;
 }
 
 /** What a run's manifest and report record about the validity filters. */
@@ -407,6 +405,18 @@ export function buildValidityIndexData(
   };
 }
 
+/** Whether `key` is in the ascending keys[from ..< to]. */
+function bisect(keys: Int32Array, from: number, to: number, key: number): boolean {
+  while (from < to) {
+    const mid = (from + to) >>> 1;
+    const k = keys[mid]!;
+    if (k === key) return true;
+    if (k < key) from = mid + 1;
+    else to = mid;
+  }
+  return false;
+}
+
 /** The position of `code` in the ascending `codes`, or -1. */
 function search(codes: Float64Array, code: number): number {
   let from = 0;
@@ -437,6 +447,8 @@ export class ValidityIndex {
   readonly generic: ReadonlyMap<string, GenericIntention>;
   /** Distinct intention keys in the input. */
   readonly keys: number;
+  /** closeKeysOf's answers, filled as the draws ask. */
+  private readonly closeKeys = new Map<number, Int32Array>();
   /** The key id of each input assertion's intention, in input order. */
   readonly intentionIds: Int32Array;
 
@@ -518,13 +530,8 @@ export class ValidityIndex {
   // implementation. The order of the checks is the order the refusal reasons are recorded in.
 
   /** What the Task-1 rules consult about the item's pair (product indices a, b): computed once per item. */
-  task1Pair(a: number, b: number, rules: ValidityRules): Task1Pair {
-    return {
-      a,
-      b,
-      asserted: this.assertedIds(a, b),
-      kindAsserted: rules.excludeKindAsserted ? this.kindAssertedIds(a, b) : [],
-    };
+  task1Pair(a: number, b: number): Task1Pair {
+    return { a, b, asserted: this.assertedIds(a, b) };
   }
 
   /**
@@ -536,7 +543,7 @@ export class ValidityIndex {
     if (rules.excludePairAsserted && includesId(pair.asserted, key)) return 'pair-asserted';
     if (rules.excludeGeneric && this.isGenericId(key)) return 'generic';
     if (rules.excludeSecondAnswers && this.closeToAnyId(key, pair.asserted)) return 'second-answer';
-    if (rules.excludeKindAsserted && this.closeToAnyId(key, pair.kindAsserted)) return 'kind-asserted';
+    if (rules.excludeKindAsserted && this.kindAssertedCloseTo(key, pair.a, pair.b)) return 'kind-asserted';
     if (rules.excludeGroupGeneric && this.groupGenericFor(key, pair.a, pair.b)) return 'group-generic';
     return undefined;
   }
@@ -564,7 +571,7 @@ export class ValidityIndex {
       (this.sameKind(candidate, gold) || this.sameKind(candidate, given) || nearGold?.() === true)
     )
       return 'substitute';
-    if (rules.excludeKindAsserted && known && this.closeToAnyId(goldKey, this.kindAssertedIds(given, candidate)))
+    if (rules.excludeKindAsserted && known && this.kindAssertedCloseTo(goldKey, given, candidate))
       return 'kind-asserted';
     if (rules.excludeGroupGeneric && known && this.groupGenericFor(goldKey, given, candidate)) return 'group-generic';
     return undefined;
@@ -599,6 +606,42 @@ export class ValidityIndex {
           for (let j = d.firstKindPairKey[c]!; j < d.firstKindPairKey[c + 1]!; j++) out.push(d.kindPairKeys[j]!);
       }
     return out;
+  }
+
+  /**
+   * Whether key id `id`, or a key close to it (closeIds), is asserted for a pair of the same kinds as
+   * (a, b): closeToAnyId(id, kindAssertedIds(a, b)), without building the list. The keys of a kind
+   * pair are sorted, so each key close to `id` is a bisection; the keys close to a key are computed
+   * once per index (closeKeysOf), not once per candidate.
+   */
+  kindAssertedCloseTo(id: number, a: number, b: number): boolean {
+    const d = this.data;
+    const ka = kindOf(d.kinds, a);
+    const kb = kindOf(d.kinds, b);
+    if (ka.length === 0 || kb.length === 0) return false;
+    const n = d.kinds.phraseOfId.length;
+    const close = this.closeKeysOf(id);
+    for (const x of ka)
+      for (const y of kb) {
+        const c = search(d.kindPairCode, x <= y ? x * n + y : y * n + x);
+        if (c < 0) continue;
+        const from = d.firstKindPairKey[c]!;
+        const to = d.firstKindPairKey[c + 1]!;
+        for (const k of close) if (bisect(d.kindPairKeys, from, to, k)) return true;
+      }
+    return false;
+  }
+
+  /** The key ids close to key id `id` (closeIds), itself included, ascending; computed once per key. */
+  closeKeysOf(id: number): Int32Array {
+    let close = this.closeKeys.get(id);
+    if (close === undefined) {
+      const out: number[] = [];
+      if (this.rowOfId[id]! < 0) out.push(id);
+      else for (let k = 0; k < this.keys; k++) if (this.closeIds(id, k)) out.push(k);
+      this.closeKeys.set(id, (close = Int32Array.from(out)));
+    }
+    return close;
   }
 
   /** Whether key id `id` is generic within a group (a shared phrase) that products a and b both hold. */
