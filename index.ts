@@ -218,6 +218,22 @@ export {
   type PipelineOptions,
   type PipelineManifest,
 } from './engine/pipeline/run-pipeline.js';
+export {
+  runPipelineFromVectors,
+  type ProductVectorsPipelineOptions,
+  type ProductVectorsManifest,
+} from './engine/pipeline/run-from-vectors.js';
+export {
+  checkItems,
+  CHECK_RULES,
+  type CheckRule,
+  type CheckItemsOptions,
+  type CheckItemsResult,
+  type CheckItemsSummary,
+  type CheckedFile,
+  type FlaggedOption,
+  type RuleSummary,
+} from './engine/evaluation/check-items.js';
 export { writeDemo, type DemoOptions } from './engine/demo/demo-world.js';
 export { runDemo, type RunDemoOptions } from './engine/demo/run-demo.js';
 
@@ -242,7 +258,13 @@ export {
   type ReviewItemFile,
   type SourcedReviewItem,
   type ReviewOption,
+  type ReviewItems,
 } from './engine/review/review-items.js';
+export {
+  malformedReason,
+  ITEM_OPTIONS,
+  type MalformedItem,
+} from './engine/scoring/intentionqa/intentionqa-item-file.js';
 export { sampleItems, STRATUM_FIELDS, type StratumField, type SampleSettings } from './engine/review/sample-items.js';
 export { exportReview, type ExportReviewOptions, type ExportReviewResult } from './engine/review/export-review.js';
 export {
@@ -340,13 +362,17 @@ export type { SolverAccuracy, SolverComparison } from './engine/demo/solver-comp
 export {
   VALIDITY_FILTERS,
   type GenericIntention,
+  type GroupGenericIntention,
   type ProductRows,
   type ValidityFilter,
   type ValidityIndex,
   type ValidityIndexData,
+  type ValidityRules,
+  type Task1Pair,
   type ValiditySettings,
 } from './engine/items/intentionqa/validity-filters.js';
 export type { FilterCounts, ValidityStats } from './engine/items/intentionqa/validity-report.js';
+export type { ProductKinds } from './engine/items/intentionqa/product-kinds.js';
 export type { FilterDrop } from './engine/items/intentionqa/assertion-filter.js';
 export type { AssertionDraft } from './engine/items/intentionqa/build-items.js';
 export type { WordSet } from './engine/items/intentionqa/concept-overlap.js';

@@ -27,6 +27,7 @@ import { TASK1_WINDOW_UNIFORM, TASK2_WINDOW } from '../engine/items/intentionqa/
 import { MatrixRanges, PIPELINE_LANES, PIPELINE_MIN_PAIRS } from '../engine/search/matrix-ranges.js';
 import { ExactScanRange, type RangeSearch } from '../engine/search/range-search.js';
 import { intentionKey } from '../engine/items/intentionqa/validity-filters.js';
+import { VALIDITY_RULE_FIELDS } from '../engine/items/intentionqa/intentionqa-options.js';
 import { Rng } from '../core/rng.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
 import { DEFAULT_HNSW_PARAMS, HnswRange, VectorIndex } from '../engine/search/vector-index.js';
@@ -109,7 +110,7 @@ export async function run(opts: BenchOptions, validityOnly = false): Promise<Ben
     const search = run.context.search;
     const viaMatrix = search instanceof MatrixRanges ? search : undefined;
 
-    // The validity filters (issue 26): the same items with the three filters on and off, over the
+    // The validity rules (issues 26 and 34): the same items with every rule on and off, over the
     // same window search, in alternated rounds; their cost against the items stage (search + items).
     const filters = await validityFilterCost(world, vectors, search, seed, workers, n >= 100_000 ? 3 : 5);
     // CPU seconds (this process and its worker threads) as well as wall: on a loaded machine the wall
@@ -119,7 +120,7 @@ export async function run(opts: BenchOptions, validityOnly = false): Promise<Ben
     const cpuShare = filters.cpuCost / (searchCpuS + filters.cpuOff);
     const cpuShareOfItems = filters.cpuCost / filters.cpuOff;
     rows.push({
-      measure: `validity filters on (pair-asserted, generic, second-answer over ${filters.keys} intention vectors) vs off: prepare + items with the default search + ${workers} workers, medians of ${filters.rounds} alternated rounds`,
+      measure: `validity rules on (all six; second-answer over ${filters.keys} intention vectors; four kinds of product a line) vs off: prepare + items with the default search + ${workers} workers, medians of ${filters.rounds} alternated rounds`,
       ...common,
       seconds: round(filters.on),
       cpu_seconds: round(filters.cpuOn),
@@ -477,9 +478,15 @@ async function validityFilterCost(
   const data = Float32Array.from({ length: keys.length * DIM }, () => rng.next() - 0.5);
   const intentionVectors = UnitVectors.fromVectorSet({ ids: keys, dim: DIM, data });
   const fields = {
-    off: { excludePairAsserted: false, excludeGeneric: false, excludeSecondAnswers: false },
-    on: { excludePairAsserted: true, excludeGeneric: true, excludeSecondAnswers: true },
+    off: Object.fromEntries(VALIDITY_RULE_FIELDS.map((f) => [f, false])),
+    on: Object.fromEntries(VALIDITY_RULE_FIELDS.map((f) => [f, true])),
   };
+  // The synthetic world's products hold one phrase a line, so they have no kind and the rules by kind
+  // would never fire: here each product also gets one of four kinds of its line (a phrase of its own),
+  // in both modes, so that the cost counts the kind index and its checks at work.
+  const phrases = new Map(
+    [...world.phrases].map(([id, list]) => [id, [...list, `${list[0]} kind${Number(id.slice(1)) % 4}`]]),
+  );
   const walls = { on: [] as number[], off: [] as number[] };
   const cpus = { on: [] as number[], off: [] as number[] };
   let items = 0;
@@ -489,6 +496,7 @@ async function validityFilterCost(
       const cpu0 = process.cpuUsage();
       const run = await IntentionQaRun.prepare({
         ...world,
+        phrases,
         embeddings: vectors,
         intentionVectors,
         options: { seed, search, ...fields[mode] },

@@ -163,27 +163,33 @@ describe('audit: verdicts', () => {
 });
 
 describe('audit: the released files', () => {
-  it('judges a released Task 1 file (no task, difficulty or prompts): the prompt built as askLM built it', async () => {
+  it('judges a released Task 1 file (no task, difficulty or prompts): the prompt built as askLM built it; a malformed item set apart', async () => {
     const released = join(dir, 'released_task1.jsonl');
-    const record = (id: string, gold: string) => ({
+    const four = { A: 'because a.', B: 'because b.', C: 'because c.', D: 'because d.' };
+    const record = (id: string, gold: string, options: Record<string, string> = four) => ({
       id,
-      item_a_name: `P1-${id}`,
+      item_a_name: `P1-${id} &amp; more`,
       item_b_name: 'its companion',
       relation: 'usedFor',
       assertion: 'PersonX bought it because they like tea.',
       distractors_asserstion: ['x', 'y', 'z'],
       gold_ind: gold,
-      options: { A: 'because a.', B: 'because b.', C: 'because c.', D: 'because d.', E: 'because e.' },
+      options,
     });
-    writeFileSync(released, [record('q1', 'A'), record('q2', 'E')].map((r) => JSON.stringify(r) + '\n').join(''));
-    server.handler = () => completion('A, E');
-    const r = await runAudit(options('released', { items: released }));
-    expect(verdicts('released')).toEqual(['1:q1 second-answer ["A","E"]', '1:q2 second-answer ["A","E"]']);
-    expect(r.summary.byTaskDifficulty.map((row) => [row.task, row.difficulty, row.items])).toEqual([[1, 'unknown', 2]]);
-    expect(requests[0]!.body.messages[0]!.content).toContain(
-      'Question:\nA customer buys P1-q1 and its companion. What is the most likely intention for buying them?\n\nOptions:\nA. because a.\n',
+    const five = { ...four, E: 'because e.' };
+    writeFileSync(
+      released,
+      [record('q1', 'A'), record('q2', 'D'), record('q3', 'E', five)].map((r) => JSON.stringify(r) + '\n').join(''),
     );
-    expect(requests[0]!.body.messages[0]!.content).toContain('\nE. because e.\n');
+    server.handler = () => completion('A, D');
+    const r = await runAudit(options('released', { items: released }));
+    expect(verdicts('released')).toEqual(['1:q1 second-answer ["A","D"]', '1:q2 second-answer ["A","D"]']);
+    expect(r.summary.byTaskDifficulty.map((row) => [row.task, row.difficulty, row.items])).toEqual([[1, 'unknown', 2]]);
+    // The judge reads the title with its HTML reference decoded.
+    expect(requests[0]!.body.messages[0]!.content).toContain(
+      'Question:\nA customer buys P1-q1 & more and its companion. What is the most likely intention for buying them?\n\nOptions:\nA. because a.\n',
+    );
+    expect(r.malformed).toEqual([{ file: released, line: 3, id: 'q3', reason: '5 options (A, B, C, D, E), not 4' }]);
   });
 });
 

@@ -23,7 +23,7 @@ describe('intentsim command line surface', () => {
     expect(lines).toContain('intentsim graph neighbours (alias neighbors)');
     expect(lines).toContain('intentsim embed --no-node-cache | negate');
     expect(lines).toContain('intentsim graph import --jsonl | variadic');
-    expect(lines).toContain('intentsim pipeline --graph | value | mandatory');
+    expect(lines).toContain('intentsim pipeline --assertions | value | mandatory');
     expect(lines).toContain('intentsim score shoppingbench --batch-size | value | default 256');
     expect(lines).toContain('intentsim graph match | hidden');
     expect(lines).toContain('intentsim embed --cache-dir | value | hidden');

@@ -110,8 +110,9 @@ describe('demo world', () => {
         ).toBe(false);
       }
     }
-    // The demo world's seed drew such a modifier for five products (measured before the rule).
-    expect(world.products.map((p) => p.title)).toContain('Zentrix Pro Wireless Controller for Nintendo Switch - Red');
+    // The check has cases to catch: the head noun "Wireless Controller" meets the modifier list that
+    // holds "Wireless" (four such titles in the demo world of seed 1).
+    expect(world.products.filter((p) => / Wireless Controller/.test(p.title)).length).toBeGreaterThan(2);
   });
 
   it('pairs every co-buy intention only with the categories it names (no headphones "for protecting a phone")', () => {

@@ -15,7 +15,7 @@ import { readNpyFloat32 } from '../core/npy.js';
 import { buildCatalogIndex } from '../engine/catalog/build-catalog-index.js';
 import { CatalogIndex } from '../engine/catalog/catalog-query.js';
 import { runDemo } from '../engine/demo/run-demo.js';
-import { buildDemoWorld } from '../engine/demo/demo-world.js';
+import { DEMO_WORLD_DATA, buildDemoWorld } from '../engine/demo/demo-world.js';
 import { readEmbeddings, EMBEDDINGS_MEAN_FILE } from '../engine/pipeline/run-pipeline.js';
 import { GLOVE_CALIBRATION } from '../engine/items/intentionqa/calibration.js';
 import { extractIntention } from '../engine/items/intentionqa/intention-text.js';
@@ -186,10 +186,11 @@ describe.skipIf(!pkg)('the demo with glove-100d', () => {
     expect(report).toContain('## Similarity distribution');
     expect(report).toContain('calibrated for Sentence-BERT context embeddings');
     expect(report).toContain('glove-100d, centered');
-    // Most assertions get items (with the paper's windows on raw averages, Task 2 had 76 of 451).
-    const valid = m.counts.assertions - Object.values(m.counts.dropped.both).reduce((a, b) => a + b, 0);
-    expect(m.counts.task1Items).toBeGreaterThan(0.8 * valid);
-    expect(m.counts.task2Items).toBeGreaterThan(0.8 * valid);
+    // At least half of the assertions past the typicality filter get items (issue 34; with the paper's
+    // windows on raw averages, Task 2 had 76 of 451 on the first demo world).
+    const past = m.counts.assertions - (m.counts.dropped.both['typicality-below-min'] ?? 0);
+    expect(m.counts.task1Items).toBeGreaterThanOrEqual(0.5 * past);
+    expect(m.counts.task2Items).toBeGreaterThanOrEqual(0.5 * past);
   });
 
   it('writes well-formed items against the centered vectors, and the mean it subtracted', async () => {
@@ -232,10 +233,15 @@ describe.skipIf(!pkg)('the demo with glove-100d', () => {
     for (const item of items) checkItemInvariants(item, { products, assertions }, vectors, bounds);
   });
 
-  it('draws Task-2 distractors that share a category word with the gold more often than random products do', () => {
+  it("draws Task-2 distractors from the gold's cluster more often than random products are", () => {
+    // Related but not substitutes: the substitute rule keeps the gold's own category out, so the
+    // windows must find the other categories of its cluster (the world's shopping contexts).
     const world = buildDemoWorld({ seed: 1 });
-    const words = (id: string) => new Set(world.categoryOf.get(id)!.split(' '));
-    const shares = (a: string, b: string) => [...words(a)].some((w) => words(b).has(w));
+    const clusterOf = new Map(
+      DEMO_WORLD_DATA.clusters.flatMap((c) => c.categories.map((cat) => [cat.noun, c.name] as const)),
+    );
+    const cluster = (id: string) => clusterOf.get(world.categoryOf.get(id)!) ?? null;
+    const shares = (a: string, b: string) => cluster(a) !== null && cluster(a) === cluster(b);
     const items = jsonl<Task2Item>(join(out, 'intentionqa', 'items', 'intentionqa_task2.jsonl'));
     const ids = [...world.categoryOf.keys()];
     let drawn = 0;
@@ -251,7 +257,7 @@ describe.skipIf(!pkg)('the demo with glove-100d', () => {
     }
     const distractorRate = drawnSharing / drawn;
     console.log(
-      `glove-100d demo, Task-2 distractors sharing a category word with the gold: ${(100 * distractorRate).toFixed(1)}% ` +
+      `glove-100d demo, Task-2 distractors from the gold's cluster: ${(100 * distractorRate).toFixed(1)}% ` +
         `of ${drawn}; random products: ${(100 * randomRate).toFixed(1)}%`,
     );
     expect(distractorRate).toBeGreaterThan(2 * randomRate);

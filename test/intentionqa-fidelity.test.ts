@@ -32,6 +32,9 @@ describe('presets: {preset, overrides} → options (a pure function)', () => {
       excludePairAsserted: true,
       excludeGeneric: true,
       excludeSecondAnswers: true,
+      excludeKindAsserted: true,
+      excludeGroupGeneric: true,
+      excludeSubstitutes: true,
     });
     expect(PRESET_OPTIONS.released).toEqual({
       sampling: 'lowest',
@@ -43,6 +46,9 @@ describe('presets: {preset, overrides} → options (a pure function)', () => {
       excludePairAsserted: false,
       excludeGeneric: false,
       excludeSecondAnswers: false,
+      excludeKindAsserted: false,
+      excludeGroupGeneric: false,
+      excludeSubstitutes: false,
     });
   });
 

@@ -1,13 +1,21 @@
-// Issue 26's acceptance check on the demo world (seed 1, glove-100d, the default paper preset): no
-// Task-1 item has a distractor asserted for its own product pair, and no distractor is a generic
-// intention. Counted here with this file's own code, from the world's raw files (assertions.jsonl,
-// concepts.jsonl) and the written items, never through the engine's filter code; the same counts on
-// a run with the three filters off must be above zero, so the check can see what it looks for.
+// Issue 26's acceptance check on the first demo world (test/fixtures/demo-world-v1: seed 1,
+// glove-100d, the paper preset with the three filters of that issue): no Task-1 item has a
+// distractor asserted for its own product pair, and no distractor is a generic intention. Counted
+// here with this file's own code, from the world's raw files (assertions.jsonl, concepts.jsonl) and
+// the written items, never through the engine's filter code; the same counts on a run with the
+// filters off must be above zero, so the check can see what it looks for.
+//
+// Issue 34's on the current demo world (seed 1, every rule on, the default): no Task-1 distractor is
+// an intention asserted for another pair of the same two categories, and no Task-2 distractor is of
+// the gold's or p_A's category or of a category asserted with p_A's for the gold's intention. Counted
+// from the world's own categories (buildDemoWorld's categoryOf), not from the concept phrases the
+// rules read; a run with every rule off must show such distractors.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDemo } from '../engine/demo/demo-world.js';
+import { buildDemoWorld, writeDemo } from '../engine/demo/demo-world.js';
+import { VALIDITY_RULE_FIELDS } from '../engine/items/intentionqa/intentionqa-options.js';
 import { runPipeline, type PipelineManifest } from '../engine/pipeline/run-pipeline.js';
 import { GLOVE_TEST_CACHE, realGlovePackage } from './support/glove.js';
 import { openEncoder } from '../workers/open-encoder.js';
@@ -104,9 +112,13 @@ function count(runDir: string, world: ReturnType<typeof readWorld>) {
   return { items: items.length, assertedForPair, genericDistractors };
 }
 
-describe.skipIf(!pkg)('validity filters on the demo world (glove-100d, seed 1), counted independently', () => {
+/** Every validity rule off, or only the three of issue 26 on. */
+const ALL_OFF = Object.fromEntries(VALIDITY_RULE_FIELDS.map((f) => [f, false]));
+const ISSUE_26 = { ...ALL_OFF, excludePairAsserted: true, excludeGeneric: true, excludeSecondAnswers: true };
+
+describe.skipIf(!pkg)('validity filters on the first demo world (glove-100d, seed 1), counted independently', () => {
   const dir = mkdtempSync(join(tmpdir(), 'intentsim-validity-demo-'));
-  const worldDir = join(dir, 'world');
+  const worldDir = join(import.meta.dirname, 'fixtures', 'demo-world-v1');
   const manifests: Record<'on' | 'off', PipelineManifest | undefined> = { on: undefined, off: undefined };
   let encoder: Encoder;
   const run = (name: 'on' | 'off', items: Record<string, unknown>) =>
@@ -125,14 +137,9 @@ describe.skipIf(!pkg)('validity filters on the demo world (glove-100d, seed 1), 
       onError: 'fail',
     });
   beforeAll(async () => {
-    await writeDemo(worldDir, { seed: 1 });
     encoder = await openEncoder({ encoder: 'glove-100d', cacheDir: GLOVE_TEST_CACHE });
-    manifests.on = await run('on', {});
-    manifests.off = await run('off', {
-      excludePairAsserted: false,
-      excludeGeneric: false,
-      excludeSecondAnswers: false,
-    });
+    manifests.on = await run('on', ISSUE_26);
+    manifests.off = await run('off', ALL_OFF);
   }, 300_000);
   afterAll(async () => {
     await encoder.close();
@@ -168,5 +175,81 @@ describe.skipIf(!pkg)('validity filters on the demo world (glove-100d, seed 1), 
       genericMinGroups: 3,
       secondAnswerCosine: 0.75,
     });
+  });
+});
+
+interface Task2Item {
+  item_a_id: string;
+  item_b_id: string;
+  assertion: string;
+  distractors_id: string[];
+}
+
+describe.skipIf(!pkg)('validity rules on the demo world (glove-100d, seed 1), counted from its categories', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'intentsim-validity-demo-v2-'));
+  const worldDir = join(dir, 'world');
+  let encoder: Encoder;
+  const world = buildDemoWorld({ seed: 1 });
+  const category = (id: string) => world.categoryOf.get(id)!;
+  const kinds = (x: string, y: string) => [category(x), category(y)].sort().join('+');
+  /** Intention texts (normalised) asserted, at any typicality, for each unordered pair of categories. */
+  const ofKinds = new Map<string, Set<string>>();
+  for (const a of world.assertions) {
+    const k = kinds(a.item_a_id, a.item_b_id);
+    if (!ofKinds.has(k)) ofKinds.set(k, new Set());
+    ofKinds.get(k)!.add(releasedNormalizeName(a.assertion.slice(a.assertion.indexOf('because'))));
+  }
+  const run = (name: string, items: Record<string, unknown>) =>
+    runPipeline({
+      embed: {
+        graph: join(worldDir, 'graph.sqlite'),
+        products: join(worldDir, 'products.jsonl'),
+        concepts: join(worldDir, 'concepts.jsonl'),
+        mode: 'induced',
+        encoder,
+        nodeCacheDir: join(dir, 'cache'),
+      },
+      assertions: join(worldDir, 'assertions.jsonl'),
+      items: { seed: 1, workers: 0, ...items },
+      out: join(dir, name),
+      onError: 'fail',
+    });
+  /** Task-1 distractors asserted for the item's kinds; Task-2 distractors that fit (by category). */
+  const secondAnswers = (name: string) => {
+    let task1 = 0;
+    for (const item of jsonl<Item>(join(dir, name, 'items', 'intentionqa_task1.jsonl'))) {
+      const asserted = ofKinds.get(kinds(item.item_a_id, item.item_b_id)) ?? new Set();
+      task1 += item.distractors_asserstion.filter((d) => asserted.has(releasedNormalizeName(d))).length;
+    }
+    const task2 = { substitutes: 0, asserted: 0 };
+    for (const item of jsonl<Task2Item>(join(dir, name, 'items', 'intentionqa_task2.jsonl'))) {
+      const gold = releasedNormalizeName(item.assertion.slice(item.assertion.indexOf('because')));
+      for (const d of item.distractors_id) {
+        if (category(d) === category(item.item_b_id) || category(d) === category(item.item_a_id))
+          task2.substitutes += 1;
+        else if (ofKinds.get(kinds(item.item_a_id, d))?.has(gold)) task2.asserted += 1;
+      }
+    }
+    return { task1, task2 };
+  };
+  beforeAll(async () => {
+    await writeDemo(worldDir, { seed: 1 });
+    encoder = await openEncoder({ encoder: 'glove-100d', cacheDir: GLOVE_TEST_CACHE });
+    await run('on', {});
+    await run('off', ALL_OFF);
+  }, 300_000);
+  afterAll(async () => {
+    await encoder.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('with every rule on (the default) no distractor fits the item by its categories', () => {
+    expect(secondAnswers('on')).toEqual({ task1: 0, task2: { substitutes: 0, asserted: 0 } });
+  });
+
+  it('with every rule off such distractors are there, so the check sees them', () => {
+    const off = secondAnswers('off');
+    expect(off.task1).toBeGreaterThan(0);
+    expect(off.task2.substitutes).toBeGreaterThan(0);
   });
 });

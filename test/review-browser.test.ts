@@ -87,7 +87,12 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
     const items = writeItemsDir(join(dir, 'items'), {
       'intentionqa_task1.jsonl': manyIntentionQaItems(6, (i) => titles[i]!),
     });
-    const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review'), annotators: ['a', 'b'], seed: 5 });
+    const { store } = await openReview({
+      itemsDir: items,
+      reviewDir: join(dir, 'review'),
+      annotators: ['a', 'b'],
+      seed: 5,
+    });
     const server = await serveReview({ store });
     const notFound: string[] = [];
     try {
@@ -191,7 +196,7 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
         JSON.stringify(t4),
       ],
     });
-    const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review'), annotators: ['a'] });
+    const { store } = await openReview({ itemsDir: items, reviewDir: join(dir, 'review'), annotators: ['a'] });
     const server = await serveReview({ store });
     try {
       const page = await browser.newPage();
@@ -309,7 +314,7 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
   it('a 20-item review by keyboard: the time per item, the summary, and the screenshot in docs/', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'intentsim-review-20-'));
     const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': realisticItems(20) });
-    const { store } = openReview({
+    const { store } = await openReview({
       itemsDir: items,
       reviewDir: join(dir, 'review'),
       annotators: ['ann'],

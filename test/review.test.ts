@@ -27,10 +27,10 @@ import {
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'intentsim-review-'));
 
-function sixItemReview(annotators = ['a', 'b']) {
+async function sixItemReview(annotators = ['a', 'b']) {
   const dir = tmp();
   const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(6) });
-  const opened = openReview({ itemsDir: items, reviewDir: join(dir, 'review'), annotators, seed: 3 });
+  const opened = await openReview({ itemsDir: items, reviewDir: join(dir, 'review'), annotators, seed: 3 });
   return { dir, items, ...opened };
 }
 
@@ -44,7 +44,7 @@ function saveScenario(store: ReviewStore) {
 }
 
 describe('review items', () => {
-  it('reads IntentionQA items: products, relation, the question without its options, options, gold', () => {
+  it('reads IntentionQA items: products, relation, the question without its options, options, gold', async () => {
     const dir = writeItemsDir(join(tmp(), 'items'), {
       'intentionqa_task2.jsonl': [
         intentionQaLine({
@@ -59,7 +59,7 @@ describe('review items', () => {
         }),
       ],
     });
-    const item = readReviewItems(dir)[0]!.item;
+    const item = (await readReviewItems(dir)).items[0]!.item;
     expect(item).toMatchObject({
       key: 'intentionqa_task2.jsonl#X1',
       task: 'intentionqa-2',
@@ -73,14 +73,14 @@ describe('review items', () => {
     expect(item.options.map((o) => `${o.letter}=${o.text}`)).toEqual(['A=Mug', 'B=Teapot', 'C=Spoon', 'D=Lamp']);
   });
 
-  it('reads SIB tasks: the session products, the question, the options split from their one line, the label', () => {
+  it('reads SIB tasks: the session products, the question, the options split from their one line, the label', async () => {
     const dir = writeItemsDir(join(tmp(), 'items'), {
       'sib-tasks.jsonl': [
         sibTaskLine('s1/n1/T1', ['Pillow, soft', 'Eye mask'], { letter: 'B' }),
         sibTaskLine('s1/n2/T1', ['Pillow, soft', 'Coffee 2 lb'], { binary: 'negative' }),
       ],
     });
-    const [first, second] = readReviewItems(dir).map((s) => s.item);
+    const [first, second] = (await readReviewItems(dir)).items.map((s) => s.item);
     expect(first).toMatchObject({
       task: 'sib-1',
       difficulty: 'original',
@@ -99,7 +99,7 @@ describe('review items', () => {
     expect(second!.goldNote).toBe('negative (constructed)');
   });
 
-  it('reads a three-option SIB Task 4 and a next-product choice of sib-distractors.jsonl', () => {
+  it('reads a three-option SIB Task 4 and a next-product choice of sib-distractors.jsonl', async () => {
     const t4 = JSON.parse(sibTaskLine('s1/n1/T4', ['Pillow', 'Eye mask'], { letter: 'C' })) as Record<string, unknown>;
     const prompt =
       'Act as a customer.\nProduct 1: Pillow\nAttributes: x\n\nDo you still want to explore similar products?\n\n' +
@@ -119,7 +119,7 @@ describe('review items', () => {
       'sib-tasks.jsonl': [JSON.stringify(t4)],
       'sib-distractors.jsonl': [JSON.stringify(next)],
     });
-    const [four, choice] = readReviewItems(dir).map((s) => s.item);
+    const [four, choice] = (await readReviewItems(dir)).items.map((s) => s.item);
     expect(four!.options).toEqual([
       { letter: 'A', text: 'Yes: same category.' },
       { letter: 'B', text: 'Maybe yes: same category, other features.' },
@@ -140,18 +140,20 @@ describe('review items', () => {
     expect(choice!.options.map((o) => o.text)).toEqual(['Lamp', 'Eye mask', 'Mug', 'Kettle']);
   });
 
-  it('names file, line and field of a bad item', () => {
+  it('names file, line and field of a bad item', async () => {
     const dir = writeItemsDir(join(tmp(), 'items'), {
       'intentionqa_task1.jsonl': [manyIntentionQaItems(1)[0]!, '{"id": "Q2", "task": 1}'],
     });
-    expect(() => readReviewItems(dir)).toThrow(/intentionqa_task1\.jsonl:2 \(field "options"\): missing/);
+    await expect(readReviewItems(dir)).rejects.toThrow(/intentionqa_task1\.jsonl:2 \(field "options"\): missing/);
   });
 });
 
+const tenItems = (
+  await readReviewItems(writeItemsDir(join(tmp(), 'items'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(10) }))
+).items.map((s) => s.item);
+
 describe('review sample', () => {
-  const items = readReviewItems(
-    writeItemsDir(join(tmp(), 'items'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(10) }),
-  ).map((s) => s.item);
+  const items = tenItems;
 
   it('allocates to strata in proportion, the remainder to the largest fractions (ties: first stratum)', () => {
     // difficulty strata: easy 4 (items 0,3,6,9), hard 3, medium 3; n = 5 → quotas 2, 1.5, 1.5 → 2, 2, 1.
@@ -171,26 +173,26 @@ describe('review sample', () => {
 });
 
 describe('review store', () => {
-  it('resumes, adds new annotators with their own tokens, and refuses another items folder or sample, naming both', () => {
-    const r = sixItemReview();
+  it('resumes, adds new annotators with their own tokens, and refuses another items folder or sample, naming both', async () => {
+    const r = await sixItemReview();
     const tokens = r.annotators.map((a) => a.token);
     r.store.close();
-    const again = openReview({ itemsDir: r.items, reviewDir: join(r.dir, 'review'), annotators: ['c'] });
+    const again = await openReview({ itemsDir: r.items, reviewDir: join(r.dir, 'review'), annotators: ['c'] });
     expect(again.resumed).toBe(true);
     expect(again.annotators.map((a) => a.name)).toEqual(['a', 'b', 'c']);
     expect(again.annotators.slice(0, 2).map((a) => a.token)).toEqual(tokens);
     again.store.close();
     const other = writeItemsDir(join(r.dir, 'other'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(3) });
-    expect(() => openReview({ itemsDir: other, reviewDir: join(r.dir, 'review') })).toThrow(
+    await expect(openReview({ itemsDir: other, reviewDir: join(r.dir, 'review') })).rejects.toThrow(
       `reviews items from ${resolve(r.items)}, not ${resolve(other)}`,
     );
-    expect(() => openReview({ itemsDir: r.items, reviewDir: join(r.dir, 'review'), seed: 4 })).toThrow(
+    await expect(openReview({ itemsDir: r.items, reviewDir: join(r.dir, 'review'), seed: 4 })).rejects.toThrow(
       /started with seed 3, not 4/,
     );
   });
 
   it('keeps a save that was answered when the process is killed with SIGKILL', async () => {
-    const r = sixItemReview();
+    const r = await sixItemReview();
     r.store.close();
     const script = `
       import { ReviewStore } from ${JSON.stringify(resolve('dist/engine/review/review-store.js'))};
@@ -249,7 +251,7 @@ describe('review server', () => {
   const label = JSON.stringify({ correct: ['A'], validity: 'valid', reasons: [], otherText: '', ms: 1500 });
 
   it('needs a token, checks the body, and saves each annotator’s labels under their own name, concurrently', async () => {
-    const r = sixItemReview();
+    const r = await sixItemReview();
     server = await serveReview({ store: r.store });
     const a = r.annotators[0]!;
     const b = r.annotators[1]!;
@@ -282,7 +284,7 @@ describe('review server', () => {
   });
 
   it('serves only its own four files: no path reaches the file system', async () => {
-    const r = sixItemReview();
+    const r = await sixItemReview();
     server = await serveReview({ store: r.store });
     const page = await call('/');
     expect(page.status).toBe(200);
@@ -307,7 +309,7 @@ describe('review server', () => {
   });
 
   it('answers only loopback Host names on a loopback address, and refuses another address without tokens', async () => {
-    const r = sixItemReview();
+    const r = await sixItemReview();
     server = await serveReview({ store: r.store });
     expect((await call('/', { host: 'attacker.example:80' })).status).toBe(421);
     await expect(serveReview({ store: r.store, host: '0.0.0.0', tokens: false })).rejects.toThrow(
@@ -318,7 +320,7 @@ describe('review server', () => {
 
 describe('review export', () => {
   it('gives the hand-worked figures of the six-item scenario and keeps the valid items byte for byte', async () => {
-    const r = sixItemReview();
+    const r = await sixItemReview();
     saveScenario(r.store);
     r.store.close();
     const out = join(r.dir, 'export');
@@ -362,7 +364,7 @@ describe('review with Mechanical Turk', () => {
     const dir = tmp();
     const lines = manyIntentionQaItems(3, (i) => (i === 0 ? '<script>alert(1)</script> & "Co"' : `Product ${i}`));
     const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': lines });
-    const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review') });
+    const { store } = await openReview({ itemsDir: items, reviewDir: join(dir, 'review') });
     store.close();
     const batch = join(dir, 'batch.csv');
     await exportReview({ reviewDir: join(dir, 'review'), out: join(dir, 'out'), mturkCsv: batch });
@@ -489,7 +491,7 @@ describe('review with Mechanical Turk', () => {
   it('names the row and field of a bad results line', async () => {
     const dir = tmp();
     const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(1) });
-    const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review') });
+    const { store } = await openReview({ itemsDir: items, reviewDir: join(dir, 'review') });
     const file = join(dir, 'r.csv');
     const row = {
       WorkerId: 'W1',
@@ -589,7 +591,7 @@ describe('review on the command line', () => {
 
 describe('review without tokens', () => {
   it('names the annotator by X-Annotator on a loopback address', async () => {
-    const r = sixItemReview();
+    const r = await sixItemReview();
     const server = await serveReview({ store: r.store, tokens: false });
     try {
       expect(server.links.map((l) => l.url)).toEqual([`${server.url}#annotator=a`, `${server.url}#annotator=b`]);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scoreIntentionQa } from '../engine/scoring/intentionqa/score-intentionqa.js';
 import type { IntentionQaItemScore } from '../engine/scoring/intentionqa/intentionqa-score-types.js';
 import { readAskItems } from '../engine/evaluation/ask-items.js';
+import { readIntentionQaItems } from '../engine/scoring/intentionqa/intentionqa-item-file.js';
 import { projectRoot } from '../core/shared-files.js';
 import { cli } from './support/cli.js';
 
@@ -402,7 +403,7 @@ describe.skipIf(!sharedPresent)('the released IntentionQA items', () => {
   });
 
   it('get the prompts the released askLM scripts built (Task 2: the intention clause and its period)', async () => {
-    const t1 = await readAskItems(join(SHARED, 'released_task1.jsonl'), 'intentionqa', 'zero_shot', {
+    const { items: t1 } = await readAskItems(join(SHARED, 'released_task1.jsonl'), 'intentionqa', 'zero_shot', {
       onError: 'fail',
     });
     expect(t1[0]).toEqual({
@@ -415,7 +416,9 @@ describe.skipIf(!sharedPresent)('the released IntentionQA items', () => {
         'D. because they could both be worn as a bracelet.\n' +
         'Answer A or B or C or D only without any other word.',
     });
-    const t2 = await readAskItems(join(SHARED, 'released_task2.jsonl'), 'intentionqa', 'cot_sc', { onError: 'fail' });
+    const { items: t2 } = await readAskItems(join(SHARED, 'released_task2.jsonl'), 'intentionqa', 'cot_sc', {
+      onError: 'fail',
+    });
     expect(t2[0]!.prompt).toBe(
       'A customer buys Belkin USB A/A Extension Cable, USB Type-A Female and USB Type-A Male (6 Feet), because they both are a type of USB extension cable.\n' +
         "What is the customer's most probable additional purchase?\n" +
@@ -427,8 +430,13 @@ describe.skipIf(!sharedPresent)('the released IntentionQA items', () => {
         'Step 1: Give a short and brief rationale by thinking step by step.\n' +
         'Step 2: Answer A or B or C or D only without any other word.',
     );
-    // An item with an E names five letters.
-    const withE = t1.find((i) => i.prompt.includes('\nE. '));
-    expect(withE?.prompt.endsWith('Answer A or B or C or D or E only without any other word.')).toBe(true);
+    // An item with an E names five letters: it is malformed (not four options), so `ask` sets it
+    // apart, and the reader still renders its prompt as the released scripts did.
+    expect(t1.some((i) => i.prompt.includes('\nE. '))).toBe(false);
+    const all = await readIntentionQaItems(join(SHARED, 'released_task1.jsonl'), { keepMalformed: true });
+    const withE = all.items.find((i) => 'E' in i.question.options);
+    expect(
+      withE?.question.prompts.zero_shot.endsWith('Answer A or B or C or D or E only without any other word.'),
+    ).toBe(true);
   });
 });

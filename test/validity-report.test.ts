@@ -39,6 +39,15 @@ const settings: ValiditySettings = {
   intentionTexts: 66,
   intentionVectors: 66,
   genericIntentions: [{ text: 'because they are both used for the same purpose.', groups: 9, pairs: 33 }],
+  excludeKindAsserted: true,
+  excludeGroupGeneric: true,
+  groupGenericShare: 0.5,
+  excludeSubstitutes: true,
+  substituteCosine: 0.9,
+  sharedPhrases: ['phone accessory', 'camping gear'],
+  groupGenericIntentions: [
+    { text: 'because they both are a type of phone accessory.', group: 'phone accessory', kindPairs: 5, of: 7 },
+  ],
 };
 
 describe('validity counts', () => {
@@ -47,8 +56,11 @@ describe('validity counts', () => {
     const records = [
       item(1, ['pair-asserted', 'pair-asserted', 'false-negative', 'generic']),
       item(1, ['second-answer']),
-      item(2, ['pair-asserted', 'duplicate-option']),
+      item(2, ['pair-asserted', 'duplicate-option', 'substitute', 'substitute', 'kind-asserted']),
+      item(1, ['kind-asserted', 'group-generic']),
       dropped(1, 'pair-asserted', { 'pair-asserted': 3, generic: 2, 'false-negative': 1 }),
+      dropped(1, 'kind-asserted', { 'kind-asserted': 4 }),
+      dropped(2, 'substitute', { substitute: 3, 'group-generic': 1 }),
       dropped(1, 'too-few-distractors', { 'second-answer': 1 }),
       dropped(2, 'second-answer', { 'second-answer': 4 }),
       dropped(null, 'generic-gold'),
@@ -61,11 +73,17 @@ describe('validity counts', () => {
         'pair-asserted': { refused: 5, dropped: 1 },
         generic: { refused: 3, dropped: 0 },
         'second-answer': { refused: 2, dropped: 0 },
+        'kind-asserted': { refused: 5, dropped: 1 },
+        'group-generic': { refused: 1, dropped: 0 },
+        substitute: { refused: 0, dropped: 0 },
       },
       task2: {
         'pair-asserted': { refused: 1, dropped: 0 },
         generic: { refused: 0, dropped: 0 },
         'second-answer': { refused: 4, dropped: 1 },
+        'kind-asserted': { refused: 1, dropped: 0 },
+        'group-generic': { refused: 1, dropped: 0 },
+        substitute: { refused: 5, dropped: 1 },
       },
       genericGold: 2,
     });
@@ -73,6 +91,11 @@ describe('validity counts', () => {
     expect(section).toContain('| pair-asserted (asserted for the pair) | 5 | 1 | 1 | 0 |');
     expect(section).toContain('| generic (generic intention) | 3 | 0 | – | – |');
     expect(section).toContain('| second-answer (close to an asserted intention) | 2 | 0 | 4 | 1 |');
+    expect(section).toContain('| kind-asserted (asserted for the same kinds of products) | 5 | 1 | 1 | 0 |');
+    expect(section).toContain('| group-generic (generic within the group) | 1 | 0 | 1 | 0 |');
+    expect(section).toContain('| substitute (a substitute of the gold) | – | – | 5 | 1 |');
+    expect(section).toContain('not a kind; product-kinds.ts): 2 (phone accessory, camping gear).');
+    expect(section).toContain('| phone accessory | because they both are a type of phone accessory. | 5 of 7 |');
     expect(section).toContain('(`generic-gold`): 2.');
     expect(section).toContain('66 of 66 intention texts encoded by glove-100d');
     expect(section).toContain('| because they are both used for the same purpose. | 9 | 33 |');

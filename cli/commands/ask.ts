@@ -13,6 +13,7 @@ import { addResponseCacheOptions, chatRunOptions, RESPONSE_CACHE_FILE } from '..
 import { addModelOptions, encoderExecution, encoderSpec, setUnlessGiven } from '../options/model-options.js';
 import { underscoreChoice } from '../options/deprecated-spellings.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
+import { malformedItemsLine } from '../malformed-items.js';
 
 const STYLES = [...new Set([...INTENTIONQA_STYLES, ...SIB_STYLES])];
 
@@ -143,6 +144,8 @@ export function registerAskCommand(program: Command): void {
         `${r.unreadableLines} unreadable line(s) of the responses file or the cache (torn by an interrupted run) were ignored`,
       );
     if (r.rejected > 0) lines.push(`${r.rejected} item line(s) rejected (see ${o.out}.rejects.jsonl)`);
+    const malformed = malformedItemsLine(r.malformed);
+    if (malformed !== undefined) lines.push(`${malformed}; not asked`);
     process.stdout.write(lines.join('\n') + '\n');
     if (r.failed > 0) process.exitCode = 1;
   });

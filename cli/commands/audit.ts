@@ -7,6 +7,7 @@ import { JUDGE_PROMPT_FILE } from '../../engine/evaluation/judge-prompt.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addChatEndpointOptions } from '../options/chat-options.js';
 import { addResponseCacheOptions, chatRunOptions, RESPONSE_CACHE_FILE } from '../options/chat-run-options.js';
+import { malformedItemsLine } from '../malformed-items.js';
 
 const AUDIT_HELP = `
 Asks a judge model, for every IntentionQA item, which of its options are right.
@@ -113,6 +114,8 @@ export function registerAuditCommand(program: Command): void {
         `${r.unreadableLines} unreadable line(s) of ${AUDIT_FILES.audit} or the cache (torn by an interrupted run) were ignored`,
       );
     if (r.rejected > 0) lines.push(`${r.rejected} item line(s) rejected (see ${o.out}/${AUDIT_FILES.rejects})`);
+    const malformed = malformedItemsLine(r.malformed);
+    if (malformed !== undefined) lines.push(`${malformed}; not judged`);
     process.stdout.write(lines.join('\n') + '\n');
     if (r.failed > 0) process.exitCode = 1;
   });

@@ -7,7 +7,14 @@ import { withEncoder } from '../../workers/open-encoder.js';
 import { task1Window, task2Window } from '../../engine/items/intentionqa/run-context.js';
 import { formatDifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
 import { formatWindow, parseSampling } from '../../engine/search/windows.js';
-import { addGraphStoreOption, addNodeCacheOption } from '../options/graph-options.js';
+import { UserError } from '../../core/errors.js';
+import {
+  NO_CALIBRATION_NOTE,
+  productVectorsPaths,
+  runPipelineFromVectors,
+  type ProductVectorsManifest,
+} from '../../engine/pipeline/run-from-vectors.js';
+import { addNodeCacheOption, addOptionalGraphStoreOption } from '../options/graph-options.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
 import { MODEL_HELP, addModelOptions, formatProviderLine, setUnlessGiven } from '../options/model-options.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
@@ -36,7 +43,26 @@ export function pipelineSummary(m: PipelineManifest): string[] {
     `products: ${c.products} read, ${c.productsEmbedded} embedded; assertions: ${c.assertions} read, ${c.assertionsRejected} rejected`,
     `sentences embedded: ${m.sentences.embeddedByEngine} (the released pipeline would embed ${m.sentences.releasedPipelineWouldEmbed})`,
     `items: Task 1 ${c.task1Items}, Task 2 ${c.task2Items}; not emitted: Task 1 ${dropped(c.dropped.task1)}; Task 2 ${dropped(c.dropped.task2)}; both ${dropped(c.dropped.both)}`,
+    `window members refused (in the items): Task 1 ${dropped(c.refused.task1)}; Task 2 ${dropped(c.refused.task2)}`,
     `time: ${stages}`,
+    `report: ${m.outputs.report}`,
+  ];
+}
+
+/** What `pipeline --product-vectors` prints on stdout. */
+function productVectorsSummary(m: ProductVectorsManifest): string[] {
+  const c = m.counts;
+  const dropped = (r: Record<string, number>) =>
+    Object.entries(r)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ') || 'none';
+  const o = m.options;
+  return [
+    `product vectors: ${m.inputs.productVectorsKind} ${m.inputs.productVectors}${m.inputs.vectorsModel ? ` (${m.inputs.vectorsModel})` : ''}: ${c.vectors} × ${c.dim}; ${c.productsWithoutVector} of ${c.products} products without a vector`,
+    `similarity: ${o.center ? 'centered' : 'not centered'}; Task 1 window ${formatWindow(task1Window({ sampling: parseSampling(o.sampling), task1Window: o.task1Window }))}, Task 2 window ${formatWindow(task2Window(o))}; difficulty ${formatDifficultyCuts(o.difficulty)}`,
+    ...m.notes.slice(1).map((n) => `note: ${n}`),
+    `assertions: ${c.assertions} read, ${c.assertionsRejected} rejected`,
+    `items: Task 1 ${c.task1Items}, Task 2 ${c.task2Items}; not emitted: Task 1 ${dropped(c.dropped.task1)}; Task 2 ${dropped(c.dropped.task2)}; both ${dropped(c.dropped.both)}`,
     `report: ${m.outputs.report}`,
   ];
 }
@@ -62,6 +88,10 @@ Outputs in --out
   cache/         the node cache (unless --node-cache DIR): a rerun (after a crash,
                  Ctrl-C or new assertions) embeds only what is not there yet
   manifest.json  options, model and provider, counts and time per stage
+With --product-vectors PATH (a \`catalog index\` folder, or an .npy with
+--product-ids) instead of --graph, matching and embedding are skipped and the
+items are built from those vectors; the encoder's calibration does not apply, so
+--task1-window, --task2-window and --difficulty-cuts must be given.
 The pipeline never falls back to a stand-in encoder: without the model it stops
 and says where it looked (only \`intentsim demo\` falls back, loudly).
 ${MODEL_HELP}
@@ -75,15 +105,38 @@ export function registerPipelineCommand(program: Command): void {
     .command('pipeline')
     .summary('products + assertions + graph → IntentionQA items (every stage)')
     .description(PIPELINE_HELP);
-  const withInputs = addChunkProductsOption(addProductsOptions(addGraphStoreOption(command))).requiredOption(
-    '--assertions <file>',
-    'assertions JSONL',
-  );
+  const withInputs = addChunkProductsOption(
+    addProductsOptions(addOptionalGraphStoreOption(command, '--product-vectors')),
+  )
+    .requiredOption('--assertions <file>', 'assertions JSONL')
+    .option(
+      '--product-vectors <path>',
+      'build the items from these product vectors instead of a graph: a `catalog index` folder, or an .npy (rows × dim) with --product-ids; needs --task1-window, --task2-window and --difficulty-cuts',
+    )
+    .option('--product-ids <file>', "the ids of the .npy's rows, one a line (default: ids.txt beside it)");
   const withCache = addNodeCacheOption(addOutDirOption(withInputs), 'OUT/cache');
   // The old --cache-dir DIR was the node cache's folder too.
   const cacheDirAlso = (dir: string, c: CommandUnknownOpts) => setUnlessGiven(c, 'nodeCache', dir);
   addQueueOptions(addItemOptions(addModelOptions(withCache, { cacheDirAlso }))).action(async (o) => {
     const { encoder: open, ...stage } = pipelineStageOptions(o, queueOptions(o));
+    if (o.productVectors !== undefined) {
+      if (o.graph !== undefined) throw new UserError('give --graph or --product-vectors, not both');
+      const fromVectors = {
+        ...stage,
+        productVectors: o.productVectors,
+        productIds: o.productIds,
+        products: o.products,
+        assertions: o.assertions,
+        concepts: o.concepts,
+        out: o.out,
+      };
+      checkPaths(productVectorsPaths(fromVectors));
+      checkNotLocked(o.out, 'folder');
+      process.stdout.write(`note: ${NO_CALIBRATION_NOTE}\n`);
+      process.stdout.write(productVectorsSummary(await runPipelineFromVectors(fromVectors)).join('\n') + '\n');
+      return;
+    }
+    if (o.graph === undefined) throw new UserError('pipeline needs --graph (or --product-vectors)');
     const inputs = { graph: o.graph, products: o.products, concepts: o.concepts, nodeCacheDir: o.nodeCache };
     // Paths first: a bad path fails before the model is opened.
     checkPaths(pipelinePaths({ embed: inputs, assertions: o.assertions, out: o.out }));

@@ -11,6 +11,7 @@ import { ReviewStore } from '../../engine/review/review-store.js';
 import { STRATUM_FIELDS, type StratumField } from '../../engine/review/sample-items.js';
 import { nameList, nonNegativeInt, positiveInt } from '../options/value-parsers.js';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
+import { malformedItemsLine } from '../malformed-items.js';
 
 function stratumList(value: string): StratumField[] {
   const names = nameList(value);
@@ -64,7 +65,7 @@ Example
     .option('--no-tokens', 'links without tokens (loopback only)')
     .option('--blind', 'the page shows no gold, no ids; annotators mark every right option (fixed at the start)')
     .action(async (o) => {
-      const { store, annotators, resumed } = openReview({
+      const { store, annotators, resumed, malformed } = await openReview({
         itemsDir: o.items,
         reviewDir: o.out,
         sample: o.sample,
@@ -79,6 +80,8 @@ Example
         `${resumed ? 'resuming' : 'started'} ${store.settings().blind ? 'blind ' : ''}review of ${total} items in ${o.out} ` +
           `(${store.labels().length} labels so far); serving ${server.url}\n`,
       );
+      const setApart = malformedItemsLine(malformed);
+      if (setApart !== undefined) process.stdout.write(`${setApart}; not sampled\n`);
       for (const link of server.links) process.stdout.write(`  ${link.annotator}: ${link.url}\n`);
       process.stdout.write(`${annotators.length} annotator link(s); Ctrl-C stops (every save is already on disk)\n`);
       // Serve until interrupted: the interrupt handler of main.ts ends the process.

@@ -11,6 +11,15 @@ export function addGraphStoreOption<Args extends unknown[], Opts extends OptionV
   return cmd.requiredOption('--graph <store>', 'graph store: a SQLite file or a bolt:// / neo4j:// URL');
 }
 
+/** --graph where another input can stand in for the graph (`pipeline --product-vectors`): the command checks. */
+export function addOptionalGraphStoreOption<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Globals extends OptionValues,
+>(cmd: Command<Args, Opts, Globals>, instead: string) {
+  return cmd.option('--graph <store>', `graph store: a SQLite file or a bolt:// / neo4j:// URL (not with ${instead})`);
+}
+
 /** --graph, for the commands that work on the SQLite file itself. */
 export function addSqliteGraphOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,

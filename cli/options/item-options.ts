@@ -47,6 +47,9 @@ const PRESET_FLAGS: Record<keyof PresetOptions, string> = {
   excludePairAsserted: '--exclude-pair-asserted',
   excludeGeneric: '--exclude-generic',
   excludeSecondAnswers: '--exclude-second-answers',
+  excludeKindAsserted: '--exclude-kind-asserted',
+  excludeGroupGeneric: '--exclude-group-generic',
+  excludeSubstitutes: '--exclude-substitutes',
 };
 
 /** The help text's default for a flag that a preset sets: each preset's value. */
@@ -142,6 +145,27 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
     )
     .option('--no-exclude-second-answers', 'turn the second-answer filter off, whatever the preset')
     .option(
+      '--exclude-kind-asserted',
+      `validity rule: no Task-1 distractor asserted for another pair of the same kinds of products, no Task-2 distractor that forms with p_A a pair of kinds asserted for the gold's intention (or one within --second-answer-cosine) ${presetDefault('excludeKindAsserted')}`,
+    )
+    .option('--no-exclude-kind-asserted', 'turn the kind-asserted rule off, whatever the preset')
+    .option(
+      '--exclude-group-generic',
+      `validity rule: a text asserted for ≥ --group-generic-share of the kind pairs of a group (products sharing a category phrase held by several kinds) is no distractor within that group ${presetDefault('excludeGroupGeneric')}`,
+    )
+    .option('--no-exclude-group-generic', 'turn the group-generic rule off, whatever the preset')
+    .option(
+      '--exclude-substitutes',
+      `validity rule: no Task-2 distractor of the gold's kind or with Sim_p to the gold ≥ --substitute-cosine ${presetDefault('excludeSubstitutes')}`,
+    )
+    .option('--no-exclude-substitutes', 'turn the substitute rule off, whatever the preset')
+    .option(
+      '--group-generic-share <x>',
+      "the group-generic rule's share of a group's kind pairs, in (0, 1] (default 0.5)",
+      fraction,
+    )
+    .option('--substitute-cosine <x>', "the substitute rule's cut on Sim_p(candidate, gold) (default 0.9)", number)
+    .option(
       '--generic-min-groups <n>',
       "the generic filter's cut-off: distinct unrelated concept groups (default 3)",
       positiveInt,
@@ -219,6 +243,11 @@ export function pipelineStageOptions(
       excludeSecondAnswers: o.excludeSecondAnswers,
       genericMinGroups: o.genericMinGroups,
       secondAnswerCosine: o.secondAnswerCosine,
+      excludeKindAsserted: o.excludeKindAsserted,
+      excludeGroupGeneric: o.excludeGroupGeneric,
+      groupGenericShare: o.groupGenericShare,
+      excludeSubstitutes: o.excludeSubstitutes,
+      substituteCosine: o.substituteCosine,
       task1Window: o.task1Window ?? settings?.items.task1Window,
       task2Window: o.task2Window ?? settings?.items.task2Window,
       difficulty: o.difficultyCuts,

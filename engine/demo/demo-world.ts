@@ -39,6 +39,13 @@ const {
   nearNeighbours: DEMO_NEAR_NEIGHBOURS,
 } = DEMO_WORLD_DATA;
 
+/**
+ * The version of the world's vocabulary (demo-world.json): a demo folder written by another version is
+ * written again, not reused. 2: intentions specific to pairs of sub-kinds (issue 34); 1: intentions
+ * per cluster, which fit every pair of it (the world of test/fixtures/demo-world-v1).
+ */
+export const DEMO_WORLD_VERSION = 2;
+
 export interface DemoAssertion {
   id: string;
   item_a_id: string;
@@ -311,9 +318,17 @@ function buildAssertions(rng: Rng, groups: CategoryProducts[]): DemoAssertion[] 
     if (!g) throw new Error(`demo world: ${where} names an unknown category "${noun}"`);
     return g;
   };
-  /** A pair of the listed ones, in either order (the assertion reads the same both ways). */
-  const pickPair = (pairs: ReadonlyArray<[string, string]>, where: string): [CategoryProducts, CategoryProducts] => {
-    const [x, y] = pairs[rng.int(pairs.length)]!;
+  /**
+   * A pair of the listed ones, in either order (the assertion reads the same both ways): draw n takes
+   * the n-th listed pair while there is one, so that every pair an intention fits is asserted at least
+   * once (the validity rules learn what fits from the assertions), then a random one.
+   */
+  const pickPair = (
+    pairs: ReadonlyArray<[string, string]>,
+    where: string,
+    n: number,
+  ): [CategoryProducts, CategoryProducts] => {
+    const [x, y] = n < pairs.length ? pairs[n]! : pairs[rng.int(pairs.length)]!;
     const pair: [CategoryProducts, CategoryProducts] = [group(x, where), group(y, where)];
     return rng.next() < 0.5 ? pair : [pair[1], pair[0]];
   };
@@ -323,7 +338,7 @@ function buildAssertions(rng: Rng, groups: CategoryProducts[]): DemoAssertion[] 
     for (const intention of cluster.intentions) {
       for (let n = 0; n < 8; n++) {
         if (intention.pairs) {
-          const [a, b] = pickPair(intention.pairs, `the intention "${intention.clause}"`);
+          const [a, b] = pickPair(intention.pairs, `the intention "${intention.clause}"`, n);
           push(pick(a), pick(b), intention);
           continue;
         }
@@ -341,7 +356,7 @@ function buildAssertions(rng: Rng, groups: CategoryProducts[]): DemoAssertion[] 
   }
   for (const { intention, pairs } of DEMO_CROSS_INTENTIONS) {
     for (let n = 0; n < 6; n++) {
-      const [a, b] = pickPair(pairs, `the intention "${intention.clause}"`);
+      const [a, b] = pickPair(pairs, `the intention "${intention.clause}"`, n);
       push(pick(a), pick(b), intention);
     }
   }

@@ -1,7 +1,8 @@
 // `intentsim demo`, the README's main command: the generated demo world through the whole IntentionQA
 // pipeline, plus SessionIntentBench assembly on the sample sessions. Layout of OUT:
 //   world/        graph.sqlite, products.jsonl, assertions.jsonl, concepts.jsonl, world.json
-//                 (deterministic, reused when world.json says it was written whole with this seed)
+//                 (deterministic, reused when world.json says it was written whole with this seed
+//                 and this version of the world's vocabulary, DEMO_WORLD_VERSION)
 //   intentionqa/  the pipeline's output (engine/pipeline/run-pipeline.ts)
 //   intentionqa-unfiltered/  the same run with the validity filters off (only when one is on), whose
 //                 items the embedding solver also answers (evaluation/unfiltered/) for the report's
@@ -34,7 +35,7 @@ import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
 import { assembleSib, type SibSummary } from '../items/sib/assemble-sib.js';
 import { DEFAULT_WINDOWS, type DistractorWindows } from '../items/sib/distractors.js';
 import { PROMPT_STYLES } from '../items/sib/sib-types.js';
-import { DEFAULT_INTENTIONQA_OPTIONS } from '../items/intentionqa/intentionqa-options.js';
+import { DEFAULT_INTENTIONQA_OPTIONS, VALIDITY_RULE_FIELDS } from '../items/intentionqa/intentionqa-options.js';
 import {
   runPipeline,
   type PipelineEmbedOptions,
@@ -46,8 +47,14 @@ import { solveByEmbedding } from '../evaluation/embedding-solver.js';
 import { scoreIntentionQa } from '../scoring/intentionqa/score-intentionqa.js';
 import type { IntentionQaScoreSummary } from '../scoring/intentionqa/intentionqa-score-types.js';
 import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
-import { writeDemo } from './demo-world.js';
-import { appendSolverComparison, solverAccuracy, type SolverComparison } from './solver-comparison.js';
+import { DEMO_WORLD_VERSION, writeDemo } from './demo-world.js';
+import {
+  appendSolverComparison,
+  appendWarnings,
+  belowChanceWarnings,
+  solverAccuracy,
+  type SolverComparison,
+} from './solver-comparison.js';
 import { writeSampleFiles } from './sib-sample-data.js';
 
 export interface RunDemoOptions {
@@ -79,20 +86,22 @@ export interface DemoRun {
   evaluation: { summary: IntentionQaScoreSummary; dir: string };
   /** With a validity filter on: the solver on the filtered items beside the same run's unfiltered ones. */
   solverComparison?: SolverComparison;
+  /** Where the embedding solver scores below chance on a task (printed on stderr, appended to the report). */
+  solverWarnings: string[];
   /** Set when the demo's encoder is not Sentence-BERT: what every report says about it. */
   caveat?: string;
   seconds: number;
 }
 
-/** A world folder is reused when it was written completely with the same seed. */
+/** A world folder is reused when it was written completely with the same seed and world version. */
 async function ensureDemoWorld(dir: string, seed: number): Promise<void> {
   const marker = join(dir, 'world.json');
   if (existsSync(marker)) {
     const done = (await readJsonFile(marker, {
       what: 'demo world marker',
       ifDamaged: 'delete it: the demo writes the world again',
-    })) as { seed?: number };
-    if (done.seed === seed && existsSync(join(dir, 'graph.sqlite'))) return;
+    })) as { seed?: number; version?: number };
+    if (done.seed === seed && done.version === DEMO_WORLD_VERSION && existsSync(join(dir, 'graph.sqlite'))) return;
   }
   // The marker goes first: a world rewritten half-way must not be reused under the old one.
   rmSync(marker, { force: true });
@@ -101,6 +110,7 @@ async function ensureDemoWorld(dir: string, seed: number): Promise<void> {
     marker,
     JSON.stringify({
       seed,
+      version: DEMO_WORLD_VERSION,
       nodes: world.nodes,
       edges: world.edges,
       products: world.products,
@@ -176,7 +186,7 @@ async function runStages(
     });
   const pipeline = await runOn({}, options.items, join(options.out, 'intentionqa'));
 
-  // With a validity filter on, the same run with the three filters off, for the solver comparison
+  // With a validity filter on, the same run with every validity rule off, for the solver comparison
   // (solver-comparison.ts): the node cache and the encoder are shared, so this costs the items stage.
   const unfilteredDir = join(options.out, 'intentionqa-unfiltered');
   const unfiltered =
@@ -184,7 +194,7 @@ async function runStages(
       ? undefined
       : await runOn(
           { nodeCacheDir: options.embed.nodeCacheDir ?? join(options.out, 'intentionqa', 'cache') },
-          { ...options.items, excludePairAsserted: false, excludeGeneric: false, excludeSecondAnswers: false },
+          { ...options.items, ...Object.fromEntries(VALIDITY_RULE_FIELDS.map((f) => [f, false])) },
           unfilteredDir,
         );
 
@@ -232,6 +242,15 @@ async function runStages(
     comparison = { task1: await accuracy(0), task2: await accuracy(1) };
     await appendSolverComparison(pipeline.outputs.report, comparison, encoder.name);
   }
+  const warnings = belowChanceWarnings(
+    [
+      await solverAccuracy(files[0]!.items, files[0]!.responses),
+      await solverAccuracy(files[1]!.items, files[1]!.responses),
+    ],
+    encoder.name,
+  );
+  for (const w of warnings) log(`warning: ${w}\n`);
+  await appendWarnings(pipeline.outputs.report, warnings);
   const evaluation = await scoreIntentionQa({
     files,
     style: 'zero_shot',
@@ -244,6 +263,7 @@ async function runStages(
     sib: { summary, dir: sibDir, distractorItems },
     evaluation: { summary: evaluation.summary, dir: evaluationDir },
     ...(comparison ? { solverComparison: comparison } : {}),
+    solverWarnings: warnings,
     caveat,
     seconds: (performance.now() - started) / 1000,
   };

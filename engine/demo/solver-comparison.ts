@@ -1,6 +1,6 @@
 // The demo's check that the validity filters did not make the items easy: the embedding solver's
-// accuracy on the filtered items beside its accuracy on the items the same run makes with the three
-// filters off. Distractors must stay hard: a solver far above chance (25%) on the filtered set and
+// accuracy on the filtered items beside its accuracy on the items the same run makes with every
+// validity rule off. Distractors must stay hard: a solver far above chance (25%) on the filtered set and
 // not on the unfiltered one would mean the filters removed the hard distractors. The section is
 // appended to the IntentionQA report (its "Validity" section precedes it).
 import { readFile } from 'node:fs/promises';
@@ -41,7 +41,7 @@ export function solverComparisonSection(c: SolverComparison, solver: string): st
     '### The embedding solver on the filtered and the unfiltered items',
     '',
     `The demo answers both item sets with the embedding solver (${solver}); chance is 25%. The unfiltered`,
-    'set is this run with the three validity filters off. Far above chance on the filtered set only would',
+    'set is this run with every validity rule off. Far above chance on the filtered set only would',
     'mean the filters removed the hard distractors.',
     '',
     '| task | filtered items | solver accuracy | unfiltered items | solver accuracy |',
@@ -58,6 +58,34 @@ export function solverComparisonSection(c: SolverComparison, solver: string): st
 
 /** Appends the comparison to the report (written to a temporary file and renamed). */
 export async function appendSolverComparison(report: string, c: SolverComparison, solver: string): Promise<void> {
+  await appendToReport(report, solverComparisonSection(c, solver));
+}
+
+/** Chance for four options. */
+export const CHANCE = 0.25;
+
+/**
+ * A warning per task where the embedding solver scores below chance: its distractors are then closer
+ * to the question than the gold is, on average, and a solver that picks the farthest option would
+ * beat one that reads. Empty when both tasks are at or above chance (or have no items).
+ */
+export function belowChanceWarnings(accuracy: readonly [SolverAccuracy, SolverAccuracy], solver: string): string[] {
+  const out: string[] = [];
+  accuracy.forEach((a, k) => {
+    if (a.items > 0 && a.correct / a.items < CHANCE)
+      out.push(
+        `the embedding solver (${solver}) scores ${percent(a)} on Task ${k + 1} (${a.correct} of ${a.items}), below chance (25%): the distractors are closer to the question than the gold is`,
+      );
+  });
+  return out;
+}
+
+/** Appends the warnings to the report as a section of their own. */
+export async function appendWarnings(report: string, warnings: readonly string[]): Promise<void> {
+  if (warnings.length > 0) await appendToReport(report, ['', '## Warnings', '', ...warnings.map((w) => `- ${w}`)]);
+}
+
+async function appendToReport(report: string, lines: readonly string[]): Promise<void> {
   const text = await readFile(report, 'utf8');
-  await writeFileAtomic(report, text.trimEnd() + '\n' + solverComparisonSection(c, solver).join('\n') + '\n');
+  await writeFileAtomic(report, text.trimEnd() + '\n' + lines.join('\n') + '\n');
 }

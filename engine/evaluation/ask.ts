@@ -50,6 +50,8 @@ export interface AskOptions extends ChatEndpointOptions {
 export interface AskResult extends ChatRunCounts {
   benchmark: Benchmark;
   items: number;
+  /** IntentionQA items not asked: malformed (not four options with distinct texts), with the reason. */
+  malformed: Array<{ line: number; id: string; reason: string }>;
   /** Items that already had a usable response in the out file. */
   alreadyAnswered: number;
   /** Items asked in this run (from the cache or the endpoint). */
@@ -101,7 +103,11 @@ async function askInto(
 ): Promise<AskResult> {
   const onError = o.onError ?? 'fail';
   const rejects = onError === 'skip' ? new RejectsSink(`${o.out}.rejects.jsonl`) : undefined;
-  const items = await readAskItems(o.items, benchmark, o.style, { onError, rejects, limits: o.limits });
+  const { items, malformed } = await readAskItems(o.items, benchmark, o.style, {
+    onError,
+    rejects,
+    limits: o.limits,
+  });
 
   const responses = await ResponsesFile.open(o.out);
   checkSameRun(responses, {
@@ -160,6 +166,7 @@ async function askInto(
   return {
     benchmark,
     items: items.length,
+    malformed: malformed.map((m) => ({ line: m.line, id: m.id, reason: m.reason })),
     alreadyAnswered: items.length - todo.length,
     asked: todo.length,
     failed,

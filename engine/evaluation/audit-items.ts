@@ -1,16 +1,17 @@
 // The items `audit` judges: IntentionQA items, from an items folder (its intentionqa_task1.jsonl and
 // intentionqa_task2.jsonl, whichever it has) or from one items file, the engine's or a released one
 // (the same files `ask` reads, through the same parser). Each keeps its line as read, so that
-// `--drop-flagged` writes the kept items back byte for byte. The two tasks reuse ids: an item is
-// known by its task and id.
+// `--drop-flagged` writes the kept items back byte for byte; malformed items (not four distinct
+// options) are set apart, not judged. The two tasks reuse ids: an item is known by its task and id.
 import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { InputError, UserError, type OnError } from '../../core/errors.js';
-import { readJsonl, type InputLimits } from '../../core/jsonl.js';
+import { UserError, type OnError } from '../../core/errors.js';
+import type { InputLimits } from '../../core/jsonl.js';
 import type { RejectsSink } from '../../core/rejects.js';
 import type { Difficulty } from '../items/intentionqa/difficulty.js';
 import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
-import { parseIntentionQaQuestion, type IntentionQaTask } from '../scoring/intentionqa/intentionqa-questions.js';
+import { readIntentionQaItems, type MalformedItem } from '../scoring/intentionqa/intentionqa-item-file.js';
+import type { IntentionQaTask } from '../scoring/intentionqa/intentionqa-questions.js';
 import { detectBenchmark } from './ask-items.js';
 
 export interface AuditItem {
@@ -50,45 +51,24 @@ export function auditItemFiles(items: string): string[] {
   return files;
 }
 
-/** The zero-shot prompt up to its first option line (`A. <text>`). */
-function questionOf(prompt: string, options: Record<string, string>): string | undefined {
-  const [letter, text] = Object.entries(options)[0]!;
-  const at = prompt.indexOf(`\n${letter}. ${text}`);
-  return at < 0 ? undefined : prompt.slice(0, at).trim();
+export interface AuditItems {
+  items: AuditItem[];
+  /** Items set apart, not judged: not four options with distinct texts. */
+  malformed: MalformedItem[];
 }
 
 export async function readAuditItems(
   files: readonly string[],
   options: { onError: OnError; rejects?: RejectsSink; limits?: InputLimits },
-): Promise<AuditItem[]> {
-  const items: AuditItem[] = [];
+): Promise<AuditItems> {
+  const out: AuditItems = { items: [], malformed: [] };
   const seen = new Map<string, string>();
   for (const file of files) {
     if ((await detectBenchmark(file)) !== 'intentionqa')
       throw new UserError(`${file}: audit judges IntentionQA items; this file holds SessionIntentBench tasks`);
-    const parse = (json: unknown, at: { file: string; line: number }) => {
-      const q = parseIntentionQaQuestion(json, at);
-      const question = questionOf(q.prompts.zero_shot, q.options);
-      if (question === undefined)
-        throw new InputError(
-          { ...at, field: 'prompts.zero_shot' },
-          `the prompt does not list the options as "${Object.keys(q.options)[0]}. <text>" lines`,
-        );
-      return { q, question };
-    };
-    const unique = {
-      of: (v: { q: { task: number; id: string } }) => auditKey(v.q.task, v.q.id),
-      field: 'id',
-      what: 'id',
-    };
-    for await (const { value, line, text } of readJsonl(file, parse, {
-      onError: options.onError,
-      rejects: options.rejects,
-      ...options.limits,
-      unique,
-      keepText: true,
-    })) {
-      const { q, question } = value;
+    const read = await readIntentionQaItems(file, options);
+    out.malformed.push(...read.malformed);
+    for (const { question: q, display, line, text } of read.items) {
       const key = auditKey(q.task, q.id);
       const first = seen.get(key);
       if (first !== undefined)
@@ -96,20 +76,21 @@ export async function readAuditItems(
           `${file}:${line}: Task ${q.task} item "${q.id}" is also in ${first}: audit one items set at a time`,
         );
       seen.set(key, basename(file));
-      items.push({
+      out.items.push({
         key,
         id: q.id,
         task: q.task,
         difficulty: q.difficulty,
         relation: q.relation,
         gold: q.gold,
-        options: q.options,
-        question,
+        // The judge reads what a person would: HTML references decoded.
+        options: display.options,
+        question: display.question,
         file,
         line,
-        text: text!,
+        text,
       });
     }
   }
-  return items;
+  return out;
 }

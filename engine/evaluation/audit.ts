@@ -26,6 +26,7 @@ import { createProgress } from '../../core/progress.js';
 import { RejectsSink } from '../../core/rejects.js';
 import type { DroppedAssertion } from '../items/intentionqa/item-types.js';
 import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
+import type { MalformedItem } from '../scoring/intentionqa/intentionqa-item-file.js';
 import { auditItemFiles, auditKey, readAuditItems, type AuditItem } from './audit-items.js';
 import { writeAuditedReport } from './audit-report.js';
 import { summarizeAudit, renderAuditMarkdown, type AuditOutcome, type AuditSummary } from './audit-summary.js';
@@ -85,6 +86,8 @@ export interface DropFlaggedResult {
 
 export interface AuditResult extends ChatRunCounts {
   items: number;
+  /** Items set apart, not judged: not four options with distinct texts (with --drop-flagged, dropped as `malformed`). */
+  malformed: Array<{ file: string; line: number; id: string; reason: string }>;
   /** Items that already had a usable reply in audit.jsonl. */
   alreadyJudged: number;
   /** Items asked in this run (from the cache or the endpoint). */
@@ -172,7 +175,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditResult> {
   return withClaimedOutput(o.out, 'folder', { completionFiles }, async () => {
     const onError = o.onError ?? 'fail';
     const rejects = onError === 'skip' ? new RejectsSink(out(AUDIT_FILES.rejects)) : undefined;
-    const items = await readAuditItems(files, { onError, rejects, limits: o.limits });
+    const { items, malformed } = await readAuditItems(files, { onError, rejects, limits: o.limits });
     const prompts = new Map(items.map((i) => [i.key, renderJudgePrompt(template, i)]));
 
     const auditFile = out(AUDIT_FILES.audit);
@@ -263,9 +266,10 @@ export async function runAudit(o: AuditOptions): Promise<AuditResult> {
       dropFlagged =
         failed > 0
           ? { written: false, files: [], kept: {}, dropped: 0, keptUnparseable: 0 }
-          : await writeKept(o.items, files, items, judgements, join(o.out, AUDIT_FILES.keptDir), o.model);
+          : await writeKept(o.items, files, items, malformed, judgements, join(o.out, AUDIT_FILES.keptDir), o.model);
     return {
       items: items.length,
+      malformed: malformed.map((m) => ({ file: m.file, line: m.line, id: m.id, reason: m.reason })),
       alreadyJudged: items.length - todo.length,
       asked: todo.length,
       failed,
@@ -286,12 +290,14 @@ const FLAGGED: ReadonlySet<AuditOutcome> = new Set<JudgeVerdict>(['second-answer
 /**
  * The items not flagged, in their files' names and order, each line as read. From an items folder,
  * also its intentionqa_dropped.jsonl, followed by one line per flagged item (reason
- * `judge-second-answer` or `judge-gold-wrong`), so that no item goes missing unaccounted.
+ * `judge-second-answer` or `judge-gold-wrong`) and one per malformed item (reason `malformed`), so
+ * that no item goes missing unaccounted.
  */
 async function writeKept(
   itemsPath: string,
   files: readonly string[],
   items: readonly AuditItem[],
+  malformed: readonly MalformedItem[],
   judgements: ReadonlyMap<string, Judgement>,
   dir: string,
   model: string,
@@ -325,7 +331,11 @@ async function writeKept(
     result.files.push(path);
     result.kept[name] = kept;
   }
-  // An items folder's dropped assertions first (a file has none), then the judge's.
+  for (const m of malformed) {
+    const dropped: DroppedAssertion = { id: m.id, task: m.task, reason: 'malformed', detail: m.reason };
+    droppedLines.push(JSON.stringify(dropped) + '\n');
+  }
+  // An items folder's dropped assertions first (a file has none), then the judge's and the malformed.
   const sourceDropped = join(itemsPath, INTENTIONQA_FILES.dropped);
   const fromFolder = files[0] !== itemsPath && existsSync(sourceDropped);
   const before = fromFolder ? readFileSync(sourceDropped, 'utf8') : '';

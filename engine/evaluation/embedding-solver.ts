@@ -7,12 +7,12 @@
 import { writeFileAtomic } from '../../core/atomic.js';
 import { checkPaths } from '../../core/check-paths.js';
 import { ConfigError, type OnError } from '../../core/errors.js';
-import { readJsonl, type InputLimits } from '../../core/jsonl.js';
+import type { InputLimits } from '../../core/jsonl.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
 import { RejectsSink } from '../../core/rejects.js';
 import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
-import { parseIntentionQaQuestion, type IntentionQaQuestion } from '../scoring/intentionqa/intentionqa-questions.js';
 import { askPaths } from './ask.js';
+import { readIntentionQaItems } from '../scoring/intentionqa/intentionqa-item-file.js';
 import { detectBenchmark } from './ask-items.js';
 
 export const EMBEDDING_SOLVER = 'embedding';
@@ -31,6 +31,8 @@ export interface EmbeddingSolverOptions {
 
 export interface EmbeddingSolverResult {
   items: number;
+  /** Malformed items (not four options with distinct texts), not answered: score excludes them. */
+  malformed: number;
   /** Distinct texts embedded (products and options, each once). */
   texts: number;
   rejected: number;
@@ -57,10 +59,8 @@ export async function solveByEmbedding(o: EmbeddingSolverOptions): Promise<Embed
 async function solveInto(o: EmbeddingSolverOptions, started: number): Promise<EmbeddingSolverResult> {
   const onError = o.onError ?? 'fail';
   const rejects = onError === 'skip' ? new RejectsSink(`${o.out}.rejects.jsonl`) : undefined;
-  const questions: IntentionQaQuestion[] = [];
-  const unique = { of: (q: IntentionQaQuestion) => q.id, field: 'id', what: 'id' };
-  for await (const { value } of readJsonl(o.items, parseIntentionQaQuestion, { onError, rejects, ...o.limits, unique }))
-    questions.push(value);
+  const read = await readIntentionQaItems(o.items, { onError, rejects, limits: o.limits });
+  const questions = read.items.map((i) => i.question);
 
   const texts = [...new Set(questions.flatMap((q) => [...q.questionProducts, ...Object.values(q.options)]))];
   const matrix = await o.encoder.encode(texts, { batchSize: o.batchSize, normalize: true });
@@ -93,6 +93,7 @@ async function solveInto(o: EmbeddingSolverOptions, started: number): Promise<Em
   await rejects?.close();
   return {
     items: questions.length,
+    malformed: read.malformed.length,
     texts: texts.length,
     rejected: rejects?.count ?? 0,
     seconds: (performance.now() - started) / 1000,

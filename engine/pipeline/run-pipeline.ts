@@ -127,6 +127,11 @@ export interface PipelineManifest {
     excludeSecondAnswers: boolean;
     genericMinGroups: number;
     secondAnswerCosine: number;
+    excludeKindAsserted: boolean;
+    excludeGroupGeneric: boolean;
+    groupGenericShare: number;
+    excludeSubstitutes: boolean;
+    substituteCosine: number;
   };
   /** What the validity filters saw and caught (null when all three are off). */
   validity: ValiditySettings | null;
@@ -147,6 +152,8 @@ export interface PipelineManifest {
     task2Items: number;
     /** Assertions without an item, per task and reason. */
     dropped: { task1: Record<string, number>; task2: Record<string, number>; both: Record<string, number> };
+    /** Window members refused, per task and reason (false negatives, repeats, the validity rules) in the emitted items. */
+    refused: { task1: Record<string, number>; task2: Record<string, number> };
   };
   sentences: { embeddedByEngine: number; releasedPipelineWouldEmbed: number };
   /** What makes the results doubtful although the run finished (collapsed similarities); also printed. */
@@ -344,6 +351,11 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
       excludeSecondAnswers: o.excludeSecondAnswers,
       genericMinGroups: o.genericMinGroups,
       secondAnswerCosine: o.secondAnswerCosine,
+      excludeKindAsserted: o.excludeKindAsserted,
+      excludeGroupGeneric: o.excludeGroupGeneric,
+      groupGenericShare: o.groupGenericShare,
+      excludeSubstitutes: o.excludeSubstitutes,
+      substituteCosine: o.substituteCosine,
     },
     validity: run.validitySettings() ?? null,
     caveat: options.caveat ?? null,
@@ -363,6 +375,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
         task2: written.stats.task2.dropped,
         both: written.stats.droppedBoth,
       },
+      refused: { task1: written.stats.task1.refused, task2: written.stats.task2.refused },
     },
     sentences: {
       embeddedByEngine: embed.counts.context.sentencesEncoded,

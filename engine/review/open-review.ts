@@ -6,6 +6,7 @@ import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, UserError } from '../../core/errors.js';
 import { MTURK_ANNOTATOR_PREFIX } from './mturk.js';
 import { checkSampleUnchanged } from './review-drift.js';
+import type { MalformedItem } from '../scoring/intentionqa/intentionqa-item-file.js';
 import { readReviewItems } from './review-items.js';
 import { ReviewStore, type Annotator } from './review-store.js';
 import { sampleItems, STRATUM_FIELDS, type StratumField } from './sample-items.js';
@@ -30,6 +31,8 @@ export interface OpenedReview {
   annotators: Annotator[];
   /** True when the review folder already held this review. */
   resumed: boolean;
+  /** A new review: the IntentionQA items set apart as malformed (not four distinct options), not sampled. */
+  malformed: MalformedItem[];
 }
 
 const ANNOTATOR_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -39,7 +42,7 @@ export function openReviewPaths(o: Pick<OpenReviewOptions, 'itemsDir' | 'reviewD
   return { inputDirs: { itemsDir: o.itemsDir }, outputDirs: { reviewDir: o.reviewDir } };
 }
 
-export function openReview(options: OpenReviewOptions): OpenedReview {
+export async function openReview(options: OpenReviewOptions): Promise<OpenedReview> {
   checkPaths(openReviewPaths(options));
   if (options.annotators?.length === 0) throw new ConfigError('annotators', 'must name at least one annotator');
   for (const name of options.annotators ?? []) {
@@ -84,14 +87,14 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
             'a review is blind from its first label to its last; use another review folder',
         );
       }
-      checkSampleUnchanged(store, itemsDir, 'resume it');
-      return { store, annotators: store.addAnnotators(options.annotators ?? []), resumed: true };
+      await checkSampleUnchanged(store, itemsDir, 'resume it');
+      return { store, annotators: store.addAnnotators(options.annotators ?? []), resumed: true, malformed: [] };
     } catch (err) {
       store.close();
       throw err;
     }
   }
-  const all = readReviewItems(itemsDir);
+  const { items: all, malformed } = await readReviewItems(itemsDir);
   const settings = {
     itemsDir,
     itemsRead: all.length,
@@ -109,5 +112,5 @@ export function openReview(options: OpenReviewOptions): OpenedReview {
     settings,
     positions.map((p) => all[p]!),
   );
-  return { store, annotators: store.addAnnotators(options.annotators ?? ['annotator']), resumed: false };
+  return { store, annotators: store.addAnnotators(options.annotators ?? ['annotator']), resumed: false, malformed };
 }

@@ -21,10 +21,10 @@ function sha256(line: string): string {
 }
 
 /** The sampled items that are missing from, or changed in, `itemsDir` (see the file comment). */
-export function sampleDrift(store: ReviewStore, itemsDir: string): SampleDrift {
+export async function sampleDrift(store: ReviewStore, itemsDir: string): Promise<SampleDrift> {
   const now = new Map<string, string>();
   try {
-    for (const { item, raw } of readReviewItems(itemsDir)) now.set(item.key, sha256(raw));
+    for (const { item, raw } of (await readReviewItems(itemsDir)).items) now.set(item.key, sha256(raw));
   } catch (err) {
     // A folder without item files holds none of the sample: every item is missing. A folder that
     // cannot be read at all (bad JSON, …) stops with its own error.
@@ -48,8 +48,8 @@ function listed(keys: readonly string[]): string {
 }
 
 /** Refuses a review whose sample drifted from its items folder, naming every kind of change and the items. */
-export function checkSampleUnchanged(store: ReviewStore, itemsDir: string, what: string): void {
-  const { missing, changed } = sampleDrift(store, itemsDir);
+export async function checkSampleUnchanged(store: ReviewStore, itemsDir: string, what: string): Promise<void> {
+  const { missing, changed } = await sampleDrift(store, itemsDir);
   if (missing.length === 0 && changed.length === 0) return;
   const parts = [
     ...(missing.length > 0 ? [`${missing.length} sampled item(s) are no longer there (${listed(missing)})`] : []),

@@ -2,15 +2,22 @@
 // Task 2 (intentionqa_task1.jsonl, intentionqa_task2.jsonl) and SessionIntentBench (sib-tasks.jsonl,
 // sib-distractors.jsonl). Each becomes one ReviewItem: what the page shows (product names, relation,
 // the question as the prompt shows it, options A–D, the gold letters) plus the item's own line, kept
-// byte for byte so that `review export --keep valid` writes the input format back.
-import { existsSync, readFileSync } from 'node:fs';
+// byte for byte so that `review export --keep valid` writes the input format back. IntentionQA files
+// are read by the one reader of item files (intentionqa-item-file.ts: the released files too, their
+// HTML references decoded for the page, malformed items set apart); every file through core/jsonl.ts
+// (a BOM skipped, bytes that are not UTF-8 refused, ids JSON strings).
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, UserError } from '../../core/errors.js';
+import { numericIdReason, readJsonl } from '../../core/jsonl.js';
+import { readIntentionQaItems, type MalformedItem } from '../scoring/intentionqa/intentionqa-item-file.js';
 
 /** The item files `review` reads, in this order; a folder needs at least one. */
 export const REVIEW_ITEM_FILES = [
   'intentionqa_task1.jsonl',
   'intentionqa_task2.jsonl',
+  'released_task1.jsonl',
+  'released_task2.jsonl',
   'sib-tasks.jsonl',
   'sib-distractors.jsonl',
 ] as const;
@@ -54,76 +61,69 @@ export interface SourcedReviewItem {
   raw: string;
 }
 
+/** The items of a folder, and the IntentionQA items set apart as malformed (not four distinct options). */
+export interface ReviewItems {
+  items: SourcedReviewItem[];
+  malformed: MalformedItem[];
+}
+
 /** Reads every review item file present in `dir`, in file order then line order. */
-export function readReviewItems(dir: string): SourcedReviewItem[] {
+export async function readReviewItems(dir: string): Promise<ReviewItems> {
   const present = REVIEW_ITEM_FILES.filter((f) => existsSync(join(dir, f)));
   if (present.length === 0) {
     throw new UserError(`${dir}: no item files to review (expected one of ${REVIEW_ITEM_FILES.join(', ')})`);
   }
-  const out: SourcedReviewItem[] = [];
-  const keys = new Set<string>();
+  const out: ReviewItems = { items: [], malformed: [] };
   for (const file of present) {
     const path = join(dir, file);
-    const lines = readFileSync(path, 'utf8').split('\n');
-    lines.forEach((raw, i) => {
-      if (raw.trim() === '') return;
-      const at = { file: path, line: i + 1 };
-      let json: unknown;
-      try {
-        json = JSON.parse(raw);
-      } catch (err) {
-        throw new InputError(at, `not valid JSON (${(err as Error).message})`);
-      }
-      const item = toReviewItem(file, json, at);
-      if (keys.has(item.key)) throw new InputError({ ...at, field: 'id' }, `repeated id "${item.id}"`);
-      keys.add(item.key);
-      out.push({ item, raw });
-    });
+    if (file.startsWith('sib')) {
+      const unique = { of: (i: ReviewItem) => i.id, field: 'id', what: 'id' };
+      for await (const { value, text } of readJsonl(path, (json, at) => sibItem(file, json, at), {
+        unique,
+        keepText: true,
+      }))
+        out.items.push({ item: value, raw: text! });
+      continue;
+    }
+    const read = await readIntentionQaItems(path);
+    out.malformed.push(...read.malformed);
+    for (const { question: q, display, line, text } of read.items) {
+      out.items.push({
+        item: {
+          key: `${file}#${q.id}`,
+          id: q.id,
+          file,
+          line,
+          benchmark: 'intentionqa',
+          task: `intentionqa-${q.task}`,
+          difficulty: q.difficulty ?? 'unknown',
+          relation: q.relation === '' ? '-' : q.relation,
+          products: display.products,
+          question: display.question,
+          options: Object.entries(display.options).map(([letter, text]) => ({ letter, text })),
+          gold: [q.gold],
+          goldNote: 'gold_ind',
+        },
+        raw: text,
+      });
+    }
   }
   return out;
 }
 
 type At = { file: string; line: number };
 
-function toReviewItem(file: ReviewItemFile, json: unknown, at: At): ReviewItem {
-  if (typeof json !== 'object' || json === null || Array.isArray(json))
-    throw new InputError(at, 'expected a JSON object');
-  const r = new Fields(json as Record<string, unknown>, at);
-  return file.startsWith('intentionqa') ? intentionQaItem(file, r, at) : sibItem(file, r, at);
-}
-
-function intentionQaItem(file: ReviewItemFile, r: Fields, at: At): ReviewItem {
-  const id = r.str('id');
-  const task = r.num('task');
-  if (task !== 1 && task !== 2) throw new InputError({ ...at, field: 'task' }, `must be 1 or 2, got ${task}`);
-  const options = r.obj('options');
-  const letters = Object.keys(options);
-  const prompt = r.str('prompts.zero_shot');
-  return {
-    key: `${file}#${id}`,
-    id,
-    file,
-    line: at.line,
-    benchmark: 'intentionqa',
-    task: `intentionqa-${task}`,
-    difficulty: r.str('difficulty'),
-    relation: r.str('relation'),
-    products: [r.str('item_a_name'), r.str('item_b_name')],
-    question: questionOfIntentionQaPrompt(prompt),
-    options: letters.map((letter) => ({ letter, text: r.str(`options.${letter}`) })),
-    gold: [r.str('gold_ind')],
-    goldNote: 'gold_ind',
-  };
-}
-
 /** The zero-shot prompt up to its first option line (`A. …`). */
-function questionOfIntentionQaPrompt(prompt: string): string {
+function questionOfPrompt(prompt: string): string {
   const at = prompt.search(/\nA\. /);
   return (at < 0 ? prompt : prompt.slice(0, at)).trim();
 }
 
-function sibItem(file: ReviewItemFile, r: Fields, at: At): ReviewItem {
-  const id = r.str('id');
+function sibItem(file: ReviewItemFile, json: unknown, at: At): ReviewItem {
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new InputError(at, 'expected a JSON object');
+  const r = new Fields(json as Record<string, unknown>, at);
+  const id = r.id('id');
   const kind = r.has('kind') ? r.str('kind') : 'original';
   const prompt = r.str('prompts.zero-shot');
   const products = [...prompt.matchAll(/^Product \d+: (.*)$/gm)].map((m) => m[1]!);
@@ -134,7 +134,7 @@ function sibItem(file: ReviewItemFile, r: Fields, at: At): ReviewItem {
     }));
     return {
       ...sibCommon(file, id, at, 'sib-next-product', kind, products),
-      question: questionOfIntentionQaPrompt(prompt),
+      question: questionOfPrompt(prompt),
       options: opts,
       gold: [r.str('answer')],
       goldNote: 'the product bought next',
@@ -223,6 +223,13 @@ class Fields {
       v = (v as Record<string, unknown>)[part];
     }
     return v;
+  }
+
+  /** An id: a JSON string (a number has lost its digits and its written form to JSON.parse). */
+  id(path: string): string {
+    const v = this.get(path);
+    if (typeof v === 'number') throw new InputError({ ...this.at, field: path }, numericIdReason(v));
+    return this.str(path);
   }
 
   has(path: string): boolean {

@@ -105,7 +105,7 @@ export class IntentionQaRun {
     };
   }
 
-  /** The validity filters' settings and what the generic one catches (undefined when all three are off). */
+  /** The validity filters' settings and what the generic one catches (undefined when every rule is off). */
   validitySettings(): ValiditySettings | undefined {
     const o = this.options;
     const v = this.context.validity;
@@ -119,6 +119,13 @@ export class IntentionQaRun {
       intentionTexts: v.keys,
       intentionVectors: v.vectors ? v.vectors.validRows.length : null,
       genericIntentions: o.excludeGeneric ? [...v.generic.values()] : [],
+      excludeKindAsserted: o.excludeKindAsserted,
+      excludeGroupGeneric: o.excludeGroupGeneric,
+      groupGenericShare: o.groupGenericShare,
+      excludeSubstitutes: o.excludeSubstitutes,
+      substituteCosine: o.substituteCosine,
+      sharedPhrases: v.sharedPhrases(),
+      groupGenericIntentions: o.excludeGroupGeneric ? v.data.groupGeneric : [],
     };
   }
 
@@ -172,7 +179,7 @@ export class IntentionQaRun {
       const detail = `no context vector for ${missingVector.join(', ')} (no similarity, so no window and no difficulty)`;
       return { index: i, dropped: { id: a.id, task: null, reason: 'product-without-vector', detail }, tasks: [] };
     }
-    if (options.excludeGeneric && ctx.validity!.isGenericId(ctx.intentionIds[i]!)) {
+    if (ctx.validity?.goldRefused(ctx.intentionIds[i]!, options)) {
       const g = ctx.validity!.genericOfId(ctx.intentionIds[i]!);
       const detail = `its intention is generic: asserted for ${g.pairs} pairs in ${g.groups} unrelated concept groups (cut-off ${options.genericMinGroups})`;
       return { index: i, dropped: { id: a.id, task: null, reason: 'generic-gold', detail }, tasks: [] };

@@ -7,6 +7,7 @@ import type { HnswParams, RangeSearch } from '../../search/range-search.js';
 import { DEFAULT_HNSW_PARAMS } from '../../search/vector-index.js';
 import { parseSampling, type Sampling, type WindowStrategy } from '../../search/windows.js';
 import { PAPER_DIFFICULTY, type DifficultyCuts } from './difficulty.js';
+import { DEFAULT_GROUP_GENERIC_SHARE } from './validity-filters.js';
 
 /** Task 2's window anchor: the paper's masked answer p_B, or the released code's given p_A. */
 export const ANCHORS = ['answer', 'given'] as const;
@@ -110,6 +111,30 @@ export interface IntentionQaOptions {
   excludeSecondAnswers: boolean;
   /** The second-answer filter's threshold, in the encoder's space (calibration.ts, per encoder). */
   secondAnswerCosine: number;
+  /**
+   * Validity rule `kind-asserted` (validity-filters.ts, product-kinds.ts): a Task-1 distractor whose
+   * intention is asserted (or, with intention vectors, close to one asserted) for another pair of the
+   * same kinds of products, and a Task-2 distractor product that forms with p_A a pair of kinds for
+   * which the gold's intention (or one close to it) is asserted, are refused.
+   */
+  excludeKindAsserted: boolean;
+  /**
+   * Validity rule `group-generic`: a text asserted for at least `groupGenericShare` of the kind pairs
+   * of a group (the products holding a category phrase shared by several kinds) is generic within it:
+   * never a Task-1 distractor for a pair of that group, and in Task 2 no product of the group is a
+   * distractor when the gold's intention is generic within a group that p_A belongs to.
+   */
+  excludeGroupGeneric: boolean;
+  /** The group-generic rule's share of the group's kind pairs, in (0, 1]. */
+  groupGenericShare: number;
+  /**
+   * Validity rule `substitute`: a Task-2 distractor product of the gold's kind, or with a cosine ≥
+   * `substituteCosine` to the gold (Sim_p), is a substitute of the gold and fits the question too;
+   * so does one of p_A's kind (two of them "are both used for" what p_A is used for).
+   */
+  excludeSubstitutes: boolean;
+  /** The substitute rule's cosine cut on Sim_p(candidate, p_B). */
+  substituteCosine: number;
   tasks: ReadonlyArray<1 | 2>;
   /** Task 1's distractor window on Sim_i (default the paper's, PAPER_TASK1_WINDOW). */
   task1Window: WindowBounds;
@@ -146,6 +171,9 @@ export type PresetOptions = Pick<
   | 'excludePairAsserted'
   | 'excludeGeneric'
   | 'excludeSecondAnswers'
+  | 'excludeKindAsserted'
+  | 'excludeGroupGeneric'
+  | 'excludeSubstitutes'
 >;
 
 export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> = {
@@ -165,6 +193,9 @@ export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> =
     excludePairAsserted: true,
     excludeGeneric: true,
     excludeSecondAnswers: true,
+    excludeKindAsserted: true,
+    excludeGroupGeneric: true,
+    excludeSubstitutes: true,
   },
   released: {
     sampling: 'lowest',
@@ -177,8 +208,26 @@ export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> =
     excludePairAsserted: false,
     excludeGeneric: false,
     excludeSecondAnswers: false,
+    excludeKindAsserted: false,
+    excludeGroupGeneric: false,
+    excludeSubstitutes: false,
   },
 };
+
+/** The on/off fields of the validity rules (validity-filters.ts), in the order of VALIDITY_FILTERS. */
+export const VALIDITY_RULE_FIELDS = [
+  'excludePairAsserted',
+  'excludeGeneric',
+  'excludeSecondAnswers',
+  'excludeKindAsserted',
+  'excludeGroupGeneric',
+  'excludeSubstitutes',
+] as const;
+
+/** Whether any validity rule is on. */
+export function anyValidityRule(o: Pick<IntentionQaOptions, (typeof VALIDITY_RULE_FIELDS)[number]>): boolean {
+  return VALIDITY_RULE_FIELDS.some((f) => o[f]);
+}
 
 /**
  * The generic filter's default cut-off. On the demo world (docs/intentionqa.md, "Validity filters")
@@ -195,6 +244,14 @@ export const DEFAULT_GENERIC_MIN_GROUPS = 3;
  */
 export const PAPER_SECOND_ANSWER_COSINE = 0.8;
 
+/**
+ * The substitute rule's cut on Sim_p(candidate, gold). On the demo world (glove-100d, centered)
+ * products of one category have cosines ≥ 0.99 and products of different categories ≤ 0.97, so the
+ * cut matters only where the window reaches above it; the kind test does the rest
+ * (docs/intentionqa.md, "Validity filters").
+ */
+export const DEFAULT_SUBSTITUTE_COSINE = 0.9;
+
 /** The engine's defaults: the paper preset, and the settings that no preset touches. */
 export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
   preset: 'paper',
@@ -204,6 +261,8 @@ export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
   requireOverlap: true,
   genericMinGroups: DEFAULT_GENERIC_MIN_GROUPS,
   secondAnswerCosine: PAPER_SECOND_ANSWER_COSINE,
+  groupGenericShare: DEFAULT_GROUP_GENERIC_SHARE,
+  substituteCosine: DEFAULT_SUBSTITUTE_COSINE,
   tasks: [1, 2],
   task1Window: PAPER_TASK1_WINDOW,
   task2Window: PAPER_TASK2_WINDOW,
@@ -256,12 +315,16 @@ export function resolveOptions(settings: IntentionQaSettings = {}): IntentionQaO
   o.excludeRelations = [...new Set(o.excludeRelations)].sort();
   oneOf('relationScope', o.relationScope, RELATION_SCOPES);
   oneOf('task2Universe', o.task2Universe, TASK2_UNIVERSES);
-  for (const field of ['excludePairAsserted', 'excludeGeneric', 'excludeSecondAnswers'] as const)
+  for (const field of VALIDITY_RULE_FIELDS)
     if (typeof o[field] !== 'boolean') throw new ConfigError(field, `must be true or false, got ${String(o[field])}`);
   if (!(Number.isInteger(o.genericMinGroups) && o.genericMinGroups >= 2))
     throw new ConfigError('genericMinGroups', `must be an integer ≥ 2, got ${String(o.genericMinGroups)}`);
   if (!(o.secondAnswerCosine >= -1 && o.secondAnswerCosine <= 1))
     throw new ConfigError('secondAnswerCosine', `must be in [-1, 1], got ${String(o.secondAnswerCosine)}`);
+  if (!(o.groupGenericShare > 0 && o.groupGenericShare <= 1))
+    throw new ConfigError('groupGenericShare', `must be in (0, 1], got ${String(o.groupGenericShare)}`);
+  if (!(o.substituteCosine >= -1 && o.substituteCosine <= 1))
+    throw new ConfigError('substituteCosine', `must be in [-1, 1], got ${String(o.substituteCosine)}`);
   if (o.tasks.length === 0 || o.tasks.some((t) => t !== 1 && t !== 2))
     throw new ConfigError('tasks', 'must be a non-empty subset of [1, 2]');
   parseSampling(o.sampling);

@@ -94,11 +94,17 @@ export type DropReason =
   | 'pair-asserted'
   | 'generic'
   | 'second-answer'
+  | 'kind-asserted'
+  | 'group-generic'
+  | 'substitute'
   | 'generic-gold'
   // `audit --drop-flagged` (engine/evaluation/audit.ts): items a judge model found with a second
   // right answer, or without the gold among the right ones.
   | 'judge-second-answer'
-  | 'judge-gold-wrong';
+  | 'judge-gold-wrong'
+  // A reader of item files (engine/scoring/intentionqa/intentionqa-item-file.ts): an item without
+  // four options with distinct texts, set apart by `audit --drop-flagged` and `items check --drop-flagged`.
+  | 'malformed';
 
 /** An assertion that did not become an item of a task, and why (never silently lost). */
 export interface DroppedAssertion {

@@ -14,6 +14,7 @@ import { wordsOf, type WordSet } from './concept-overlap.js';
 import {
   PAPER_TASK1_WINDOW,
   PAPER_TASK2_WINDOW,
+  anyValidityRule,
   type Anchor,
   type IntentionQaOptions,
   type IntentionQaSettings,
@@ -141,8 +142,7 @@ export class IntentionQaContext {
     this.rowA = new Int32Array(n);
     this.rowB = new Int32Array(n);
     this.normIntention = this.assertions.map((a) => normalizeOptionText(a.intention));
-    const anyValidityFilter = options.excludePairAsserted || options.excludeGeneric || options.excludeSecondAnswers;
-    this.validity = anyValidityFilter
+    this.validity = anyValidityRule(options)
       ? new ValidityIndex(
           input.assertions,
           input.phrases,
@@ -151,6 +151,7 @@ export class IntentionQaContext {
           options.secondAnswerCosine,
           { vectors, wordsOfRow: this.wordsOfRow },
           input.validityIndexData,
+          options.groupGenericShare,
         )
       : undefined;
     const ofInput = this.validity?.intentionIds;

@@ -5,7 +5,10 @@
 // (normalised text) is a false negative, dropped, recorded and backfilled; a text equal to an already
 // chosen distractor is refused the same way, so the four options are distinct. The validity filters
 // (validity-filters.ts), when on, refuse an intention asserted for this pair (`pair-asserted`), a
-// generic one (`generic`) and one close to an intention asserted for this pair (`second-answer`).
+// generic one (`generic`) and one close to an intention asserted for this pair (`second-answer`); the
+// rules beyond the exact pair refuse one asserted (or close to one asserted) for another pair of the
+// same kinds of products (`kind-asserted`) and one generic within a group both products belong to
+// (`group-generic`).
 import type { Rng } from '../../../core/rng.js';
 import { drawFromWindow, formatWindow } from '../../search/windows.js';
 import { overlaps } from './concept-overlap.js';
@@ -40,9 +43,7 @@ export function draftTask1(
   const gold = ctx.normIntention[i]!;
   const taken = new Set<string>();
   const validity = ctx.validity;
-  const assertedForPair = validity
-    ? validity.assertedIds(validity.productIndex(a.itemA), validity.productIndex(a.itemB))
-    : undefined;
+  const pair = validity?.task1Pair(validity.productIndex(a.itemA), validity.productIndex(a.itemB));
   const r = drawFromWindow(intentionUniverse(ctx, i, pivot, w, pivotKnown, candidates), {
     ...w,
     k: DISTRACTORS_PER_ITEM,
@@ -53,12 +54,8 @@ export function draftTask1(
     accept: (j) => {
       const text = ctx.normIntention[j]!;
       if (text === gold) return 'false-negative';
-      if (validity) {
-        const key = ctx.intentionIds[j]!;
-        if (options.excludePairAsserted && assertedForPair!.includes(key)) return 'pair-asserted';
-        if (options.excludeGeneric && validity.isGenericId(key)) return 'generic';
-        if (options.excludeSecondAnswers && validity.closeToAnyId(key, assertedForPair!)) return 'second-answer';
-      }
+      const refusal = validity?.task1Refusal(ctx.intentionIds[j]!, pair!, options);
+      if (refusal !== undefined) return refusal;
       if (taken.has(text)) return 'duplicate-option';
       taken.add(text);
       return true;

@@ -6,7 +6,12 @@
 // overlap p_A's (docs/intentionqa.md, "A vs candidate"); p_B itself or a product titled like p_B is a
 // false negative, dropped, recorded and backfilled; a title equal to an already chosen distractor is
 // refused the same way. The validity filters (validity-filters.ts), when on, refuse a product asserted
-// with p_A for the gold's intention (`pair-asserted`) or for one close to it (`second-answer`).
+// with p_A for the gold's intention (`pair-asserted`) or for one close to it (`second-answer`); the
+// rules beyond the exact pair refuse a product that forms with p_A a pair of kinds for which the
+// gold's intention (or one close to it) is asserted (`kind-asserted`), one of a group within which
+// the gold's intention is generic, shared with p_A (`group-generic`), and a substitute of the gold or
+// of p_A: the gold's kind, p_A's kind ("they both are used for X" holds of two of p_A's kind too), or
+// Sim_p to the gold ≥ substituteCosine (`substitute`).
 import type { Rng } from '../../../core/rng.js';
 import { drawFromWindow, formatWindow, productUniverse } from '../../search/windows.js';
 import { overlaps } from './concept-overlap.js';
@@ -34,6 +39,7 @@ export function draftTask2(
   const validity = ctx.validity;
   const goldKey = validity ? ctx.intentionIds[i]! : -1;
   const givenProduct = validity ? validity.productIndex(a.itemA) : -1;
+  const goldProduct = validity ? validity.productIndex(a.itemB) : -1;
   const universe = productUniverse(
     ctx.vectors.vector(anchor),
     ctx.search,
@@ -65,11 +71,16 @@ export function draftTask2(
       accept: (row) => {
         const title = ctx.normTitleOfRow[row]!;
         if (row === answer || title === goldTitle) return 'false-negative';
-        if (validity) {
-          const asserted = validity.assertedIds(givenProduct, row); // a row is its product's index
-          if (options.excludePairAsserted && asserted.includes(goldKey)) return 'pair-asserted';
-          if (options.excludeSecondAnswers && validity.closeToAnyId(goldKey, asserted)) return 'second-answer';
-        }
+        // A row is its product's index.
+        const refusal = validity?.task2Refusal(
+          goldKey,
+          givenProduct,
+          goldProduct,
+          row,
+          options,
+          () => ctx.vectors.cosine(row, answer) >= options.substituteCosine,
+        );
+        if (refusal !== undefined) return refusal;
         if (taken.has(title)) return 'duplicate-option';
         taken.add(title);
         return true;

@@ -20,14 +20,49 @@ import type { UnitVectors } from '../../search/unit-vectors.js';
 import { normalizePhrase } from '../../products/normalize.js';
 import type { Assertion } from './assertions.js';
 import { wordsOf, type WordSet } from './concept-overlap.js';
+import { intersects, kindOf, phrasesOfProduct, productKinds, type ProductKinds } from './product-kinds.js';
+
+/**
+ * The group-generic rule's default share: a text asserted for at least half of the kind pairs of a
+ * shared phrase's group ("most pairs") is generic within it (docs/intentionqa.md, "Validity filters").
+ */
+export const DEFAULT_GROUP_GENERIC_SHARE = 0.5;
+/** A group with fewer kind pairs than this has no generic text: "most" of one or two pairs says nothing. */
+export const GROUP_GENERIC_MIN_KIND_PAIRS = 3;
 
 /** The filters' names: each is the refusal reason of the candidates it removes and the drop reason of the items it empties. */
-export const VALIDITY_FILTERS = ['pair-asserted', 'generic', 'second-answer'] as const;
+export const VALIDITY_FILTERS = [
+  'pair-asserted',
+  'generic',
+  'second-answer',
+  'kind-asserted',
+  'group-generic',
+  'substitute',
+] as const;
 export type ValidityFilter = (typeof VALIDITY_FILTERS)[number];
 
 /** Intention texts are the same when their keys are: the released normalize_name. */
 export function intentionKey(text: string): string {
   return normalizePhrase(text);
+}
+
+/** Which rules are on: the pipeline's options of these names, and `items check` (every rule on). */
+export interface ValidityRules {
+  excludePairAsserted: boolean;
+  excludeGeneric: boolean;
+  excludeSecondAnswers: boolean;
+  excludeKindAsserted: boolean;
+  excludeGroupGeneric: boolean;
+  excludeSubstitutes: boolean;
+}
+
+/** What the Task-1 rules consult about an item's pair (ValidityIndex.task1Pair). */
+export interface Task1Pair {
+  /** The pair's product indices. */
+  a: number;
+  b: number;
+  /** The key ids asserted for the pair. */
+  asserted: ArrayLike<number>;
 }
 
 /** What a run's manifest and report record about the validity filters. */
@@ -43,6 +78,25 @@ export interface ValiditySettings {
   intentionVectors: number | null;
   /** The texts the generic filter catches (empty when it is off), most groups first. */
   genericIntentions: GenericIntention[];
+  excludeKindAsserted: boolean;
+  excludeGroupGeneric: boolean;
+  groupGenericShare: number;
+  excludeSubstitutes: boolean;
+  substituteCosine: number;
+  /** Category phrases shared by several kinds of product (not a kind), most holders first. */
+  sharedPhrases: string[];
+  /** The texts the group-generic rule catches (empty when it is off), by group. */
+  groupGenericIntentions: GroupGenericIntention[];
+}
+
+/** A text generic within one group of products (those holding a shared phrase). */
+export interface GroupGenericIntention {
+  text: string;
+  /** The shared phrase whose holders form the group. */
+  group: string;
+  /** Distinct kind pairs of the group the text is asserted for, and the group's kind pairs. */
+  kindPairs: number;
+  of: number;
 }
 
 /** An intention text the generic filter catches, with the evidence. */
@@ -120,6 +174,18 @@ export interface ValidityIndexData {
   genericId: Uint8Array;
   /** Generic intention key → the evidence; sorted by groups (descending), then text. */
   generic: Array<[string, GenericIntention]>;
+  /** The products' phrases and kinds (product-kinds.ts), by product index. */
+  kinds: ProductKinds;
+  /**
+   * Key ids asserted for each unordered pair of kind phrases (x ≤ y, code x · phrases + y, ascending):
+   * kindPairKeys[firstKindPairKey[c] ..< firstKindPairKey[c + 1]] for the code at kindPairCode[c].
+   */
+  kindPairCode: Float64Array;
+  firstKindPairKey: Int32Array;
+  kindPairKeys: Int32Array;
+  /** Group-generic (shared phrase x, key id) as codes x · keys + id, ascending. */
+  groupGenericCode: Float64Array;
+  groupGeneric: GroupGenericIntention[];
 }
 
 /**
@@ -136,6 +202,7 @@ export function buildValidityIndexData(
   phrases: ReadonlyMap<string, readonly string[]>,
   genericMinGroups: number,
   products?: ProductRows,
+  groupGenericShare = DEFAULT_GROUP_GENERIC_SHARE,
 ): ValidityIndexData {
   const n = assertions.length;
   const rows = products ? products.vectors.size : 0;
@@ -237,6 +304,87 @@ export function buildValidityIndexData(
     }
   });
   generic.sort((x, y) => y[1].groups - x[1].groups || (x[1].text < y[1].text ? -1 : x[1].text > y[1].text ? 1 : 0));
+
+  const kinds = productKinds(productCount, (p) =>
+    phrases.get(p < rows ? products!.vectors.ids[p]! : unrowedIds[p - rows]!),
+  );
+  const slots = partner.length;
+  const phraseCount = kinds.phraseOfId.length;
+  // Kind pairs: every asserted pair's keys under each (kind phrase of one, kind phrase of the other).
+  const keysOfKindPair = new Map<number, Set<number>>();
+  for (let s = 0; s < slots; s++) {
+    const ka = kindOf(kinds, pairLo[s]!);
+    const kb = kindOf(kinds, partner[s]!);
+    for (const x of ka)
+      for (const y of kb) {
+        const code = x <= y ? x * phraseCount + y : y * phraseCount + x;
+        let set = keysOfKindPair.get(code);
+        if (!set) keysOfKindPair.set(code, (set = new Set()));
+        for (let j = firstId[s]!; j < firstId[s + 1]!; j++) set.add(pairIds[j]!);
+      }
+  }
+  const kindPairCode = Float64Array.from([...keysOfKindPair.keys()].sort((a, b) => a - b));
+  const firstKindPairKey = new Int32Array(kindPairCode.length + 1);
+  const kindPairKeys: number[] = [];
+  kindPairCode.forEach((code, c) => {
+    firstKindPairKey[c] = kindPairKeys.length;
+    kindPairKeys.push(...[...keysOfKindPair.get(code)!].sort((a, b) => a - b));
+  });
+  firstKindPairKey[kindPairCode.length] = kindPairKeys.length;
+
+  // Group-generic: within the group of each shared phrase (the pairs whose two products both hold
+  // it), the distinct kind pairs, and per key the kind pairs it is asserted for.
+  const kindSignature = new Map<string, number>();
+  const signatureOf = (p: number): number => {
+    const text = kindOf(kinds, p).join(',');
+    let id = kindSignature.get(text);
+    if (id === undefined) kindSignature.set(text, (id = kindSignature.size));
+    return id;
+  };
+  const signatures = Int32Array.from({ length: productCount }, (_, p) => signatureOf(p));
+  const groupPairs = new Map<number, Set<string>>();
+  const groupKeyPairs = new Map<number, Map<number, Set<string>>>();
+  for (let s = 0; s < slots; s++) {
+    const a = pairLo[s]!;
+    const b = partner[s]!;
+    const pa = phrasesOfProduct(kinds, a);
+    const pb = phrasesOfProduct(kinds, b);
+    if (!intersects(pa, pb)) continue;
+    const sa = signatures[a]!;
+    const sb = signatures[b]!;
+    const kindPair = sa <= sb ? `${sa},${sb}` : `${sb},${sa}`;
+    for (const x of pa) {
+      if (kinds.sharedPhrase[x] !== 1 || !pb.includes(x)) continue;
+      let pairsOfGroup = groupPairs.get(x);
+      if (!pairsOfGroup) groupPairs.set(x, (pairsOfGroup = new Set()));
+      pairsOfGroup.add(kindPair);
+      let byKey = groupKeyPairs.get(x);
+      if (!byKey) groupKeyPairs.set(x, (byKey = new Map()));
+      for (let j = firstId[s]!; j < firstId[s + 1]!; j++) {
+        const id = pairIds[j]!;
+        let set = byKey.get(id);
+        if (!set) byKey.set(id, (set = new Set()));
+        set.add(kindPair);
+      }
+    }
+  }
+  const groupGenericCodes: number[] = [];
+  const groupGeneric: GroupGenericIntention[] = [];
+  for (const [x, pairsOfGroup] of groupPairs) {
+    const of = pairsOfGroup.size;
+    if (of < GROUP_GENERIC_MIN_KIND_PAIRS) continue;
+    for (const [id, set] of groupKeyPairs.get(x)!) {
+      if (set.size < groupGenericShare * of) continue;
+      groupGenericCodes.push(x * keys + id);
+      groupGeneric.push({ text: textOfId[id]!, group: kinds.phraseOfId[x]!, kindPairs: set.size, of });
+    }
+  }
+  groupGeneric.sort(
+    (u, v) =>
+      (u.group < v.group ? -1 : u.group > v.group ? 1 : 0) ||
+      v.kindPairs - u.kindPairs ||
+      (u.text < v.text ? -1 : u.text > v.text ? 1 : 0),
+  );
   return {
     keyOfId,
     intentionIds,
@@ -248,7 +396,39 @@ export function buildValidityIndexData(
     pairIds: Int32Array.from(pairIds),
     genericId,
     generic,
+    kinds,
+    kindPairCode,
+    firstKindPairKey,
+    kindPairKeys: Int32Array.from(kindPairKeys),
+    groupGenericCode: Float64Array.from(groupGenericCodes.sort((a, b) => a - b)),
+    groupGeneric,
   };
+}
+
+/** Whether `key` is in the ascending keys[from ..< to]. */
+function bisect(keys: Int32Array, from: number, to: number, key: number): boolean {
+  while (from < to) {
+    const mid = (from + to) >>> 1;
+    const k = keys[mid]!;
+    if (k === key) return true;
+    if (k < key) from = mid + 1;
+    else to = mid;
+  }
+  return false;
+}
+
+/** The position of `code` in the ascending `codes`, or -1. */
+function search(codes: Float64Array, code: number): number {
+  let from = 0;
+  let to = codes.length;
+  while (from < to) {
+    const mid = (from + to) >>> 1;
+    const c = codes[mid]!;
+    if (c === code) return mid;
+    if (c < code) from = mid + 1;
+    else to = mid;
+  }
+  return -1;
 }
 
 /**
@@ -267,6 +447,8 @@ export class ValidityIndex {
   readonly generic: ReadonlyMap<string, GenericIntention>;
   /** Distinct intention keys in the input. */
   readonly keys: number;
+  /** closeKeysOf's answers, filled as the draws ask. */
+  private readonly closeKeys = new Map<number, Int32Array>();
   /** The key id of each input assertion's intention, in input order. */
   readonly intentionIds: Int32Array;
 
@@ -278,10 +460,12 @@ export class ValidityIndex {
     readonly vectors: UnitVectors | undefined,
     readonly secondAnswerCosine: number,
     private readonly products?: ProductRows,
-    /** The data of an index built from the same assertions, phrases, cut-off and products (a worker gets the main thread's). */
+    /** The data of an index built from the same assertions, phrases, cut-offs and products (a worker gets the main thread's). */
     prebuilt?: ValidityIndexData,
+    readonly groupGenericShare = DEFAULT_GROUP_GENERIC_SHARE,
   ) {
-    const d = (this.data = prebuilt ?? buildValidityIndexData(assertions, phrases, genericMinGroups, products));
+    const d = (this.data =
+      prebuilt ?? buildValidityIndexData(assertions, phrases, genericMinGroups, products, groupGenericShare));
     this.unrowed = new Map(d.unrowed);
     this.generic = new Map(d.generic);
     this.keys = d.keyOfId.length;
@@ -341,6 +525,152 @@ export class ValidityIndex {
     return false;
   }
 
+  // The rules, one predicate each, called by the pipeline's window draws (task1.ts, task2.ts,
+  // build-items.ts) and by `items check` (engine/evaluation/check-items.ts) on an existing item: one
+  // implementation. The order of the checks is the order the refusal reasons are recorded in.
+
+  /** What the Task-1 rules consult about the item's pair (product indices a, b): computed once per item. */
+  task1Pair(a: number, b: number): Task1Pair {
+    return { a, b, asserted: this.assertedIds(a, b) };
+  }
+
+  /**
+   * Task 1: the rule that refuses intention key id `key` as a distractor of `pair` (task1Pair);
+   * undefined when none does. -1 (a text no assertion has) is refused by no rule.
+   */
+  task1Refusal(key: number, pair: Task1Pair, rules: ValidityRules): ValidityFilter | undefined {
+    if (key < 0) return undefined;
+    if (rules.excludePairAsserted && includesId(pair.asserted, key)) return 'pair-asserted';
+    if (rules.excludeGeneric && this.isGenericId(key)) return 'generic';
+    if (rules.excludeSecondAnswers && this.closeToAnyId(key, pair.asserted)) return 'second-answer';
+    if (rules.excludeKindAsserted && this.kindAssertedCloseTo(key, pair.a, pair.b)) return 'kind-asserted';
+    if (rules.excludeGroupGeneric && this.groupGenericFor(key, pair.a, pair.b)) return 'group-generic';
+    return undefined;
+  }
+
+  /**
+   * Task 2: the rule that refuses product index `candidate` as a distractor for the given product
+   * index `given`, the gold product index `gold` and the gold's intention key id `goldKey`; undefined
+   * when none does. `nearGold` answers whether the candidate's vector is within the substitute cosine
+   * of the gold's (absent: no vectors, only kinds make a substitute).
+   */
+  task2Refusal(
+    goldKey: number,
+    given: number,
+    gold: number,
+    candidate: number,
+    rules: ValidityRules,
+    nearGold?: () => boolean,
+  ): ValidityFilter | undefined {
+    const known = goldKey >= 0;
+    const asserted = known ? this.assertedIds(given, candidate) : NONE;
+    if (rules.excludePairAsserted && known && includesId(asserted, goldKey)) return 'pair-asserted';
+    if (rules.excludeSecondAnswers && known && this.closeToAnyId(goldKey, asserted)) return 'second-answer';
+    if (
+      rules.excludeSubstitutes &&
+      (this.sameKind(candidate, gold) || this.sameKind(candidate, given) || nearGold?.() === true)
+    )
+      return 'substitute';
+    if (rules.excludeKindAsserted && known && this.kindAssertedCloseTo(goldKey, given, candidate))
+      return 'kind-asserted';
+    if (rules.excludeGroupGeneric && known && this.groupGenericFor(goldKey, given, candidate)) return 'group-generic';
+    return undefined;
+  }
+
+  /** Whether an item whose gold is intention key id `goldKey` is refused: its intention is generic (`generic-gold`). */
+  goldRefused(goldKey: number, rules: ValidityRules): boolean {
+    return rules.excludeGeneric && goldKey >= 0 && this.isGenericId(goldKey);
+  }
+
+  /** The key id of an intention text (by intentionKey), or -1 when no input assertion has it. */
+  intentionId(text: string): number {
+    this.idOfKey ??= new Map(this.data.keyOfId.map((key, id) => [key, id]));
+    return this.idOfKey.get(intentionKey(text)) ?? -1;
+  }
+
+  private idOfKey: Map<string, number> | undefined;
+
+  /**
+   * The key ids asserted for any pair of the same kinds as the unordered pair of product indices
+   * (a, b): a pair (c, d) with a kind phrase of a in c's kind and one of b in d's, or crosswise
+   * (product-kinds.ts). Includes the pair's own. Repeats are possible; empty when none.
+   */
+  kindAssertedIds(a: number, b: number): number[] {
+    const d = this.data;
+    const n = d.kinds.phraseOfId.length;
+    const out: number[] = [];
+    for (const x of kindOf(d.kinds, a))
+      for (const y of kindOf(d.kinds, b)) {
+        const c = search(d.kindPairCode, x <= y ? x * n + y : y * n + x);
+        if (c >= 0)
+          for (let j = d.firstKindPairKey[c]!; j < d.firstKindPairKey[c + 1]!; j++) out.push(d.kindPairKeys[j]!);
+      }
+    return out;
+  }
+
+  /**
+   * Whether key id `id`, or a key close to it (closeIds), is asserted for a pair of the same kinds as
+   * (a, b): closeToAnyId(id, kindAssertedIds(a, b)), without building the list. The keys of a kind
+   * pair are sorted, so each key close to `id` is a bisection; the keys close to a key are computed
+   * once per index (closeKeysOf), not once per candidate.
+   */
+  kindAssertedCloseTo(id: number, a: number, b: number): boolean {
+    const d = this.data;
+    const ka = kindOf(d.kinds, a);
+    const kb = kindOf(d.kinds, b);
+    if (ka.length === 0 || kb.length === 0) return false;
+    const n = d.kinds.phraseOfId.length;
+    const close = this.closeKeysOf(id);
+    for (const x of ka)
+      for (const y of kb) {
+        const c = search(d.kindPairCode, x <= y ? x * n + y : y * n + x);
+        if (c < 0) continue;
+        const from = d.firstKindPairKey[c]!;
+        const to = d.firstKindPairKey[c + 1]!;
+        for (const k of close) if (bisect(d.kindPairKeys, from, to, k)) return true;
+      }
+    return false;
+  }
+
+  /** The key ids close to key id `id` (closeIds), itself included, ascending; computed once per key. */
+  closeKeysOf(id: number): Int32Array {
+    let close = this.closeKeys.get(id);
+    if (close === undefined) {
+      const out: number[] = [];
+      if (this.rowOfId[id]! < 0) out.push(id);
+      else for (let k = 0; k < this.keys; k++) if (this.closeIds(id, k)) out.push(k);
+      this.closeKeys.set(id, (close = Int32Array.from(out)));
+    }
+    return close;
+  }
+
+  /** Whether key id `id` is generic within a group (a shared phrase) that products a and b both hold. */
+  groupGenericFor(id: number, a: number, b: number): boolean {
+    const d = this.data;
+    if (d.groupGenericCode.length === 0) return false;
+    const pa = phrasesOfProduct(d.kinds, a);
+    const pb = phrasesOfProduct(d.kinds, b);
+    for (const x of pa)
+      if (d.kinds.sharedPhrase[x] === 1 && pb.includes(x) && search(d.groupGenericCode, x * this.keys + id) >= 0)
+        return true;
+    return false;
+  }
+
+  /** Whether products a and b are the same kind: their kinds share a kind phrase. */
+  sameKind(a: number, b: number): boolean {
+    return intersects(kindOf(this.data.kinds, a), kindOf(this.data.kinds, b));
+  }
+
+  /** Category phrases shared by several kinds (not a kind), most holders first, then by text. */
+  sharedPhrases(): string[] {
+    const k = this.data.kinds;
+    const holders = new Map<number, number>();
+    for (const x of k.phraseIds) if (k.sharedPhrase[x] === 1) holders.set(x, (holders.get(x) ?? 0) + 1);
+    return [...holders]
+      .sort((u, v) => v[1] - u[1] || (k.phraseOfId[u[0]]! < k.phraseOfId[v[0]]! ? -1 : 1))
+      .map(([x]) => k.phraseOfId[x]!);
+  }
+
   /** The intention keys asserted for the unordered pair (a, b) of product ids; empty when none. */
   assertedFor(a: string, b: string): string[] {
     return Array.from(this.assertedIds(this.productIndex(a), this.productIndex(b)), (id) => this.data.keyOfId[id]!);
@@ -369,6 +699,11 @@ export class ValidityIndex {
 }
 
 const NONE = new Int32Array(0);
+
+function includesId(ids: ArrayLike<number>, id: number): boolean {
+  for (let k = 0; k < ids.length; k++) if (ids[k] === id) return true;
+  return false;
+}
 
 /**
  * The intention texts of the assertions encoded by `encoder` (normalised), one row per distinct

@@ -52,7 +52,13 @@ const FILTER_WORDS: Record<ValidityFilter, string> = {
   'pair-asserted': 'asserted for the pair',
   generic: 'generic intention',
   'second-answer': 'close to an asserted intention',
+  'kind-asserted': 'asserted for the same kinds of products',
+  'group-generic': 'generic within the group',
+  substitute: 'a substitute of the gold',
 };
+
+/** Task 1's options are intentions and Task 2's products: the rules that apply to one task only. */
+const ONLY_TASK: Partial<Record<ValidityFilter, 1 | 2>> = { generic: 1, substitute: 2 };
 
 /** The markdown section. */
 export function validitySection(v: ValidityStats, s: ValiditySettings, encoder: string | undefined): string[] {
@@ -69,15 +75,16 @@ export function validitySection(v: ValidityStats, s: ValiditySettings, encoder: 
     'gold is refused), the validity filters refuse window members that would be a second right answer;',
     "a window they leave with fewer than three distractors is dropped under the filter's name.",
     '',
-    `Filters: pair-asserted ${onOff(s.excludePairAsserted)}, generic ${onOff(s.excludeGeneric)} (cut-off: ${s.genericMinGroups} concept groups), second-answer ${onOff(s.excludeSecondAnswers)} (cosine ≥ ${s.secondAnswerCosine}; ${vectors}).`,
+    `Filters: pair-asserted ${onOff(s.excludePairAsserted)}, generic ${onOff(s.excludeGeneric)} (cut-off: ${s.genericMinGroups} concept groups), second-answer ${onOff(s.excludeSecondAnswers)} (cosine ≥ ${s.secondAnswerCosine}; ${vectors}), kind-asserted ${onOff(s.excludeKindAsserted)}, group-generic ${onOff(s.excludeGroupGeneric)} (share ≥ ${s.groupGenericShare} of a group's kind pairs), substitute ${onOff(s.excludeSubstitutes)} (the gold's kind, or Sim_p ≥ ${s.substituteCosine}).`,
     '',
     '| filter | Task 1 members refused | Task 1 items dropped | Task 2 members refused | Task 2 items dropped |',
     '|---|---:|---:|---:|---:|',
   ];
   for (const f of VALIDITY_FILTERS) {
     const [a, b] = [v.task1[f], v.task2[f]];
-    const task2 = f === 'generic' ? '– | –' : `${b.refused} | ${b.dropped}`; // Task 2's options are products
-    lines.push(`| ${f} (${FILTER_WORDS[f]}) | ${a.refused} | ${a.dropped} | ${task2} |`);
+    const task1 = ONLY_TASK[f] === 2 ? '– | –' : `${a.refused} | ${a.dropped}`;
+    const task2 = ONLY_TASK[f] === 1 ? '– | –' : `${b.refused} | ${b.dropped}`;
+    lines.push(`| ${f} (${FILTER_WORDS[f]}) | ${task1} | ${task2} |`);
   }
   lines.push(
     '',
@@ -85,6 +92,17 @@ export function validitySection(v: ValidityStats, s: ValiditySettings, encoder: 
     'They are dropped rather than flagged: a generic intention fits any pair bought together, so in Task 2',
     'every plausible product is a second answer, and in Task 1 the item asks nothing about the pair.',
   );
+  if (s.sharedPhrases.length > 0)
+    lines.push(
+      '',
+      `Category phrases shared by several kinds of product (not a kind; product-kinds.ts): ${s.sharedPhrases.length} (${s.sharedPhrases.slice(0, 12).join(', ')}${s.sharedPhrases.length > 12 ? ', …' : ''}).`,
+    );
+  if (s.groupGenericIntentions.length > 0) {
+    lines.push('', 'Texts generic within a group (kind pairs of the group they are asserted for):', '');
+    lines.push('| group | text | kind pairs |', '|---|---|---:|');
+    for (const g of s.groupGenericIntentions)
+      lines.push(`| ${g.group} | ${g.text.replace(/\|/g, '\\|')} | ${g.kindPairs} of ${g.of} |`);
+  }
   if (s.genericIntentions.length > 0) {
     lines.push('', 'Generic intention texts (concept groups of the pairs they are asserted for):', '');
     lines.push('| text | concept groups | pairs |', '|---|---:|---:|');

@@ -1,8 +1,9 @@
 // An IntentionQA item as evaluation reads it back: what is asked (its prompts and products), its
 // answer key, and what the tables break accuracy down by. Reads the engine's items and the released
 // files (released_task1.jsonl, released_task2.jsonl), which have no `task`, `difficulty` or
-// `prompts`: the task then comes from the distractor field the file has, and the prompts are built
-// as the released askLM scripts built them.
+// `prompts`: the task then comes from the file's name (`…task1…`, `…task2…`) or else from the
+// distractor field the record has, and the prompts are built as the released askLM scripts built them.
+import { basename } from 'node:path';
 import type { InputLocation } from '../../../core/errors.js';
 import { FieldReader } from '../../../core/jsonl.js';
 import { DIFFICULTIES, difficultyOf, type Difficulty } from '../../items/intentionqa/difficulty.js';
@@ -25,6 +26,8 @@ export interface IntentionQaQuestion {
   relation: string;
   /** The products the question names: both (Task 1), or the given one (Task 2). */
   questionProducts: string[];
+  /** item_a_name and item_b_name, as the file holds them (Task 2: the given product, then the gold). */
+  productNames: [string, string];
   prompts: PromptPair;
 }
 
@@ -35,7 +38,7 @@ export function parseIntentionQaQuestion(
 ): IntentionQaQuestion {
   const r = new FieldReader(json, at);
   const id = r.id('id');
-  const task = taskOf(r);
+  const task = taskOf(r, at.file);
   const rawOptions = r.object('options');
   const options: Record<string, string> = {};
   for (const [letter, text] of Object.entries(rawOptions)) {
@@ -70,16 +73,27 @@ export function parseIntentionQaQuestion(
     difficulty: difficultyFrom(r),
     relation: r.has('relation') ? r.string('relation') : '',
     questionProducts: task === 1 ? [productA, productB] : [productA],
+    productNames: [productA, productB],
     prompts,
   };
 }
 
-function taskOf(r: FieldReader): IntentionQaTask {
+/** The task a file's name tells (`released_task1.jsonl`, `intentionqa_task2.jsonl`, …); undefined when it tells none or both. */
+export function taskOfFileName(file: string): IntentionQaTask | undefined {
+  const name = basename(file).toLowerCase();
+  const one = /task[-_]?1(?!\d)/.test(name);
+  const two = /task[-_]?2(?!\d)/.test(name);
+  return one === two ? undefined : one ? 1 : 2;
+}
+
+function taskOf(r: FieldReader, file: string): IntentionQaTask {
   if (r.has('task')) {
     const task = r.raw('task');
     if (task !== 1 && task !== 2) throw r.error('task', 'must be 1 or 2');
     return task;
   }
+  const named = taskOfFileName(file);
+  if (named !== undefined) return named;
   // Released files: Task 1 lists distractor assertions (spelled so), Task 2 distractor products.
   if (r.has('distractors_asserstion')) return 1;
   if (r.has('distractors_product')) return 2;

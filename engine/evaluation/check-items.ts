@@ -1,0 +1,337 @@
+// `intentsim items check`: the pipeline's validity rules (validity-filters.ts) over an existing
+// IntentionQA item file, the engine's or the released one. The rules are the ValidityIndex's own
+// predicates (task1Refusal, task2Refusal, goldRefused), the ones the pipeline's draws call, over an
+// index built from the given assertions as the pipeline builds it (every assertion, any relation or
+// typicality). Per item:
+//   Task 1  each distractor option's intention (by intentionKey) against the item's pair
+//           (item_a_id, item_b_id): pair-asserted, generic, second-answer, kind-asserted, group-generic;
+//   Task 2  each distractor product (its id from distractors_id, matched to the option by its title in
+//           distractors_product) against the given product (item_a_id), the gold (item_b_id) and the
+//           gold's intention (the item's assertion): pair-asserted, second-answer, substitute,
+//           kind-asserted, group-generic;
+//   both    the gold's intention generic: generic-gold.
+// Without vectors, second-answer holds only for equal normalised texts and substitute only for products
+// of one kind (the pipeline also compares vectors); kinds are known for the products the assertions
+// name (product-kinds.ts). The concept groups behind `generic` come from the products' titles (their head
+// phrases, as the offline conceptualizer takes them without a graph) when products are given; without
+// them, every pair is a group of its own.
+//
+// Writes (with `out`): check.json (per rule the items flagged and the texts behind it; malformed
+// items), flagged.jsonl (one line per flagged option); with dropFlagged, items/<file> holding the
+// items no rule flags, each line as read, and items/intentionqa_dropped.jsonl with one line per item
+// set apart (the rule, or `malformed`, as its reason).
+import { existsSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { writeFileAtomic } from '../../core/atomic.js';
+import { checkPaths } from '../../core/check-paths.js';
+import { UserError } from '../../core/errors.js';
+import { withClaimedOutput } from '../../core/output-claim.js';
+import { readProducts, type Product } from '../products/products.js';
+import { titleHeadPhrases } from '../products/title-head-concepts.js';
+import { readIntentionQaItems, type IntentionQaItemLine } from '../scoring/intentionqa/intentionqa-item-file.js';
+import { readAssertions, type Assertion } from '../items/intentionqa/assertions.js';
+import { DEFAULT_GENERIC_MIN_GROUPS } from '../items/intentionqa/intentionqa-options.js';
+import { extractIntention } from '../items/intentionqa/intention-text.js';
+import type { DroppedAssertion } from '../items/intentionqa/item-types.js';
+import {
+  intentionKey,
+  VALIDITY_FILTERS,
+  ValidityIndex,
+  type ValidityFilter,
+  type ValidityRules,
+} from '../items/intentionqa/validity-filters.js';
+import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
+
+/** The rules `items check` applies: the pipeline's filters, and the gold's own intention. */
+export const CHECK_RULES = [...VALIDITY_FILTERS, 'generic-gold'] as const;
+export type CheckRule = (typeof CHECK_RULES)[number];
+
+const NO_RULES: ValidityRules = {
+  excludePairAsserted: false,
+  excludeGeneric: false,
+  excludeSecondAnswers: false,
+  excludeKindAsserted: false,
+  excludeGroupGeneric: false,
+  excludeSubstitutes: false,
+};
+const ALL_RULES: ValidityRules = {
+  excludePairAsserted: true,
+  excludeGeneric: true,
+  excludeSecondAnswers: true,
+  excludeKindAsserted: true,
+  excludeGroupGeneric: true,
+  excludeSubstitutes: true,
+};
+
+/** The item files `items check` reads from a folder, in this order. */
+export const CHECKED_ITEM_FILES = [
+  INTENTIONQA_FILES.task1,
+  INTENTIONQA_FILES.task2,
+  'released_task1.jsonl',
+  'released_task2.jsonl',
+] as const;
+
+export const CHECK_FILES = {
+  summary: 'check.json',
+  flagged: 'flagged.jsonl',
+  keptDir: 'items',
+} as const;
+
+export interface CheckItemsOptions {
+  /** An IntentionQA items file, or a folder holding CHECKED_ITEM_FILES (at least one). */
+  items: string;
+  /** The assertions the items were made from (assertions.jsonl): what the pair-asserted and generic rules consult. */
+  assertions: string;
+  /** Products (id, title): their titles' head phrases make the concept groups of the generic rule. */
+  products?: string;
+  /** Output folder: check.json, flagged.jsonl, and with dropFlagged items/. Nothing is written without it. */
+  out?: string;
+  /** Also write the items no rule flags (and none malformed), lines as read, and the others with reasons. */
+  dropFlagged?: boolean;
+  /** The generic rule's cut-off: concept groups an intention's pairs must span (the pipeline's default 3). */
+  genericMinGroups?: number;
+}
+
+/** One flagged option (or the gold, for generic-gold). */
+export interface FlaggedOption {
+  file: string;
+  line: number;
+  id: string;
+  task: 1 | 2;
+  rule: CheckRule;
+  letter: string;
+  /** The option's text as the file holds it. */
+  text: string;
+}
+
+export interface RuleSummary {
+  rule: CheckRule;
+  /** Items with at least one option flagged by this rule. */
+  items: number;
+  /** The texts behind it, most items first (then text): an intention (Task 1, generic-gold) or a product title (Task 2). */
+  texts: Array<{ text: string; items: number }>;
+}
+
+export interface CheckedFile {
+  file: string;
+  task: 1 | 2 | null;
+  items: number;
+  malformed: number;
+  /** Items that some rule flags (malformed ones included). */
+  flagged: number;
+  rules: RuleSummary[];
+}
+
+export interface CheckItemsSummary {
+  assertions: number;
+  products: number | null;
+  genericMinGroups: number;
+  /** The generic intentions of the assertions, with their evidence. */
+  generic: Array<{ text: string; groups: number; pairs: number }>;
+  /** How the second-answer rule compared intentions. */
+  secondAnswer: 'equal normalised texts (no intention vectors)';
+  files: CheckedFile[];
+}
+
+export interface CheckItemsResult {
+  summary: CheckItemsSummary;
+  flagged: FlaggedOption[];
+  /** With dropFlagged: items kept per file name, and items dropped. */
+  kept?: Record<string, number>;
+  dropped?: number;
+  written: string[];
+}
+
+/** The item files of `items`: a folder's (at least one), or the file itself. */
+export function checkedItemFiles(items: string): string[] {
+  if (!statSync(items, { throwIfNoEntry: false })?.isDirectory()) return [items];
+  const files = CHECKED_ITEM_FILES.map((f) => join(items, f)).filter((f) => existsSync(f));
+  if (files.length === 0)
+    throw new UserError(
+      `${items}: no IntentionQA item files to check (expected one of ${CHECKED_ITEM_FILES.join(', ')})`,
+    );
+  return files;
+}
+
+export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult> {
+  checkPaths({
+    inputFiles: { assertions: o.assertions, products: o.products },
+    outputDirs: { out: o.out },
+  });
+  if (!existsSync(o.items)) throw new UserError(`${o.items}: no such items file or folder`);
+  if (o.dropFlagged && o.out === undefined)
+    throw new UserError('dropFlagged needs out (the folder the kept items go to)');
+  const files = checkedItemFiles(o.items);
+  const assertions: Assertion[] = [];
+  for await (const a of readAssertions(o.assertions)) assertions.push(a);
+  const products: Product[] = [];
+  if (o.products) for await (const p of readProducts(o.products)) products.push(p);
+  const phrases = await titleHeadPhrases(products);
+  const genericMinGroups = o.genericMinGroups ?? DEFAULT_GENERIC_MIN_GROUPS;
+  const index = new ValidityIndex(assertions, phrases, genericMinGroups, undefined, 1);
+
+  const run = async (): Promise<CheckItemsResult> => {
+    const flagged: FlaggedOption[] = [];
+    const checked: CheckedFile[] = [];
+    const perFile: Array<{ file: string; lines: IntentionQaItemLine[]; flaggedKeys: Map<number, CheckRule[]> }> = [];
+    const dropped: DroppedAssertion[] = [];
+    for (const file of files) {
+      const read = await readIntentionQaItems(file, { keepMalformed: true });
+      const malformedLines = new Set(read.malformed.map((m) => m.line));
+      const byRule = new Map<CheckRule, Map<number, Set<string>>>(CHECK_RULES.map((r) => [r, new Map()]));
+      const flaggedKeys = new Map<number, CheckRule[]>();
+      for (const item of read.items) {
+        const found = flagsOf(index, item);
+        for (const f of found) {
+          flagged.push({ file, line: item.line, id: item.question.id, task: item.question.task, ...f });
+          const texts = byRule.get(f.rule)!;
+          if (!texts.has(item.line)) texts.set(item.line, new Set());
+          texts.get(item.line)!.add(f.text);
+        }
+        const rules = [...new Set(found.map((f) => f.rule))];
+        if (rules.length > 0) flaggedKeys.set(item.line, rules);
+        if (rules.length > 0 || malformedLines.has(item.line))
+          dropped.push({
+            id: item.question.id,
+            task: item.question.task,
+            reason: rules[0] ?? 'malformed',
+            detail: [
+              ...found.map((f) => `${f.rule}: ${f.letter}. ${f.text}`),
+              ...read.malformed.filter((m) => m.line === item.line).map((m) => `malformed: ${m.reason}`),
+            ].join('; '),
+          });
+      }
+      const tasks = new Set(read.items.map((i) => i.question.task));
+      checked.push({
+        file,
+        task: tasks.size === 1 ? [...tasks][0]! : null,
+        items: read.items.length,
+        malformed: read.malformed.length,
+        flagged: new Set([...flaggedKeys.keys(), ...malformedLines]).size,
+        rules: CHECK_RULES.map((rule) => ruleSummary(rule, byRule.get(rule)!, rule === 'generic-gold' || tasks.has(1))),
+      });
+      perFile.push({ file, lines: read.items.filter((i) => !malformedLines.has(i.line)), flaggedKeys });
+    }
+    const summary: CheckItemsSummary = {
+      assertions: assertions.length,
+      products: o.products ? products.length : null,
+      genericMinGroups,
+      generic: [...index.generic.values()].map((g) => ({ text: g.text, groups: g.groups, pairs: g.pairs })),
+      secondAnswer: 'equal normalised texts (no intention vectors)',
+      files: checked,
+    };
+    const result: CheckItemsResult = { summary, flagged, written: [] };
+    if (o.out === undefined) return result;
+    const write = async (name: string, text: string) => {
+      const path = join(o.out!, name);
+      await writeFileAtomic(path, text);
+      result.written.push(path);
+    };
+    if (o.dropFlagged) {
+      result.kept = {};
+      for (const { file, lines, flaggedKeys } of perFile) {
+        const kept = lines.filter((l) => !flaggedKeys.has(l.line));
+        result.kept[basename(file)] = kept.length;
+        await write(join(CHECK_FILES.keptDir, basename(file)), kept.map((l) => l.text + '\n').join(''));
+      }
+      result.dropped = dropped.length;
+      await write(
+        join(CHECK_FILES.keptDir, INTENTIONQA_FILES.dropped),
+        dropped.map((d) => JSON.stringify(d) + '\n').join(''),
+      );
+    }
+    await write(CHECK_FILES.flagged, flagged.map((f) => JSON.stringify(f) + '\n').join(''));
+    await write(CHECK_FILES.summary, JSON.stringify(summary, null, 2) + '\n');
+    return result;
+  };
+  if (o.out === undefined) return run();
+  const completionFiles = [CHECK_FILES.summary, CHECK_FILES.flagged].map((f) => join(o.out!, f));
+  return withClaimedOutput(o.out, 'folder', { completionFiles }, run);
+}
+
+/** The rules counted on their own: each is a condition no other rule implies. */
+const ON_THEIR_OWN: ReadonlyArray<[ValidityFilter, ValidityRules]> = [
+  ['pair-asserted', { ...NO_RULES, excludePairAsserted: true }],
+  ['generic', { ...NO_RULES, excludeGeneric: true }],
+  ['group-generic', { ...NO_RULES, excludeGroupGeneric: true }],
+  ['substitute', { ...NO_RULES, excludeSubstitutes: true }],
+];
+
+/**
+ * The rules a refusal predicate applies to an option: pair-asserted, generic, group-generic and
+ * substitute each on its own (an option can be several); second-answer and kind-asserted only where
+ * they are the first rule to refuse it, in the pipeline's order (each includes the pair's own
+ * intentions, so alone they would repeat pair-asserted).
+ */
+function rulesOf(refusal: (rules: ValidityRules) => ValidityFilter | undefined): ValidityFilter[] {
+  const out: ValidityFilter[] = [];
+  for (const [rule, only] of ON_THEIR_OWN) if (refusal(only) === rule) out.push(rule);
+  const first = refusal(ALL_RULES);
+  if (first === 'second-answer' || first === 'kind-asserted') out.push(first);
+  return out.sort((x, y) => VALIDITY_FILTERS.indexOf(x) - VALIDITY_FILTERS.indexOf(y));
+}
+
+/** The options of one item that a rule flags. */
+function flagsOf(
+  index: ValidityIndex,
+  item: IntentionQaItemLine,
+): Array<{ rule: CheckRule; letter: string; text: string }> {
+  const q = item.question;
+  const json = JSON.parse(item.text) as Record<string, unknown>;
+  const out: Array<{ rule: CheckRule; letter: string; text: string }> = [];
+  const distractors = Object.entries(q.options).filter(([letter]) => letter !== q.gold);
+  const itemA = typeof json.item_a_id === 'string' ? json.item_a_id : '';
+  const itemB = typeof json.item_b_id === 'string' ? json.item_b_id : '';
+  const flag = (rule: ValidityFilter | 'generic-gold' | undefined, letter: string, text: string) => {
+    if (rule !== undefined) out.push({ rule, letter, text });
+  };
+  if (q.task === 1) {
+    const pair = index.task1Pair(index.productIndex(itemA), index.productIndex(itemB));
+    for (const [letter, text] of distractors) {
+      const key = index.intentionId(text);
+      for (const rule of rulesOf((rules) => index.task1Refusal(key, pair, rules))) flag(rule, letter, text);
+    }
+    if (index.goldRefused(index.intentionId(q.options[q.gold]!), ALL_RULES))
+      flag('generic-gold', q.gold, q.options[q.gold]!);
+    return out;
+  }
+  const assertion = typeof json.assertion === 'string' ? json.assertion : '';
+  const intention = extractIntention(assertion);
+  const goldKey = intention === undefined ? -1 : index.intentionId(intention);
+  const given = index.productIndex(itemA);
+  const gold = index.productIndex(itemB);
+  const ids = Array.isArray(json.distractors_id) ? json.distractors_id : [];
+  const titles = Array.isArray(json.distractors_product) ? json.distractors_product : [];
+  const idOfTitle = new Map<unknown, unknown>(titles.map((t, k) => [t, ids[k]]));
+  for (const [letter, text] of distractors) {
+    const id = idOfTitle.get(text);
+    if (typeof id !== 'string') continue;
+    const candidate = index.productIndex(id);
+    for (const rule of rulesOf((rules) => index.task2Refusal(goldKey, given, gold, candidate, rules)))
+      flag(rule, letter, text);
+  }
+  if (index.goldRefused(goldKey, ALL_RULES)) flag('generic-gold', q.gold, intention!);
+  return out;
+}
+
+/** Items per text; intentions (`byIntention`) counted by intentionKey, shown by the first text seen. */
+function ruleSummary(
+  rule: CheckRule,
+  texts: ReadonlyMap<number, ReadonlySet<string>>,
+  byIntention: boolean,
+): RuleSummary {
+  const count = new Map<string, { text: string; items: Set<number> }>();
+  for (const [line, set] of texts)
+    for (const text of set) {
+      const key = byIntention ? intentionKey(text) : text;
+      if (!count.has(key)) count.set(key, { text, items: new Set() });
+      count.get(key)!.items.add(line);
+    }
+  return {
+    rule,
+    items: texts.size,
+    texts: [...count.values()]
+      .map(({ text, items }) => ({ text, items: items.size }))
+      .sort((a, b) => b.items - a.items || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)),
+  };
+}

@@ -1,0 +1,175 @@
+// `pipeline --product-vectors` (engine/pipeline/run-from-vectors.ts): items from given product
+// vectors, a `catalog index` folder or an .npy with its ids. On hand-made vectors: the windows and
+// cut points are required (the calibration does not apply), the source is named, bad shapes are
+// refused. On the released IntentionQA assertions and products (../shared/data/intentionqa, MIT;
+// skipped with a message when absent): title vectors from `catalog index --encoder glove-100d`, items
+// deterministic for a seed, the .npy and the index giving the same items, and `items check` flagging
+// nothing in them.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeNpyMatrix } from '../core/npy.js';
+import { projectRoot } from '../core/shared-files.js';
+import { checkItems } from '../engine/evaluation/check-items.js';
+import { runPipelineFromVectors, type ProductVectorsPipelineOptions } from '../engine/pipeline/run-from-vectors.js';
+import { cli } from './support/cli.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'intentsim-vectors-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r) + '\n').join('');
+const WINDOWS = {
+  task1Window: { lo: 0.3, hi: 0.99 },
+  task2Window: { lo: 0.3, hi: 0.99 },
+  difficulty: { medium: 0.6, easy: 0.85 },
+};
+
+/** Twenty products in two families (cosines across families 0), ten assertions within families. */
+async function handInputs(): Promise<Omit<ProductVectorsPipelineOptions, 'out' | 'items'>> {
+  const kinds = ['Blue', 'Red', 'Green', 'Tall', 'Big', 'Small', 'Tea', 'Camp', 'Glass', 'Steel'];
+  const products = [
+    ...kinds.map((k, i) => ({ id: `m${i}`, title: `${k} Mug`, family: 0, i })),
+    ...kinds.map((k, i) => ({ id: `s${i}`, title: `${k} Sock`, family: 1, i })),
+  ];
+  const data = new Float32Array(products.length * 3);
+  products.forEach((p, k) => {
+    data[k * 3 + p.family] = 1;
+    data[k * 3 + 2] = 0.3 * (p.i % 5);
+  });
+  await writeNpyMatrix(join(dir, 'v.npy'), data, products.length, 3);
+  writeFileSync(join(dir, 'ids.txt'), products.map((p) => p.id).join('\n') + '\n');
+  writeFileSync(join(dir, 'products.jsonl'), jsonl(products.map(({ id, title }) => ({ id, title }))));
+  const why = ['hold tea', 'hold coffee', 'go camping', 'make a gift', 'keep drinks hot'];
+  const assertions = ['m', 's'].flatMap((f) =>
+    why.map((w, k) => ({
+      id: `${f}${k}`,
+      item_a_id: `${f}${2 * k}`,
+      item_b_id: `${f}${2 * k + 1}`,
+      relation: 'usedFor',
+      assertion: `PersonX bought a product of Item A and a product of Item B because they ${w} (${f}).`,
+      typicality: 0.9,
+    })),
+  );
+  writeFileSync(join(dir, 'assertions.jsonl'), jsonl(assertions));
+  return {
+    productVectors: join(dir, 'v.npy'),
+    products: join(dir, 'products.jsonl'),
+    assertions: join(dir, 'assertions.jsonl'),
+    onError: 'fail',
+  };
+}
+
+describe('pipeline --product-vectors on hand-made vectors', () => {
+  it('needs the windows and cut points, naming them and why', async () => {
+    const inputs = await handInputs();
+    await expect(
+      runPipelineFromVectors({ ...inputs, out: join(dir, 'no-windows'), items: { task1Window: WINDOWS.task1Window } }),
+    ).rejects.toThrow(
+      /task2Window must be given with productVectors \(missing: task2Window, difficulty\): the vectors were given, not made by the pipeline's encoder/,
+    );
+  });
+
+  it('refuses an .npy whose rows and ids do not match, naming both', async () => {
+    const inputs = await handInputs();
+    writeFileSync(join(dir, 'short-ids.txt'), 'm1\nm2\n');
+    await expect(
+      runPipelineFromVectors({
+        ...inputs,
+        productIds: join(dir, 'short-ids.txt'),
+        out: join(dir, 'bad'),
+        items: WINDOWS,
+      }),
+    ).rejects.toThrow(
+      `${join(dir, 'v.npy')} has 20 rows but ${join(dir, 'short-ids.txt')} lists 2 ids: one id per row`,
+    );
+  });
+
+  it('builds items from the vectors, names the source in the manifest and the report, and is the same for a seed', async () => {
+    const inputs = await handInputs();
+    const run = (out: string) =>
+      runPipelineFromVectors({
+        ...inputs,
+        out: join(dir, out),
+        items: { ...WINDOWS, seed: 7, workers: 0, excludeSubstitutes: false },
+      });
+    const m = await run('a');
+    expect(m.inputs).toMatchObject({
+      productVectors: join(dir, 'v.npy'),
+      productVectorsKind: 'npy',
+      productIds: join(dir, 'ids.txt'),
+    });
+    expect(m.counts).toMatchObject({ vectors: 20, dim: 3, products: 20, productsWithoutVector: 0, assertions: 10 });
+    expect(m.notes[0]).toMatch(/calibration does not apply/);
+    // (Substitutes allowed: every mug is a mug.) Every assertion gets both items; distractors come from its own family only (the other family's
+    // cosine is 0, outside the windows, and its titles share no concept word).
+    expect([m.counts.task1Items, m.counts.task2Items]).toEqual([10, 10]);
+    for (const f of ['intentionqa_task1.jsonl', 'intentionqa_task2.jsonl']) {
+      const items = readFileSync(join(dir, 'a', 'items', f), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; distractors_id: string[] });
+      for (const item of items) for (const d of item.distractors_id) expect(d[0]).toBe(item.id[0]);
+    }
+    expect(readFileSync(m.outputs.report, 'utf8')).toContain(`product vectors given: .npy ${join(dir, 'v.npy')}`);
+    await run('b');
+    for (const f of ['intentionqa_task1.jsonl', 'intentionqa_task2.jsonl', 'intentionqa_dropped.jsonl'])
+      expect(readFileSync(join(dir, 'b', 'items', f), 'utf8')).toBe(readFileSync(join(dir, 'a', 'items', f), 'utf8'));
+  });
+});
+
+const SHARED = join(projectRoot(), '..', 'shared', 'data', 'intentionqa');
+const present = existsSync(join(SHARED, 'assertions.jsonl')) && existsSync(join(SHARED, 'products.jsonl'));
+if (!present) console.warn(`SKIPPED "pipeline --product-vectors on the released data": ${SHARED} is absent`);
+
+describe.skipIf(!present)('pipeline --product-vectors on the released assertions and products', () => {
+  it('glove-100d title vectors → items, deterministic for a seed, the .npy giving the same as the index, nothing flagged by items check', async () => {
+    const products = join(SHARED, 'products.jsonl');
+    const assertions = join(SHARED, 'assertions.jsonl');
+    const index = join(dir, 'glove-index');
+    await cli(['catalog', 'index', '--products', products, '--encoder', 'glove-100d', '--out', index]);
+    const flags = ['--products', products, '--assertions', assertions, '--seed', '1', '--center'];
+    const windows = ['--task1-window', '0.3,0.9', '--task2-window', '0.4,0.9', '--difficulty-cuts', '0.6,0.85'];
+    const printed = await cli(['pipeline', '--product-vectors', index, ...flags, ...windows, '--out', join(dir, 'r1')]);
+    expect(printed).toContain("note: the vectors were given, not made by the pipeline's encoder");
+    await cli(['pipeline', '--product-vectors', index, ...flags, ...windows, '--out', join(dir, 'r2')]);
+    // The index's one chunk as an .npy, with its ids: the same vectors, so the same items.
+    const chunk = join(index, 'chunks', 'chunk-000000');
+    const ids = readFileSync(`${chunk}.jsonl`, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+    writeFileSync(join(dir, 'glove-ids.txt'), ids.join('\n') + '\n');
+    await cli([
+      'pipeline',
+      '--product-vectors',
+      `${chunk}.npy`,
+      '--product-ids',
+      join(dir, 'glove-ids.txt'),
+      ...flags,
+      ...windows,
+      '--out',
+      join(dir, 'r3'),
+    ]);
+    const manifest = JSON.parse(readFileSync(join(dir, 'r1', 'manifest.json'), 'utf8')) as {
+      inputs: { productVectors: string; vectorsModel: string };
+      counts: { task1Items: number; task2Items: number };
+    };
+    expect(manifest.inputs).toMatchObject({ productVectors: index, vectorsModel: 'glove-100d' });
+    expect(manifest.counts.task1Items).toBeGreaterThan(900);
+    expect(manifest.counts.task2Items).toBeGreaterThan(900);
+    for (const f of ['intentionqa_task1.jsonl', 'intentionqa_task2.jsonl', 'intentionqa_dropped.jsonl']) {
+      const first = readFileSync(join(dir, 'r1', 'items', f), 'utf8');
+      expect(readFileSync(join(dir, 'r2', 'items', f), 'utf8')).toBe(first);
+      expect(readFileSync(join(dir, 'r3', 'items', f), 'utf8')).toBe(first);
+    }
+    const check = await checkItems({ items: join(dir, 'r1', 'items'), assertions, products });
+    expect(check.summary.files.map((f) => [f.items, f.malformed, f.flagged])).toEqual([
+      [manifest.counts.task1Items, 0, 0],
+      [manifest.counts.task2Items, 0, 0],
+    ]);
+  });
+});
