@@ -123,14 +123,14 @@ describe('the commands of issue 35 refuse before touching anything', () => {
   it('3. review export --review run/review --out run --keep valid: the review items are not overwritten', async () => {
     const run = fresh('export3');
     const items = writeItemsDir(join(run, 'items'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(20) });
-    openReview({ itemsDir: items, reviewDir: join(run, 'review'), annotators: ['a'] }).store.close();
+    (await openReview({ itemsDir: items, reviewDir: join(run, 'review'), annotators: ['a'] })).store.close();
     const before = snapshot(run);
     await expect(exportReview({ reviewDir: join(run, 'review'), out: run, keep: 'valid' })).rejects.toThrow(
       `${run} (out): the output holds the input ${join(run, 'review', 'review.sqlite')} (reviewDir)`,
     );
     // The review kept elsewhere: the items folder it was drawn from is an input all the same.
     const elsewhere = join(fresh('export3-review'), 'review');
-    openReview({ itemsDir: items, reviewDir: elsewhere, annotators: ['a'] }).store.close();
+    (await openReview({ itemsDir: items, reviewDir: elsewhere, annotators: ['a'] })).store.close();
     await expect(exportReview({ reviewDir: elsewhere, out: run, keep: 'valid' })).rejects.toThrow(
       `${run} (out): the output holds the input ${items} (the review's items folder)`,
     );
@@ -160,7 +160,7 @@ describe('the commands of issue 35 refuse before touching anything', () => {
     const d = fresh('export5');
     const items = writeItemsDir(join(d, 'items'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(4) });
     const review = join(d, 'review');
-    const { store } = openReview({ itemsDir: items, reviewDir: review, annotators: ['a'] });
+    const { store } = await openReview({ itemsDir: items, reviewDir: review, annotators: ['a'] });
     const marks = { correct: ['A'], validity: 'valid' as const, reasons: [], otherText: '', ms: 5 };
     store.save('a', 0, marks, new Date('2026-01-01T00:00:00Z'), 'browser');
     store.close();
@@ -171,7 +171,7 @@ describe('the commands of issue 35 refuse before touching anything', () => {
     );
     expect(readFileSync(db, 'base64')).toBe(before);
     // And the other way round: the results given as the review's own database.
-    const opened = openReview({ itemsDir: items, reviewDir: review });
+    const opened = await openReview({ itemsDir: items, reviewDir: review });
     await expect(importMturkResults(opened.store, db)).rejects.toThrow(
       `${db} (reviewDir): the output is the input ${db}`,
     );
@@ -182,7 +182,7 @@ describe('the commands of issue 35 refuse before touching anything', () => {
     const d = fresh('others');
     const items = writeItemsDir(join(d, 'items'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(4) });
     const before = snapshot(d);
-    expect(() => openReview({ itemsDir: items, reviewDir: items })).toThrow(
+    await expect(openReview({ itemsDir: items, reviewDir: items })).rejects.toThrow(
       `${items} (reviewDir): the output is the input ${items} (itemsDir)`,
     );
     const task1 = join(items, 'intentionqa_task1.jsonl');

@@ -38,16 +38,22 @@ function task2Items(n: number): string[] {
   );
 }
 
-function blindReview(lines: Record<string, string[]>, annotators = ['a']) {
+async function blindReview(lines: Record<string, string[]>, annotators = ['a']) {
   const dir = tmp();
   const items = writeItemsDir(join(dir, 'items'), lines);
-  const opened = openReview({ itemsDir: items, reviewDir: join(dir, 'review'), annotators, seed: 4, blind: true });
+  const opened = await openReview({
+    itemsDir: items,
+    reviewDir: join(dir, 'review'),
+    annotators,
+    seed: 4,
+    blind: true,
+  });
   return { dir, items, ...opened };
 }
 
 describe('blind view', () => {
   it('sends the page no gold: Task 2 without product B, no id, difficulty or relation; options reordered', async () => {
-    const r = blindReview({ 'intentionqa_task2.jsonl': task2Items(12) });
+    const r = await blindReview({ 'intentionqa_task2.jsonl': task2Items(12) });
     const server = await serveReview({ store: r.store });
     try {
       const token = r.annotators[0]!.token;
@@ -85,7 +91,7 @@ describe('blind view', () => {
   });
 
   it('stores marks made in the letters shown as the item’s letters, and shows them back in the letters shown', async () => {
-    const r = blindReview({ 'intentionqa_task1.jsonl': manyIntentionQaItems(3) });
+    const r = await blindReview({ 'intentionqa_task1.jsonl': manyIntentionQaItems(3) });
     const server = await serveReview({ store: r.store });
     try {
       const headers = { Authorization: `Bearer ${r.annotators[0]!.token}`, 'Content-Type': 'application/json' };
@@ -115,8 +121,8 @@ describe('blind view', () => {
     }
   });
 
-  it('keeps SIB options in their order and letters; the view is the same for the same seed', () => {
-    const r = blindReview({ 'intentionqa_task1.jsonl': manyIntentionQaItems(2) });
+  it('keeps SIB options in their order and letters; the view is the same for the same seed', async () => {
+    const r = await blindReview({ 'intentionqa_task1.jsonl': manyIntentionQaItems(2) });
     const item = r.store.items()[0]!;
     expect(blindView(item, 4)).toEqual(blindView(item, 4));
     expect(blindRef(item)).toMatch(/^item-[0-9a-f]{16}$/);
@@ -125,13 +131,13 @@ describe('blind view', () => {
     r.store.close();
   });
 
-  it('a review is blind or not from its start: resuming it otherwise is refused', () => {
-    const r = blindReview({ 'intentionqa_task1.jsonl': manyIntentionQaItems(2) });
+  it('a review is blind or not from its start: resuming it otherwise is refused', async () => {
+    const r = await blindReview({ 'intentionqa_task1.jsonl': manyIntentionQaItems(2) });
     r.store.close();
-    expect(() => openReview({ itemsDir: r.items, reviewDir: join(r.dir, 'review'), blind: false })).toThrow(
+    await expect(openReview({ itemsDir: r.items, reviewDir: join(r.dir, 'review'), blind: false })).rejects.toThrow(
       /was started blind/,
     );
-    const again = openReview({ itemsDir: r.items, reviewDir: join(r.dir, 'review') });
+    const again = await openReview({ itemsDir: r.items, reviewDir: join(r.dir, 'review') });
     expect(again.store.settings().blind).toBe(true);
     again.store.close();
   });
@@ -165,7 +171,7 @@ const SCENARIO: Array<[string, string, string[], 'valid' | 'invalid' | 'unsure']
 
 describe('per-item measures and consistency', () => {
   it('gives the hand-worked Valid / F-Neg / Correct, per-judgement rates and flags; --keep valid keeps Q1 only', async () => {
-    const r = blindReview({ 'intentionqa_task1.jsonl': manyIntentionQaItems(4) }, ['a', 'b', 'c']);
+    const r = await blindReview({ 'intentionqa_task1.jsonl': manyIntentionQaItems(4) }, ['a', 'b', 'c']);
     for (const [who, id, correct, validity] of SCENARIO) {
       const position = r.store.positionOf(`intentionqa_task1.jsonl#${id}`)!;
       r.store.save(who, position, { correct, validity, reasons: [], otherText: '', ms: 10 }, new Date(0), 'browser');
@@ -216,7 +222,7 @@ describe('per-item measures and consistency', () => {
     expect(flagged).toHaveLength(4);
   });
 
-  it('majority means more than half: a tie is not a majority', () => {
+  it('majority means more than half: a tie is not a majority', async () => {
     const item = {
       options: ['A', 'B', 'C', 'D'].map((letter) => ({ letter, text: letter })),
       gold: ['A'],
@@ -228,7 +234,7 @@ describe('per-item measures and consistency', () => {
 
 describe('blind review with Mechanical Turk', () => {
   it('writes a batch with no gold and no id, and reads rightOptions back in the item’s letters', async () => {
-    const r = blindReview({ 'intentionqa_task2.jsonl': task2Items(4) });
+    const r = await blindReview({ 'intentionqa_task2.jsonl': task2Items(4) });
     r.store.close();
     const batch = join(r.dir, 'batch.csv');
     await exportReview({ reviewDir: join(r.dir, 'review'), out: join(r.dir, 'out'), mturkCsv: batch });

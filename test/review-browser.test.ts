@@ -255,7 +255,12 @@ describe.skipIf(!CHROMIUM)('review page in chromium', () => {
       'intentionqa_task1.jsonl': [0, 1, 2].map((i) => line(i, 1)),
       'intentionqa_task2.jsonl': [3, 4, 5].map((i) => line(i, 2)),
     });
-    const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review'), annotators: ['a'], blind: true });
+    const { store } = await openReview({
+      itemsDir: items,
+      reviewDir: join(dir, 'review'),
+      annotators: ['a'],
+      blind: true,
+    });
     const server = await serveReview({ store });
     try {
       const page = await browser.newPage();

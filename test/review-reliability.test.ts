@@ -29,24 +29,24 @@ function markAllValid(store: ReviewStore, annotator = 'a'): void {
 }
 
 describe('7. a review whose items folder changed', () => {
-  function started() {
+  async function started() {
     const dir = tmp();
     const lines = manyIntentionQaItems(6);
     const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': lines });
     const review = join(dir, 'review');
-    const { store } = openReview({ itemsDir: items, reviewDir: review, annotators: ['a'] });
+    const { store } = await openReview({ itemsDir: items, reviewDir: review, annotators: ['a'] });
     markAllValid(store);
     store.close();
     return { dir, lines, items, review, file: join(items, 'intentionqa_task1.jsonl') };
   }
 
-  it('is refused on resume, naming the missing and the changed items', () => {
-    const { lines, items, review, file } = started();
+  it('is refused on resume, naming the missing and the changed items', async () => {
+    const { lines, items, review, file } = await started();
     // Q2 and Q5 removed, Q3's gold changed.
     const edited = lines.filter((_, i) => i !== 1 && i !== 4).map((l) => l.replace('"gold_ind":"C"', '"gold_ind":"A"'));
     expect(edited.join('\n')).not.toBe(lines.filter((_, i) => i !== 1 && i !== 4).join('\n'));
     writeFileSync(file, edited.map((l) => l + '\n').join(''));
-    expect(() => openReview({ itemsDir: items, reviewDir: review })).toThrow(
+    await expect(openReview({ itemsDir: items, reviewDir: review })).rejects.toThrow(
       `${review}: the items folder ${items} changed since this review was started: ` +
         '2 sampled item(s) are no longer there (intentionqa_task1.jsonl#Q2, intentionqa_task1.jsonl#Q5); ' +
         '1 sampled item(s) changed since they were sampled (intentionqa_task1.jsonl#Q3). ' +
@@ -55,7 +55,7 @@ describe('7. a review whose items folder changed', () => {
   });
 
   it('export --keep valid writes nothing of a changed folder; an unchanged one (items added) is fine', async () => {
-    const { dir, lines, items, review, file } = started();
+    const { dir, lines, items, review, file } = await started();
     writeFileSync(
       file,
       lines
@@ -77,16 +77,16 @@ describe('7. a review whose items folder changed', () => {
     expect(readFileSync(join(out, 'items', 'intentionqa_task1.jsonl'), 'utf8')).toBe(
       lines.map((l) => l + '\n').join(''),
     );
-    openReview({ itemsDir: items, reviewDir: review }).store.close();
+    (await openReview({ itemsDir: items, reviewDir: review })).store.close();
   });
 });
 
 /** A review of `n` items (Q1…Qn) with page annotators `annotators`, and a results file writer. */
-function mturkReview(n = 2, annotators = ['a']) {
+async function mturkReview(n = 2, annotators = ['a']) {
   const dir = tmp();
   const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(n) });
   const review = join(dir, 'review');
-  openReview({ itemsDir: items, reviewDir: review, annotators }).store.close();
+  (await openReview({ itemsDir: items, reviewDir: review, annotators })).store.close();
   return { dir, review, results: join(dir, 'results.csv') };
 }
 
@@ -145,7 +145,7 @@ async function importFailure(review: string, results: string): Promise<string> {
 
 describe('8. review import: two assignments of one worker for one item', () => {
   it('are refused, naming both lines; the printed counts are the stored ones', async () => {
-    const { review, results } = mturkReview();
+    const { review, results } = await mturkReview();
     writeResults(results, [
       resultRow('W1', 'Q1'),
       resultRow('W1', 'Q2'),
@@ -173,7 +173,7 @@ describe('9. review import: times MTurk never writes', () => {
     ['SubmitTime', ''],
     ['SubmitTime', 'Mon Jan 05 10:01:42 PST 1999'],
   ] as const)('%s = "%s" is refused, naming file, line and column', async (column, value) => {
-    const { review, results } = mturkReview();
+    const { review, results } = await mturkReview();
     writeResults(results, [resultRow('W1', 'Q1'), resultRow('W1', 'Q2', { [column]: value })]);
     const message = await importFailure(review, results);
     expect(message).toContain(`${results}:3 (field "${column}"): expected `);
@@ -181,7 +181,7 @@ describe('9. review import: times MTurk never writes', () => {
   });
 
   it('a plain time and an MTurk date are read', async () => {
-    const { review, results } = mturkReview();
+    const { review, results } = await mturkReview();
     writeResults(results, [resultRow('W1', 'Q1', { WorkTimeInSeconds: '42.5' })]);
     const { labels } = await importInto(review, results);
     expect(labels[0]).toMatchObject({ ms: 42500, savedAt: '2026-01-05T18:01:42.000Z' });
@@ -190,7 +190,7 @@ describe('9. review import: times MTurk never writes', () => {
 
 describe('11. review import: a worker whose annotator name is a page annotator', () => {
   it('is refused, and a page annotator may not take an MTurk name', async () => {
-    const { dir, review, results } = mturkReview(2, ['a']);
+    const { dir, review, results } = await mturkReview(2, ['a']);
     // A review of the time before the names were reserved: a page annotator mturk-W1 with a label.
     const db = new Database(join(review, 'review.sqlite'));
     db.prepare("INSERT INTO annotators (name, token) VALUES ('mturk-W1', 'tok')").run();
@@ -206,9 +206,9 @@ describe('11. review import: a worker whose annotator name is a page annotator',
     );
     expect(s.labels('mturk-W1')).toMatchObject([{ correct: ['B'], origin: 'browser' }]);
     s.close();
-    expect(() =>
+    await expect(
       openReview({ itemsDir: join(dir, 'items'), reviewDir: join(dir, 'other'), annotators: ['mturk-W2'] }),
-    ).toThrow(`annotators "mturk-W2": names starting with mturk- are MTurk workers'`);
+    ).rejects.toThrow(`annotators "mturk-W2": names starting with mturk- are MTurk workers'`);
   });
 });
 
@@ -219,7 +219,7 @@ describe('12. the MTurk batch CSV', () => {
     const items = writeItemsDir(join(dir, 'items'), {
       'intentionqa_task1.jsonl': manyIntentionQaItems(titles.length, (i) => titles[i]!),
     });
-    openReview({ itemsDir: items, reviewDir: join(dir, 'review') }).store.close();
+    (await openReview({ itemsDir: items, reviewDir: join(dir, 'review') })).store.close();
     const batch = join(dir, 'batch.csv');
     await exportReview({ reviewDir: join(dir, 'review'), out: join(dir, 'out'), mturkCsv: batch });
     const rows = parse(readFileSync(batch, 'utf8'), { columns: true }) as Record<string, string>[];
@@ -234,7 +234,7 @@ describe('12. the MTurk batch CSV', () => {
 
 describe('14. review import and review databases that crashed', () => {
   it('a results CSV with an unclosed quote or a short row: file, line and column', async () => {
-    const { review, results } = mturkReview();
+    const { review, results } = await mturkReview();
     writeResults(results, [resultRow('W1', 'Q1')]);
     const good = readFileSync(results, 'utf8');
     writeFileSync(results, good + 'W2,Submitted,"Mon Jan 05 10:01:42 PST 2026,5\n');
@@ -256,13 +256,13 @@ describe('14. review import and review databases that crashed', () => {
     expect(() => ReviewStore.open(garbage)).toThrow(
       `${join(garbage, 'review.sqlite')}: not a review database (not a SQLite database: file is not a database)`,
     );
-    expect(() => openReview({ itemsDir: items, reviewDir: garbage })).toThrow(/not a review database/);
+    await expect(openReview({ itemsDir: items, reviewDir: garbage })).rejects.toThrow(/not a review database/);
     const graphDir = join(dir, 'graph');
     const store = SqliteGraphStore.open(join(graphDir, 'review.sqlite'), { mode: 'write' });
     await store.upsertEdges([{ head: 'PersonX buy a phone', tail: 'PersonX be happy', senses: { Result: 1 } }]);
     await store.close();
     const before = readFileSync(join(graphDir, 'review.sqlite'));
-    expect(() => openReview({ itemsDir: items, reviewDir: graphDir })).toThrow(
+    await expect(openReview({ itemsDir: items, reviewDir: graphDir })).rejects.toThrow(
       `${join(graphDir, 'review.sqlite')}: not a review database (it holds the tables meta, nodes, edges, purchase_objects: an intentsim graph store?)`,
     );
     await expect(exportReview({ reviewDir: graphDir, out: join(dir, 'out') })).rejects.toThrow(/not a review database/);
@@ -272,7 +272,7 @@ describe('14. review import and review databases that crashed', () => {
 
 describe('14. review import: the results file is streamed', () => {
   it('a bad row is reported while the file is still being written (a FIFO whose writer waits)', async () => {
-    const { dir, review, results } = mturkReview();
+    const { dir, review, results } = await mturkReview();
     // (csv-parse holds a chunk's last row until it sees what follows: W3 lets W2 through.)
     writeResults(results, [
       resultRow('W1', 'Q1'),
@@ -301,7 +301,7 @@ describe('14. review import: the results file is streamed', () => {
 
 describe('15. review import: unclear errors', () => {
   it('a multi-line field does not shift the reported line', async () => {
-    const { review, results } = mturkReview();
+    const { review, results } = await mturkReview();
     writeResults(results, [
       resultRow('W1', 'Q1'),
       { ...resultRow('W2', 'Q1'), 'Answer.other_text': 'line one\nline two\nline three' },
@@ -315,7 +315,7 @@ describe('15. review import: unclear errors', () => {
   });
 
   it('Answer.taskAnswers = null says what it expected', async () => {
-    const { review, results } = mturkReview();
+    const { review, results } = await mturkReview();
     writeResults(results, [{ ...resultRow('W1', 'Q1'), 'Answer.taskAnswers': 'null' }]);
     expect(await importFailure(review, results)).toBe(
       `${results}:2 (field "Answer.taskAnswers"): expected a JSON list holding one object of the form's answers, got null`,
@@ -330,7 +330,7 @@ describe('15. review import: unclear errors', () => {
   });
 
   it('--mturk-results DIR names the path and the option', async () => {
-    const { dir, review } = mturkReview();
+    const { dir, review } = await mturkReview();
     const store = ReviewStore.open(review);
     await expect(importMturkResults(store, dir)).rejects.toThrow(
       `${dir} (mturkResults): is a folder, not a file; give the path of a file`,

@@ -13,7 +13,7 @@ const run = promisify(execFile);
 describe('intentsim tune', () => {
   it('prints the table and writes the settings file; a bad review folder is one clear error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'intentsim-tune-cli-'));
-    labelledReview(dir, 40);
+    await labelledReview(dir, 40);
     const out = join(dir, 'tuned.json');
     const args = ['bin/intentsim.js', 'tune', '--review', join(dir, 'review'), '--settings-out', out];
     const { stdout } = await run(process.execPath, [...args, '--bootstrap', '50']);

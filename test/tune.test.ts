@@ -151,7 +151,7 @@ describe('tune on synthetic labels from a known curve', () => {
 describe('tune --review', () => {
   it('reads a review, writes a settings file that --settings reads, a flag overriding it', async () => {
     const dir = tmp();
-    const { right } = labelledReview(dir, 60);
+    const { right } = await labelledReview(dir, 60);
     const out = join(dir, 'tuned.json');
     const r = await tuneReview({ reviewDir: join(dir, 'review'), settingsOut: out, bootstrap: 100, seed: 1 });
     expect(r.blind).toBe(true);
@@ -189,12 +189,12 @@ describe('tune --review', () => {
     const noScores = JSON.parse(itemLine(0, [0.4, 0.5, 0.6], 'A')) as Record<string, unknown>;
     delete noScores.distractors;
     const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': [JSON.stringify(noScores)] });
-    const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review') });
+    const { store } = await openReview({ itemsDir: items, reviewDir: join(dir, 'review') });
     store.close();
     await expect(tuneReview({ reviewDir: join(dir, 'review'), settingsOut: join(dir, 'x.json') })).rejects.toThrow(
       'no labelled IntentionQA item in the review',
     );
-    const again = openReview({ itemsDir: items, reviewDir: join(dir, 'review') }).store;
+    const again = (await openReview({ itemsDir: items, reviewDir: join(dir, 'review') })).store;
     again.save(
       'annotator',
       0,

@@ -32,7 +32,7 @@ export function tuneItemLine(i: number, scores: [number, number, number], gold: 
  * `n` items (similarities uniform on [0.3, 0.9]) in DIR/items and a blind review of them in
  * DIR/review, labelled: the gold, and each distractor with probability σ(−12 + 16·s).
  */
-export function labelledReview(dir: string, n: number): { right: string[][] } {
+export async function labelledReview(dir: string, n: number): Promise<{ right: string[][] }> {
   const rng = new Rng('review-synthetic');
   const lines: string[] = [];
   const right: string[][] = [];
@@ -44,7 +44,7 @@ export function labelledReview(dir: string, n: number): { right: string[][] } {
     right.push([gold, ...distractorLetters.filter((_, k) => rng.next() < sigmoid(-12 + 16 * scores[k]!))]);
   }
   const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': lines });
-  const { store } = openReview({ itemsDir: items, reviewDir: join(dir, 'review'), blind: true });
+  const { store } = await openReview({ itemsDir: items, reviewDir: join(dir, 'review'), blind: true });
   for (const item of store.items()) {
     const i = Number(item.id.slice(1));
     store.save(
