@@ -7,7 +7,7 @@ import type { Assertion } from '../engine/items/intentionqa/assertions.js';
 import { IntentionQaRun } from '../engine/items/intentionqa/build-items.js';
 import type { Task1Item, Task2Item } from '../engine/items/intentionqa/item-types.js';
 import { kindOf, productKinds } from '../engine/items/intentionqa/product-kinds.js';
-import { ValidityIndex, intentionKey } from '../engine/items/intentionqa/validity-filters.js';
+import { KIND_LIST_SCAN, ValidityIndex, intentionKey } from '../engine/items/intentionqa/validity-filters.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
 import { collectRecords } from './support/intentionqa-records.js';
 
@@ -238,6 +238,47 @@ describe('the rules by kind equal a slow implementation on random inputs', () =>
     }
     // the random inputs reach every case
     expect(Math.min(seen.shared, seen.asserted, seen.generic, seen.same, seen.close)).toBeGreaterThan(10);
+  });
+});
+
+describe('kind-asserted closeness on a kind pair with more keys than are scanned one by one', () => {
+  it('answers as closeToAnyId over the list, on both sides of KIND_LIST_SCAN', () => {
+    let seed = 3;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    for (const count of [KIND_LIST_SCAN - 1, KIND_LIST_SCAN + 1, 3 * KIND_LIST_SCAN]) {
+      // `count` texts for pairs of kinds (cup, pot), and as many for pairs of kinds (cup, pan).
+      const phrases = new Map<string, string[]>();
+      const assertions: Assertion[] = [];
+      for (let k = 0; k < 2 * count; k++) {
+        const [a, b] = [`c${k}`, k < count ? `p${k}` : `n${k}`];
+        phrases.set(a, ['cup', 'kitchen']);
+        phrases.set(b, [k < count ? 'pot' : 'pan', 'kitchen']);
+        assertions.push(assertion(String(k), a, b, `because text ${k}.`));
+      }
+      const keys = [...new Set(assertions.map((a) => intentionKey(a.intention)))];
+      const intentionVectors = UnitVectors.fromVectorSet({
+        ids: keys,
+        dim: 3,
+        data: Float32Array.from({ length: keys.length * 3 }, () => rand(5) - 2),
+      });
+      for (const cosine of [0.3, 0.7, 0.95]) {
+        const v = new ValidityIndex(assertions, phrases, 3, intentionVectors, cosine);
+        const [cup, pot, pan] = ['c0', 'p0', `n${count}`].map((id) => v.productIndex(id));
+        let close = 0;
+        for (const [a, b] of [
+          [cup!, pot!],
+          [pot!, cup!],
+          [cup!, pan!],
+          [pot!, pan!],
+        ] as const)
+          v.data.keyOfId.forEach((_, id) => {
+            const want = v.closeToAnyId(id, v.kindAssertedIds(a, b));
+            expect(v.kindAssertedCloseTo(id, a, b)).toBe(want);
+            close += want ? 1 : 0;
+          });
+        expect(close).toBeGreaterThan(0);
+      }
+    }
   });
 });
 

@@ -405,6 +405,14 @@ export function buildValidityIndexData(
   };
 }
 
+/**
+ * Up to this many keys, a kind pair's keys are compared with the candidate one by one; above, through
+ * the candidate's close keys. Most kind pairs hold a few keys, and closeKeysOf costs a cosine with
+ * every key of the run (on the 10k bench world: 600 keys of 384 dimensions), so it is kept for the
+ * long lists that would cost more.
+ */
+export const KIND_LIST_SCAN = 16;
+
 /** Whether `key` is in the ascending keys[from ..< to]. */
 function bisect(keys: Int32Array, from: number, to: number, key: number): boolean {
   while (from < to) {
@@ -610,9 +618,10 @@ export class ValidityIndex {
 
   /**
    * Whether key id `id`, or a key close to it (closeIds), is asserted for a pair of the same kinds as
-   * (a, b): closeToAnyId(id, kindAssertedIds(a, b)), without building the list. The keys of a kind
-   * pair are sorted, so each key close to `id` is a bisection; the keys close to a key are computed
-   * once per index (closeKeysOf), not once per candidate.
+   * (a, b): closeToAnyId(id, kindAssertedIds(a, b)), without building the list. A kind pair with
+   * few keys (KIND_LIST_SCAN) is scanned, a cosine each; in a longer one, which is sorted, each key
+   * close to `id` is a bisection, and the keys close to a key are computed once per index
+   * (closeKeysOf: a cosine with every key), not once per candidate.
    */
   kindAssertedCloseTo(id: number, a: number, b: number): boolean {
     const d = this.data;
@@ -620,14 +629,19 @@ export class ValidityIndex {
     const kb = kindOf(d.kinds, b);
     if (ka.length === 0 || kb.length === 0) return false;
     const n = d.kinds.phraseOfId.length;
-    const close = this.closeKeysOf(id);
+    let close: Int32Array | undefined;
     for (const x of ka)
       for (const y of kb) {
         const c = search(d.kindPairCode, x <= y ? x * n + y : y * n + x);
         if (c < 0) continue;
         const from = d.firstKindPairKey[c]!;
         const to = d.firstKindPairKey[c + 1]!;
-        for (const k of close) if (bisect(d.kindPairKeys, from, to, k)) return true;
+        if (to - from <= KIND_LIST_SCAN) {
+          for (let j = from; j < to; j++) if (this.closeIds(id, d.kindPairKeys[j]!)) return true;
+        } else {
+          close ??= this.closeKeysOf(id);
+          for (const k of close) if (bisect(d.kindPairKeys, from, to, k)) return true;
+        }
       }
     return false;
   }
