@@ -59,7 +59,8 @@ export async function exportReview(options: ExportReviewOptions): Promise<Export
       outputFiles: { mturkCsv: options.mturkCsv },
     });
     // The kept items are written from the lines the review stored: they must still be the folder's.
-    if (options.keep === 'valid') await checkSampleUnchanged(store, store.settings().itemsDir, 'write the items that passed');
+    if (options.keep === 'valid')
+      await checkSampleUnchanged(store, store.settings().itemsDir, 'write the items that passed');
     const items = store.items();
     const labels = store.labels();
     const settings = store.settings();
