@@ -22,7 +22,10 @@ export function tuneItemLine(i: number, scores: [number, number, number], gold: 
     options,
     task: 1,
     difficulty: 'easy',
-    prompts: { zero_shot: `A customer buys A${i} and B${i}. Why?\nA. x` },
+    prompts: {
+      zero_shot: `A customer buys A${i} and B${i}. Why?\nA. x`,
+      cot: `A customer buys A${i} and B${i}. Why?\nA. x`,
+    },
     distractors: texts.map((text, k) => ({ id: `d${k}`, text, score: scores[k], overlap: 0, method: 'exact' })),
     selection: { window: '[0.3, 0.9]' },
   });
