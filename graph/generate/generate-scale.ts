@@ -31,6 +31,8 @@ import {
 } from './scale-vocab.js';
 import { type EdgeInput, type RelationSense, type SenseWeights } from '../graph-store.js';
 import { ConfigError } from '../../core/errors.js';
+import { kindOfNoun } from './product-kinds.js';
+import { scaleAssertions } from './scale-assertions.js';
 
 export interface ScaleGraphOptions {
   nodes: number;
@@ -402,6 +404,13 @@ const TITLE_EXTRAS = [
   '',
 ];
 
+/** Id of the i-th generated product (0-based). */
+export function scaleProductId(i: number): string {
+  return `G${String(i + 1).padStart(9, '0')}`;
+}
+
+const NOUN_INDEX = new Map(PRODUCT_NOUNS.map((n, i) => [n, i]));
+
 /**
  * A catalogue of `count` products whose phrases have purchase nodes in `graph`: each product takes
  * the phrase of a random generated purchase node. Concepts: the phrase, the noun with its nearest
@@ -411,7 +420,7 @@ export function* scaleProducts(
   graph: ScaleGraph,
   count: number,
   seed: number,
-): Generator<{ product: ScaleProduct; phrases: string[] }> {
+): Generator<{ product: ScaleProduct; phrases: string[]; noun: string }> {
   if (count > 0 && graph.purchaseNodes === 0)
     throw new RangeError('--products needs purchase nodes (purchase fraction > 0)');
   const rng = Rng.derive(seed, 'products');
@@ -426,7 +435,7 @@ export function* scaleProducts(
     const phrases = [phrase];
     if (modifiers.length === 2) phrases.push(`${modifiers[1]} ${noun}`);
     if (modifiers.length > 0) phrases.push(noun);
-    yield { product: { id: `G${String(i + 1).padStart(9, '0')}`, title }, phrases };
+    yield { product: { id: scaleProductId(i), title }, phrases, noun };
   }
 }
 
@@ -437,6 +446,12 @@ export interface WriteScaleOptions extends ScaleGraphOptions {
   products?: number;
   productsOut?: string;
   conceptsOut?: string;
+  /**
+   * Co-buy assertions to write over the catalogue (default 0; needs products), and where (default
+   * `<out stem>.assertions.jsonl`): graph/generate/scale-assertions.ts.
+   */
+  assertions?: number;
+  assertionsOut?: string;
   /** Show progress (default: on a terminal). */
   progress?: boolean;
 }
@@ -451,14 +466,20 @@ export interface WriteScaleResult {
   productsOut?: string;
   conceptsOut?: string;
   products: number;
+  assertionsOut?: string;
+  assertions: number;
 }
 
-export function defaultCatalogFiles(out: string): { productsOut: string; conceptsOut: string } {
+export function defaultCatalogFiles(out: string): { productsOut: string; conceptsOut: string; assertionsOut: string } {
   const stem = out.replace(/\.(sqlite|db|jsonl)$/i, '');
-  return { productsOut: `${stem}.products.jsonl`, conceptsOut: `${stem}.concepts.jsonl` };
+  return {
+    productsOut: `${stem}.products.jsonl`,
+    conceptsOut: `${stem}.concepts.jsonl`,
+    assertionsOut: `${stem}.assertions.jsonl`,
+  };
 }
 
-/** Generates and writes a scale graph (and optionally its catalogue); outputs appear atomically. */
+/** Generates and writes a scale graph (and optionally its catalog); outputs appear atomically. */
 export async function writeScaleGraph(out: string, options: WriteScaleOptions): Promise<WriteScaleResult> {
   const source = options.textSource ? await readTextSource(options.textSource) : [];
   const graph = new ScaleGraph(options, source);
@@ -492,6 +513,8 @@ export async function writeScaleGraph(out: string, options: WriteScaleOptions): 
   bar.stop();
 
   const count = options.products ?? 0;
+  const assertionCount = options.assertions ?? 0;
+  if (assertionCount > 0 && count < 2) throw new ConfigError('assertions', 'need a catalogue of at least 2 products');
   const result: WriteScaleResult = {
     out,
     kind: output.kind,
@@ -500,6 +523,7 @@ export async function writeScaleGraph(out: string, options: WriteScaleOptions): 
     purchaseNodes: graph.purchaseNodes,
     sourceLines: graph.sourceLinesUsed,
     products: count,
+    assertions: 0,
   };
   if (count > 0) {
     const defaults = defaultCatalogFiles(out);
@@ -507,8 +531,12 @@ export async function writeScaleGraph(out: string, options: WriteScaleOptions): 
     const conceptsOut = options.conceptsOut ?? defaults.conceptsOut;
     const pw = await openAtomicWriter(productsOut);
     const cw = await openAtomicWriter(conceptsOut);
+    // One byte per product: the index of its noun, for the assertions' kinds and reasons.
+    const nouns = new Uint8Array(count);
+    let i = 0;
     try {
-      for (const { product, phrases } of scaleProducts(graph, count, options.seed ?? 1)) {
+      for (const { product, phrases, noun } of scaleProducts(graph, count, options.seed ?? 1)) {
+        nouns[i++] = NOUN_INDEX.get(noun)!;
         await pw.write(JSON.stringify(product) + '\n');
         await cw.write(JSON.stringify({ id: product.id, phrases }) + '\n');
       }
@@ -521,6 +549,26 @@ export async function writeScaleGraph(out: string, options: WriteScaleOptions): 
     await cw.commit();
     result.productsOut = productsOut;
     result.conceptsOut = conceptsOut;
+    if (assertionCount > 0) {
+      const assertionsOut = options.assertionsOut ?? defaults.assertionsOut;
+      const aw = await openAtomicWriter(assertionsOut);
+      const catalog = {
+        size: count,
+        idOf: scaleProductId,
+        kindOf: (p: number) => kindOfNoun(PRODUCT_NOUNS[nouns[p]!]!),
+        nounOf: (p: number) => PRODUCT_NOUNS[nouns[p]!]!,
+      };
+      try {
+        for (const a of scaleAssertions(catalog, assertionCount, options.seed ?? 1))
+          await aw.write(JSON.stringify(a) + '\n');
+      } catch (err) {
+        await aw.abort();
+        throw err;
+      }
+      await aw.commit();
+      result.assertionsOut = assertionsOut;
+      result.assertions = assertionCount;
+    }
   }
   return result;
 }
