@@ -202,6 +202,11 @@ export async function measureSize(
   const dir = await mkdtemp(join(tmpdir(), `intentsim-bench-scale-${size.edges}-`));
   const f = (name: string) => join(dir, name);
   const stages: StageFigures[] = [];
+  // Each stage's figures are also logged as it ends, so that a run stopped part-way leaves them.
+  const record = (stage: StageFigures) => {
+    record(stage);
+    process.stderr.write(`scale ${size.edges} edges: ${JSON.stringify(stage)}\n`);
+  };
   try {
     const textSource = sharedEventualitiesFile();
     const gen = await runStage(
@@ -227,7 +232,7 @@ export async function measureSize(
       'generate',
     );
     const catalog = ['--products', f('graph.products.jsonl'), '--concepts', f('graph.concepts.jsonl')];
-    stages.push({
+    record({
       stage: 'generate',
       ...pick(gen),
       diskMb: await diskMb([
@@ -243,7 +248,7 @@ export async function measureSize(
       dir,
       'import',
     );
-    stages.push({ stage: 'import', ...pick(imp), diskMb: await diskMb([f('graph.sqlite')]) });
+    record({ stage: 'import', ...pick(imp), diskMb: await diskMb([f('graph.sqlite')]) });
     rmSync(f('graph.jsonl')); // the edge list is not read again; at 20M edges it is gigabytes
     const graph = ['--graph', f('graph.sqlite')];
 
@@ -252,7 +257,7 @@ export async function measureSize(
       dir,
       'match',
     );
-    stages.push({ stage: 'match', ...pick(match), diskMb: await diskMb([f('match')]) });
+    record({ stage: 'match', ...pick(match), diskMb: await diskMb([f('match')]) });
 
     const embed = await runStage(
       ['embed', '--encoder', 'glove-100d', ...graph, ...catalog, '--out', f('emb'), '--node-cache', f('cache')],
@@ -260,7 +265,7 @@ export async function measureSize(
       'embed',
     );
     const em = JSON.parse(await readFile(join(f('emb'), 'manifest.json'), 'utf8')) as EmbedManifestCounts;
-    stages.push({
+    record({
       stage: 'embed (glove-100d)',
       ...pick(embed),
       diskMb: await diskMb([f('emb'), f('cache')]),
@@ -294,7 +299,7 @@ export async function measureSize(
     const sm = JSON.parse(await readFile(join(f('sbert'), 'manifest.json'), 'utf8')) as EmbedManifestCounts;
     const sbertSentences = sm.counts.context.sentencesEncoded;
     const sbertSeconds = sm.timings.nodesMs / 1000;
-    stages.push({
+    record({
       stage: `embed sample (MiniLM-shaped q8, ${SBERT_SAMPLE_PRODUCTS} products)`,
       ...pick(sb),
       diskMb: await diskMb([f('sbert')]),
@@ -328,7 +333,7 @@ export async function measureSize(
     const shared =
       'search and items run in one process (pipeline over the node cache): peak RSS and CPU are that process’s';
     const runDisk = await diskMb([f('run')]);
-    stages.push({
+    record({
       stage: 'search',
       seconds: (pm.timings.search ?? 0) / 1000,
       cpuSeconds: pipe.cpuSeconds,
@@ -336,7 +341,7 @@ export async function measureSize(
       diskMb: 0,
       note: shared,
     });
-    stages.push({
+    record({
       stage: 'items',
       seconds: (pm.timings.items ?? 0) / 1000,
       cpuSeconds: pipe.cpuSeconds,
@@ -345,7 +350,7 @@ export async function measureSize(
       items: pm.counts.task1Items + pm.counts.task2Items,
       note: shared,
     });
-    stages.push({
+    record({
       stage: 'pipeline process (load, embed from cache, search, items)',
       ...pick(pipe),
       diskMb: runDisk,
