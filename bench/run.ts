@@ -19,7 +19,10 @@ import { nvidiaGpuName, probeGpuProvider, type GpuProbe } from './support/gpu-pr
 /** Report sections (issue 7) and the benchmark modules that fill them, in report order. */
 export const SECTIONS: ReadonlyArray<{ title: string; modules: readonly string[] }> = [
   { title: '1. Sentence embeddings', modules: ['embeddings', 'workers', 'startup'] },
-  { title: '2. Context embeddings and the pipeline', modules: ['context', 'pipeline', 'scale', 'queue', 'provider-tolerance'] },
+  {
+    title: '2. Context embeddings and the pipeline',
+    modules: ['context', 'pipeline', 'scale', 'queue', 'provider-tolerance'],
+  },
   { title: '3. Store operations', modules: ['store', 'store-neo4j', 'match'] },
   { title: '4. Windows and items', modules: ['items', 'sib', 'catalog'] },
 ];
