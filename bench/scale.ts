@@ -58,13 +58,18 @@ export interface SizeFigures {
   measuredAt: string;
   machine: string;
   stages: StageFigures[];
-  sbert: { sampleProducts: number; sentences: number; seconds: number; sentencesPerSecond: number };
+  /**
+   * Set when the size did not run to the end (the stages listed are those that finished; the fields
+   * below are then absent): what is missing and why.
+   */
+  incomplete?: string;
+  sbert?: { sampleProducts: number; sentences: number; seconds: number; sentencesPerSecond: number };
   /** Sentences the Sentence-BERT embed stage would encode: those the glove-100d embed stage encoded (same nodes, same sentences). */
-  embedSentences: number;
-  items: { task1: number; task2: number; dropped: Record<string, Record<string, number>> };
-  embed: { nodes: number; streamedHubs: number; cappedHubs: number };
+  embedSentences?: number;
+  items?: { task1: number; task2: number; dropped: Record<string, Record<string, number>> };
+  embed?: { nodes: number; streamedHubs: number; cappedHubs: number };
   /** Items stage seconds on one thread and on ITEM_WORKERS workers (the smallest size only). */
-  workers: Array<{ assertions: number; oneThread: number; workers: number }>;
+  workers?: Array<{ assertions: number; oneThread: number; workers: number }>;
 }
 
 /** Item workers of the pipeline stage and of the comparison. */
@@ -514,7 +519,7 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
     }
   }
   for (const fig of figures) {
-    for (const w of fig.workers) {
+    for (const w of fig.workers ?? []) {
       rows.push({
         edges: fig.size.edges,
         stage: `items stage, ${w.assertions} assertions: ${ITEM_WORKERS} workers vs 1 thread`,
@@ -525,12 +530,14 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
         meets: (w.assertions <= 10_000 ? w.oneThread / w.workers >= 0.95 : w.oneThread > w.workers) ? 'yes' : 'NO',
       });
     }
+    const { sbert, embedSentences } = fig;
+    if (!sbert || embedSentences === undefined) continue;
     for (const workers of PROJECTED_WORKERS) {
       rows.push({
         edges: fig.size.edges,
         stage: `projected: Sentence-BERT embed stage on ${workers} queue worker${workers > 1 ? 's' : ''}`,
-        seconds: Math.round(fig.embedSentences / fig.sbert.sentencesPerSecond / workers),
-        sentences: fig.embedSentences,
+        seconds: Math.round(embedSentences / sbert.sentencesPerSecond / workers),
+        sentences: embedSentences,
       });
     }
   }
@@ -544,12 +551,23 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
     'The slope is log(seconds at the largest size ÷ seconds at the smallest) ÷ log(edge ratio); slopes come from single timings on a machine shared with other work: read differences below about 0.1 as noise.',
   ];
   for (const fig of figures) {
-    notes.push(
-      `${fig.size.edges} edges: measured ${fig.measuredAt} on ${fig.machine}${fig.reused ? ' (read back from bench/results/scale by the report run)' : ''}; ` +
-        `items Task 1 ${fig.items.task1}, Task 2 ${fig.items.task2}, not emitted ${JSON.stringify(fig.items.dropped)}; ` +
-        `embed: ${fig.embed.nodes} distinct matched nodes, ${fig.embed.streamedHubs} hubs streamed, ${fig.embed.cappedHubs} past the induced-neighbourhood cap (incident edges only); ` +
-        `Sentence-BERT sample: ${fig.sbert.sentences} sentences in ${round(fig.sbert.seconds, 1)} s (${Math.round(fig.sbert.sentencesPerSecond)}/s).`,
-    );
+    const parts = [
+      `${fig.size.edges} edges: measured ${fig.measuredAt} on ${fig.machine}${fig.reused ? ' (read back from bench/results/scale by the report run)' : ''}`,
+    ];
+    if (fig.incomplete) parts.push(`INCOMPLETE: ${fig.incomplete}`);
+    if (fig.items)
+      parts.push(
+        `items Task 1 ${fig.items.task1}, Task 2 ${fig.items.task2}, not emitted ${JSON.stringify(fig.items.dropped)}`,
+      );
+    if (fig.embed)
+      parts.push(
+        `embed: ${fig.embed.nodes} distinct matched nodes, ${fig.embed.streamedHubs} hubs streamed, ${fig.embed.cappedHubs} past the induced-neighbourhood cap (incident edges only)`,
+      );
+    if (fig.sbert)
+      parts.push(
+        `Sentence-BERT sample: ${fig.sbert.sentences} sentences in ${round(fig.sbert.seconds, 1)} s (${Math.round(fig.sbert.sentencesPerSecond)}/s)`,
+      );
+    notes.push(parts.join('; ') + '.');
   }
   notes.push(
     `Load average at the end of the report run: ${loadavg()

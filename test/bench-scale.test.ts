@@ -75,4 +75,22 @@ describe('scale bench', () => {
     expect(workers.meets).toBe('yes');
     expect(r.scaling!.filter((p) => p.series === 'scale: import').map((p) => p.size)).toEqual([2_000_000, 20_000_000]);
   });
+
+  it('an incomplete size: slopes for the stages it finished only, no projection, and the note says what is missing', () => {
+    const small = figures(2_000_000, [stage('import', 10, 8, 500), stage('embed (glove-100d)', 20, 10, 900)], 1000, 50);
+    const {
+      sbert: _s,
+      embedSentences: _e,
+      items: _i,
+      embed: _m,
+      ...rest
+    } = figures(20_000_000, [stage('import', 100, 80, 600)], 0, 50);
+    const partial: SizeFigures = { ...rest, incomplete: 'embed and later stages did not finish by the deadline' };
+    const r = scaleReport([small, partial], 1);
+    expect(r.rows.filter((row) => String(row.stage).startsWith('slope:')).map((row) => row.stage)).toEqual([
+      'slope: import',
+    ]);
+    expect(r.rows.filter((row) => String(row.stage).startsWith('projected') && row.edges === 20_000_000)).toEqual([]);
+    expect(r.notes.some((n) => n.includes('INCOMPLETE: embed and later stages did not finish'))).toBe(true);
+  });
 });
