@@ -495,7 +495,7 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
         ...(s.items === undefined ? {} : { items: s.items }),
         rss_under_8_gib: s.peakRssMb < PEAK_RSS_LIMIT_MB ? 'yes' : 'NO',
       });
-      scaling.push({ series: `scale: ${s.stage.replace(/ \(.*$/, '')}`, size: fig.size.edges, seconds: s.seconds });
+      scaling.push({ series: s.stage.replace(/ \(.*$/, ''), size: fig.size.edges, seconds: s.seconds });
     }
   }
   const first = figures[0];

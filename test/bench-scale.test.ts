@@ -73,7 +73,7 @@ describe('scale bench', () => {
     const workers = r.rows.find((row) => String(row.stage).includes('10000 assertions'))!;
     expect(workers.speedup).toBe(1);
     expect(workers.meets).toBe('yes');
-    expect(r.scaling!.filter((p) => p.series === 'scale: import').map((p) => p.size)).toEqual([2_000_000, 20_000_000]);
+    expect(r.scaling!.filter((p) => p.series === 'import').map((p) => p.size)).toEqual([2_000_000, 20_000_000]);
   });
 
   it('an incomplete size: slopes for the stages it finished only, no projection, and the note says what is missing', () => {
