@@ -20,7 +20,10 @@ import { cpuLine, thisMachineCpu } from './support/cpu-info.js';
 /** Report sections (issue 7) and the benchmark modules that fill them, in report order. */
 export const SECTIONS: ReadonlyArray<{ title: string; modules: readonly string[] }> = [
   { title: '1. Sentence embeddings', modules: ['embeddings', 'transformers-js', 'workers', 'startup'] },
-  { title: '2. Context embeddings and the pipeline', modules: ['context', 'pipeline', 'queue', 'provider-tolerance'] },
+  {
+    title: '2. Context embeddings and the pipeline',
+    modules: ['context', 'pipeline', 'scale', 'queue', 'provider-tolerance'],
+  },
   { title: '3. Store operations', modules: ['store', 'store-neo4j', 'match'] },
   { title: '4. Windows and items', modules: ['items', 'range-faiss', 'sib', 'catalog'] },
 ];
@@ -30,7 +33,7 @@ export const SECTIONS: ReadonlyArray<{ title: string; modules: readonly string[]
  * (Redis and workers, whole CLI processes, a second runtime) whose fixed cost alone took most of the
  * 2 minutes that --quick is meant to take on 2 cores. `--quick --only queue` still runs one quickly.
  */
-export const NOT_IN_QUICK: ReadonlySet<string> = new Set(['queue', 'provider-tolerance', 'startup']);
+export const NOT_IN_QUICK: ReadonlySet<string> = new Set(['queue', 'provider-tolerance', 'startup', 'scale']);
 
 /** Why a run leaves `name` out: --quick without --only, for a module of NOT_IN_QUICK; else undefined. */
 export function leftOutOfQuick(name: string, o: { quick: boolean; only?: ReadonlySet<string> }): string | undefined {

@@ -9,7 +9,12 @@
 // The work is deduplicated: each distinct node is embedded once per run (and never again when the
 // node cache has it); within a chunk of work, each distinct sentence is encoded once however many
 // nodes' neighbourhoods contain it. Hub nodes (more neighbours than `hubNeighbours`) are streamed
-// edge batch by edge batch with running sums, never materialised. The nodes are cut into units (a
+// edge batch by edge batch with running sums, never materialised. In induced mode, a node with more
+// than INDUCED_NEIGHBOUR_CAP distinct neighbours takes its incident edges only (issue 38): its induced
+// neighbourhood needs a look-up per neighbour and up to one pair probe per pair of neighbours, which at
+// ASER's hubs (hundreds of thousands of neighbours, themselves hubs) does not finish; the rule is
+// deterministic (it depends on the degree only), counted in `cappedHubs` and part of the node cache's
+// key. The nodes are cut into units (a
 // group of regular nodes, or one hub) that are computed whole, here or on a queue worker
 // (`runner`), with the same bytes either way; the cache records each unit as it finishes.
 import { edgeSentences, SENSE_TEMPLATES } from '../graph/relation-sentences.js';
@@ -43,6 +48,11 @@ export interface ContextEmbedderOptions {
   hubNeighbours?: number;
   /** Edges per streamed batch for hub nodes (default 5,000). */
   streamEdges?: number;
+  /**
+   * Induced mode: nodes with more distinct neighbours than this take their incident edges only
+   * (default INDUCED_NEIGHBOUR_CAP; Infinity: never).
+   */
+  inducedNeighbourCap?: number;
   cache?: NodeEmbeddingCache;
   onProgress?: (progress: ContextProgress) => void;
   /** Computes the units elsewhere (queue workers); default: here, one after the other. */
@@ -63,6 +73,8 @@ export interface ContextStats {
   missingFromGraph: number;
   /** Hub nodes embedded by streaming. */
   streamedHubs: number;
+  /** Of those, the ones past the induced-neighbourhood cap: embedded from their incident edges only. */
+  cappedHubs: number;
   /** Edges read for computed nodes. */
   edges: number;
   /** Σ |S(v)| over computed nodes: the sentences a per-node encoder without dedup would embed. */
@@ -145,13 +157,30 @@ class WorkChunk {
  * wherever its unit ran. (With q8 it would not be otherwise: dynamic quantization scales by the
  * whole batch, so a sentence's vector depends on the sentences encoded with it. fp32 on CPU does not.)
  */
-export type ContextUnit = { kind: 'group'; nodes: ContextNode[] } | { kind: 'hub'; node: ContextNode };
+export type ContextUnit =
+  | { kind: 'group'; nodes: ContextNode[] }
+  /** `incidentOnly`: past the induced-neighbourhood cap (the planner's decision, so that a queue worker makes the same). */
+  | { kind: 'hub'; node: ContextNode; incidentOnly?: boolean };
+
+/** Default of ContextEmbedderOptions.inducedNeighbourCap. */
+export const INDUCED_NEIGHBOUR_CAP = 10_000;
+
+/**
+ * The neighbourhood mode as the node cache keys it: induced mode records its cap, since a capped
+ * hub's embedding differs from the induced one.
+ */
+export function cachedModeName(mode: NeighbourhoodMode, inducedNeighbourCap = INDUCED_NEIGHBOUR_CAP): string {
+  return mode === 'induced' && Number.isFinite(inducedNeighbourCap)
+    ? `induced;incident-above-${inducedNeighbourCap}`
+    : mode;
+}
 
 /** What computing a unit counted: the per-unit part of ContextStats. */
 export type ContextUnitCounts = Pick<
   ContextStats,
   | 'missingFromGraph'
   | 'streamedHubs'
+  | 'cappedHubs'
   | 'edges'
   | 'sentenceOccurrences'
   | 'sentencesEncoded'
@@ -196,6 +225,7 @@ function zeroCounts(): ContextUnitCounts {
   return {
     missingFromGraph: 0,
     streamedHubs: 0,
+    cappedHubs: 0,
     edges: 0,
     sentenceOccurrences: 0,
     sentencesEncoded: 0,
@@ -218,6 +248,7 @@ export class ContextEmbedder {
   private readonly nodesPerQuery: number;
   private readonly hubNeighbours: number;
   private readonly streamEdges: number;
+  private readonly inducedNeighbourCap: number;
 
   constructor(
     private readonly store: Pick<GraphStore, 'neighbourhoods' | 'streamNeighbourhood' | 'degrees'>,
@@ -229,6 +260,7 @@ export class ContextEmbedder {
     this.nodesPerQuery = positive(options.nodesPerQuery ?? 256, 'nodesPerQuery');
     this.hubNeighbours = options.hubNeighbours ?? 1000;
     this.streamEdges = positive(options.streamEdges ?? 5000, 'streamEdges');
+    this.inducedNeighbourCap = options.inducedNeighbourCap ?? INDUCED_NEIGHBOUR_CAP;
   }
 
   get unitSettings(): ContextUnitSettings {
@@ -292,12 +324,15 @@ export class ContextEmbedder {
   /** Regular nodes in groups of nodesPerQuery (in id order), then the hubs one by one. */
   private async planUnits(ordered: readonly ContextNode[]): Promise<ContextUnit[]> {
     const degrees = await this.store.degrees(ordered.map((n) => n.id));
-    const isHub = (n: ContextNode) => (degrees.get(n.id)?.neighbours ?? 0) > this.hubNeighbours;
+    const neighbours = (n: ContextNode) => degrees.get(n.id)?.neighbours ?? 0;
+    const capped = (n: ContextNode) => this.options.mode === 'induced' && neighbours(n) > this.inducedNeighbourCap;
+    const isHub = (n: ContextNode) => neighbours(n) > this.hubNeighbours || capped(n);
     const regular = ordered.filter((n) => !isHub(n));
     const units: ContextUnit[] = [];
     for (let start = 0; start < regular.length; start += this.nodesPerQuery)
       units.push({ kind: 'group', nodes: regular.slice(start, start + this.nodesPerQuery) });
-    for (const node of ordered.filter(isHub)) units.push({ kind: 'hub', node });
+    for (const node of ordered.filter(isHub))
+      units.push(capped(node) ? { kind: 'hub', node, incidentOnly: true } : { kind: 'hub', node });
     return units;
   }
 
@@ -320,7 +355,8 @@ export class ContextEmbedder {
 
     if (unit.kind === 'hub') {
       const sum = new RunningSum(this.encoder.dim);
-      for await (const edges of this.store.streamNeighbourhood(unit.node.id, this.options.mode, this.streamEdges)) {
+      const mode = unit.incidentOnly ? 'incident' : this.options.mode;
+      for await (const edges of this.store.streamNeighbourhood(unit.node.id, mode, this.streamEdges)) {
         counts.edges += edges.length;
         const sentences = neighbourhoodSentences(edges);
         counts.sentenceOccurrences += sentences.length;
@@ -328,6 +364,7 @@ export class ContextEmbedder {
         counts.workChunks += 1;
       }
       counts.streamedHubs += 1;
+      if (unit.incidentOnly) counts.cappedHubs += 1;
       return { embeddings: [sum.mean()], counts };
     }
 

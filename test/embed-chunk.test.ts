@@ -125,6 +125,7 @@ describe('PendingChunk and EmbedSummary', () => {
         withoutSentences: 0,
         missingFromGraph: 0,
         streamedHubs: 0,
+        cappedHubs: 0,
         edges: 3,
         sentenceOccurrences: 5,
         sentencesEncoded: 5,

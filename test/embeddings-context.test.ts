@@ -336,6 +336,41 @@ describe('random graphs against the slow implementation (SQLite store)', () => {
     }
   }
 
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}, induced with a neighbour cap: nodes past the cap get their incident context, the others the induced one (issue 38)`, async () => {
+      const { edges, texts } = randomGraph(seed);
+      const store = await sqliteStore(edges, texts);
+      const nodes = await nodesOf(store, texts);
+      const encoder = new HashingSentenceEncoder();
+      const cap = 3;
+      const neighbours = (v: string) =>
+        new Set(
+          edges
+            .filter((e) => e.head === v || e.tail === v)
+            .flatMap((e) => [e.head, e.tail])
+            .filter((t) => t !== v),
+        ).size;
+      const embedder = new ContextEmbedder(store, encoder, { mode: 'induced', inducedNeighbourCap: cap });
+      const got = await embedder.embedNodes(nodes);
+      let capped = 0;
+      for (const n of nodes) {
+        const mode = neighbours(n.text) > cap ? 'incident' : 'induced';
+        if (mode === 'incident') capped += 1;
+        const want = await slowNodeEmbedding(encoder, edges, n.text, mode);
+        const have = got.get(n.id)!;
+        if (want === null) {
+          expect(have.vector, n.text).toBeNull();
+          continue;
+        }
+        expect(have.sentences, n.text).toBe(slowSentences(edges, n.text, mode).length);
+        expect(Math.max(...want.map((x, d) => Math.abs(x - have.vector![d]!))), n.text).toBeLessThan(1e-6);
+      }
+      expect(capped).toBeGreaterThan(0);
+      expect(embedder.stats.cappedHubs).toBe(capped);
+      await store.close();
+    });
+  }
+
   it('products: phrase and CE(p) means equal the slow ones; released-pipeline counts equal the slow count', async () => {
     const { edges, texts } = randomGraph(7);
     const store = await sqliteStore(edges, texts);

@@ -45,7 +45,7 @@ describe('draftInParallel (IntentionQA items in a Piscina pool)', () => {
     const expected = await serialise(run.records());
     expect(expected.filter((line) => line.startsWith('{"kind":"item"')).length).toBeGreaterThan(100);
     const again = await IntentionQaRun.prepare({ ...world, options });
-    expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1 }))).toEqual(expected);
+    expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1, minAssertions: 0 }))).toEqual(expected);
   });
 
   it('gives byte-identical records to the main thread with the exact scan', async () => {
@@ -58,7 +58,7 @@ describe('draftInParallel (IntentionQA items in a Piscina pool)', () => {
     expect(expected.some((line) => line.includes('typicality-below-min'))).toBe(true);
     expect(expected.some((line) => line.includes('product-without-vector'))).toBe(true);
     const again = await IntentionQaRun.prepare({ ...world, embeddings: vectors, options: scan() });
-    expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1 }))).toEqual(expected);
+    expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1, minAssertions: 0 }))).toEqual(expected);
     for (const line of items) {
       const record = JSON.parse(line) as IntentionQaRecord;
       if (record.kind === 'item') checkItemInvariants(record.item, world, vectors);
@@ -78,7 +78,7 @@ describe('draftInParallel (IntentionQA items in a Piscina pool)', () => {
       options: { ...options, search: new HnswRange(index) },
     });
     const expected = await serialise(run.records());
-    expect(await serialise(draftInParallel(run, { workers: 3 }))).toEqual(expected);
+    expect(await serialise(draftInParallel(run, { workers: 3, minAssertions: 0 }))).toEqual(expected);
 
     // In memory only: the pool saves it to a temporary file for the workers and removes it after.
     const inMemory = VectorIndex.build(vectors, { m: 8, efConstruction: 40, seed: 3 });
@@ -88,7 +88,7 @@ describe('draftInParallel (IntentionQA items in a Piscina pool)', () => {
       embeddings: vectors,
       options: { ...options, search: new HnswRange(inMemory) },
     });
-    expect(await serialise(draftInParallel(run2, { workers: 2 }))).toEqual(expected);
+    expect(await serialise(draftInParallel(run2, { workers: 2, minAssertions: 0 }))).toEqual(expected);
     expect(inMemory.path).toBeUndefined();
     const temporary = (f: string) => f.startsWith(`intentsim-hnsw-${process.pid}-`);
     expect(readdirSync(tmpdir()).filter(temporary)).toEqual([]);
@@ -115,18 +115,32 @@ describe('draftInParallel (IntentionQA items in a Piscina pool)', () => {
     expect(expected.filter((line) => line.startsWith('{"kind":"item"')).length).toBeGreaterThan(100);
     const again = await IntentionQaRun.prepare({ ...world, options });
     expect(again.options.relationScope).toBe('same');
-    expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1 }))).toEqual(expected);
+    expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1, minAssertions: 0 }))).toEqual(expected);
   });
 
   it('differs when the seed differs (so the equality above is not vacuous)', async () => {
     const a = await IntentionQaRun.prepare({ ...world, options: { seed: 1, exactness: 'exact' } });
     const b = await IntentionQaRun.prepare({ ...world, options: { seed: 2, exactness: 'exact' } });
-    expect(await serialise(draftInParallel(b, { workers: 2 }))).not.toEqual(await serialise(a.records()));
+    expect(await serialise(draftInParallel(b, { workers: 2, minAssertions: 0 }))).not.toEqual(
+      await serialise(a.records()),
+    );
+  });
+
+  it('drafts on this thread below minAssertions (issue 38: no pool start-up for small runs), with the same records', async () => {
+    const run = await IntentionQaRun.prepare({ ...world, options: { seed: 1, exactness: 'exact' } });
+    const expected = await serialise(run.records());
+    const again = await IntentionQaRun.prepare({ ...world, options: { seed: 1, exactness: 'exact' } });
+    // A search that cannot go to a worker would throw in the pool path: below the threshold it is never asked.
+    Object.defineProperty(again.context.search, 'toWorkerSpec', { value: undefined });
+    expect(await serialise(draftInParallel(again, { workers: 2, minAssertions: again.size + 1 }))).toEqual(expected);
+    expect(MIN_ASSERTIONS_FOR_WORKERS).toBeGreaterThan(10_000);
   });
 
   it('rejects a worker count below 1 and resolves auto by run size', async () => {
     const run = await IntentionQaRun.prepare({ ...world, options: { seed: 1, exactness: 'exact' } });
-    await expect(serialise(draftInParallel(run, { workers: 0 }))).rejects.toThrow(/workers must be an integer ≥ 1/);
+    await expect(serialise(draftInParallel(run, { workers: 0, minAssertions: 0 }))).rejects.toThrow(
+      /workers must be an integer ≥ 1/,
+    );
     expect(resolveItemWorkers(3, 10)).toBe(3);
     expect(resolveItemWorkers(0, 1_000_000)).toBe(0);
     expect(resolveItemWorkers('auto', MIN_ASSERTIONS_FOR_WORKERS - 1)).toBe(0);

@@ -47,6 +47,7 @@ describe('worker results are checked field by field (no server)', () => {
     const counts = {
       missingFromGraph: 0,
       streamedHubs: 0,
+      cappedHubs: 0,
       edges: 3,
       sentenceOccurrences: 4,
       sentencesEncoded: 4,

@@ -143,6 +143,7 @@ describe('node-context jobs', () => {
     const counts = {
       missingFromGraph: 1,
       streamedHubs: 0,
+      cappedHubs: 0,
       edges: 9,
       sentenceOccurrences: 12,
       sentencesEncoded: 10,

@@ -428,7 +428,7 @@ describe('items with the filters, on a world where every product cosine is 0.8',
     };
     const main = await serialise((await prepare()).records());
     expect(main.join('\n')).toContain('"second-answer"');
-    expect(await serialise(draftInParallel(await prepare(), { workers: 1 }))).toEqual(main);
+    expect(await serialise(draftInParallel(await prepare(), { workers: 1, minAssertions: 0 }))).toEqual(main);
   });
 
   it('are on in the paper preset and off in the released one; bad values are refused', () => {

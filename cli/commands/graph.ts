@@ -160,7 +160,9 @@ graph and byte-identical JSONL files.
   a JSONL edge list if it ends in .jsonl (nodes without edges are then not
   written), or a bolt:// URL. With --products K, also a catalogue whose
   concept phrases match purchase nodes: <FILE stem>.products.jsonl and
-  <FILE stem>.concepts.jsonl.
+  <FILE stem>.concepts.jsonl; with --assertions A as well, A co-buy assertions
+  between products of the same kind, with reasons of that kind:
+  <FILE stem>.assertions.jsonl.
 
 Output files appear whole or not at all (temporary file, then rename).
 
@@ -369,6 +371,8 @@ export function registerGraphCommands(program: Command): void {
     .option('--products <k>', 'scale generator: also write a catalogue of k products', nonNegativeInt, 0)
     .option('--products-out <file>', 'where the catalogue goes (default: <out stem>.products.jsonl)')
     .option('--concepts-out <file>', 'where its concepts go (default: <out stem>.concepts.jsonl)')
+    .option('--assertions <n>', 'scale generator: also write n co-buy assertions over the catalogue', nonNegativeInt, 0)
+    .option('--assertions-out <file>', 'where the assertions go (default: <out stem>.assertions.jsonl)')
     .option('--text-source <file>', 'node texts to use first, one a line (e.g. ASER eventualities)')
     .option('--purchase-fraction <f>', 'fraction of nodes that are purchase events', fraction, 0.05);
   addJsonOption(generateOptions).action(async (opts) => {
@@ -397,6 +401,8 @@ export function registerGraphCommands(program: Command): void {
       products: opts.products,
       productsOut: opts.productsOut,
       conceptsOut: opts.conceptsOut,
+      assertions: opts.assertions,
+      assertionsOut: opts.assertionsOut,
     };
     checkPaths(writeScalePaths(opts.out, scale));
     const r = await writeScaleGraph(opts.out, scale);
@@ -408,6 +414,7 @@ export function registerGraphCommands(program: Command): void {
       ];
       if (r.kind === 'jsonl') lines.push('  (a JSONL edge list holds no nodes without edges)');
       if (r.productsOut) lines.push(`  ${r.products} products: ${r.productsOut}, concepts: ${r.conceptsOut}`);
+      if (r.assertionsOut) lines.push(`  ${r.assertions} co-buy assertions: ${r.assertionsOut}`);
       process.stdout.write(lines.join('\n') + '\n');
     }
   });

@@ -15,7 +15,7 @@ import { NpyRowWriter } from '../../core/npy.js';
 import { openGraphStore } from '../../graph/open-store.js';
 import type { GraphStore, NeighbourhoodMode } from '../../graph/graph-store.js';
 import { graphIdentity } from '../../graph/graph-identity.js';
-import { TEMPLATES_FINGERPRINT } from '../../embeddings/context-embedder.js';
+import { TEMPLATES_FINGERPRINT, cachedModeName } from '../../embeddings/context-embedder.js';
 import { NodeEmbeddingCache } from '../../embeddings/node-cache.js';
 import type { Encoder } from '../../workers/encoder.js';
 import type { QueuedContextRunner } from '../../workers/queue/queued-context.js';
@@ -98,7 +98,7 @@ export async function openEmbedResources(options: EmbedResourceOptions): Promise
       encoder: encoder.fingerprint,
       model: encoder.name,
       dtype: encoder.dtype,
-      mode: options.mode,
+      mode: cachedModeName(options.mode),
       graph: graph ?? 'unidentified',
       templates: TEMPLATES_FINGERPRINT,
       dim: encoder.dim,

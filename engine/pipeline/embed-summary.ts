@@ -1,7 +1,7 @@
 // The counts and timings of an `intentsim embed` run, accumulated product by product and chunk by
 // chunk, and the manifest.json they end in.
 import type { NeighbourhoodMode } from '../../graph/graph-store.js';
-import type { ContextStats } from '../../embeddings/context-embedder.js';
+import { INDUCED_NEIGHBOUR_CAP, type ContextStats } from '../../embeddings/context-embedder.js';
 import type { RefusedRowReason } from '../../embeddings/node-cache.js';
 import type { UnembeddedReason } from '../../embeddings/product-embedding.js';
 import type { ProductMatch } from '../products/match.js';
@@ -20,6 +20,11 @@ export interface EmbedManifest {
   };
   encoder: EncoderDescription;
   mode: NeighbourhoodMode;
+  /**
+   * Induced mode: nodes with more distinct neighbours than this were embedded from their incident
+   * edges only (counts.context.cappedHubs of them); null in incident mode.
+   */
+  inducedNeighbourCap: number | null;
   graph: { spec: string; kind: string; nodes: number; edges: number };
   inputs: { products: string; concepts: string | null; conceptualizer: string };
   counts: {
@@ -94,6 +99,7 @@ export class EmbedSummary {
       },
       encoder: facts.encoder,
       mode: facts.mode,
+      inducedNeighbourCap: facts.mode === 'induced' ? INDUCED_NEIGHBOUR_CAP : null,
       graph: facts.graph,
       inputs: facts.inputs,
       counts: {

@@ -32,6 +32,8 @@ import {
 import { type EdgeInput, type RelationSense, type SenseWeights } from '../graph-store.js';
 import { ConfigError } from '../../core/errors.js';
 import { checkNoOverlap, type PathChecks } from '../../core/check-paths.js';
+import { kindOfNoun } from './product-kinds.js';
+import { scaleAssertions } from './scale-assertions.js';
 
 export interface ScaleGraphOptions {
   nodes: number;
@@ -403,6 +405,13 @@ const TITLE_EXTRAS = [
   '',
 ];
 
+/** Id of the i-th generated product (0-based). */
+export function scaleProductId(i: number): string {
+  return `G${String(i + 1).padStart(9, '0')}`;
+}
+
+const NOUN_INDEX = new Map(PRODUCT_NOUNS.map((n, i) => [n, i]));
+
 /**
  * A catalogue of `count` products whose phrases have purchase nodes in `graph`: each product takes
  * the phrase of a random generated purchase node. Concepts: the phrase, the noun with its nearest
@@ -412,7 +421,7 @@ export function* scaleProducts(
   graph: ScaleGraph,
   count: number,
   seed: number,
-): Generator<{ product: ScaleProduct; phrases: string[] }> {
+): Generator<{ product: ScaleProduct; phrases: string[]; noun: string }> {
   if (count > 0 && graph.purchaseNodes === 0)
     throw new RangeError('--products needs purchase nodes (purchase fraction > 0)');
   const rng = Rng.derive(seed, 'products');
@@ -427,7 +436,7 @@ export function* scaleProducts(
     const phrases = [phrase];
     if (modifiers.length === 2) phrases.push(`${modifiers[1]} ${noun}`);
     if (modifiers.length > 0) phrases.push(noun);
-    yield { product: { id: `G${String(i + 1).padStart(9, '0')}`, title }, phrases };
+    yield { product: { id: scaleProductId(i), title }, phrases, noun };
   }
 }
 
@@ -438,6 +447,12 @@ export interface WriteScaleOptions extends ScaleGraphOptions {
   products?: number;
   productsOut?: string;
   conceptsOut?: string;
+  /**
+   * Co-buy assertions to write over the catalogue (default 0; needs products), and where (default
+   * `<out stem>.assertions.jsonl`): graph/generate/scale-assertions.ts.
+   */
+  assertions?: number;
+  assertionsOut?: string;
   /** Show progress (default: on a terminal). */
   progress?: boolean;
 }
@@ -452,11 +467,17 @@ export interface WriteScaleResult {
   productsOut?: string;
   conceptsOut?: string;
   products: number;
+  assertionsOut?: string;
+  assertions: number;
 }
 
-export function defaultCatalogFiles(out: string): { productsOut: string; conceptsOut: string } {
+export function defaultCatalogFiles(out: string): { productsOut: string; conceptsOut: string; assertionsOut: string } {
   const stem = out.replace(/\.(sqlite|db|jsonl)$/i, '');
-  return { productsOut: `${stem}.products.jsonl`, conceptsOut: `${stem}.concepts.jsonl` };
+  return {
+    productsOut: `${stem}.products.jsonl`,
+    conceptsOut: `${stem}.concepts.jsonl`,
+    assertionsOut: `${stem}.assertions.jsonl`,
+  };
 }
 
 /** The files `graph generate` reads and writes (core/check-paths.ts); a Neo4j URL is no file. */
@@ -468,11 +489,15 @@ export function writeScalePaths(out: string, options: WriteScaleOptions): PathCh
       out: graphOutputKind(out) === 'neo4j' ? undefined : out,
       productsOut: catalog && (options.productsOut ?? catalog.productsOut),
       conceptsOut: catalog && (options.conceptsOut ?? catalog.conceptsOut),
+      assertionsOut:
+        catalog !== undefined && (options.assertions ?? 0) > 0
+          ? (options.assertionsOut ?? catalog.assertionsOut)
+          : undefined,
     },
   };
 }
 
-/** Generates and writes a scale graph (and optionally its catalogue); outputs appear atomically. */
+/** Generates and writes a scale graph (and optionally its catalogue and co-buy assertions); outputs appear atomically. */
 export async function writeScaleGraph(out: string, options: WriteScaleOptions): Promise<WriteScaleResult> {
   // Only the overlap of outputs and the text source is checked here: the CLI checks the rest.
   checkNoOverlap(writeScalePaths(out, options));
@@ -508,6 +533,8 @@ export async function writeScaleGraph(out: string, options: WriteScaleOptions): 
   bar.stop();
 
   const count = options.products ?? 0;
+  const assertionCount = options.assertions ?? 0;
+  if (assertionCount > 0 && count < 2) throw new ConfigError('assertions', 'need a catalogue of at least 2 products');
   const result: WriteScaleResult = {
     out,
     kind: output.kind,
@@ -516,6 +543,7 @@ export async function writeScaleGraph(out: string, options: WriteScaleOptions): 
     purchaseNodes: graph.purchaseNodes,
     sourceLines: graph.sourceLinesUsed,
     products: count,
+    assertions: 0,
   };
   if (count > 0) {
     const defaults = defaultCatalogFiles(out);
@@ -523,8 +551,12 @@ export async function writeScaleGraph(out: string, options: WriteScaleOptions): 
     const conceptsOut = options.conceptsOut ?? defaults.conceptsOut;
     const pw = await openAtomicWriter(productsOut);
     const cw = await openAtomicWriter(conceptsOut);
+    // One byte per product: the index of its noun, for the assertions' kinds and reasons.
+    const nouns = new Uint8Array(count);
+    let i = 0;
     try {
-      for (const { product, phrases } of scaleProducts(graph, count, options.seed ?? 1)) {
+      for (const { product, phrases, noun } of scaleProducts(graph, count, options.seed ?? 1)) {
+        nouns[i++] = NOUN_INDEX.get(noun)!;
         await pw.write(JSON.stringify(product) + '\n');
         await cw.write(JSON.stringify({ id: product.id, phrases }) + '\n');
       }
@@ -537,6 +569,26 @@ export async function writeScaleGraph(out: string, options: WriteScaleOptions): 
     await cw.commit();
     result.productsOut = productsOut;
     result.conceptsOut = conceptsOut;
+    if (assertionCount > 0) {
+      const assertionsOut = options.assertionsOut ?? defaults.assertionsOut;
+      const aw = await openAtomicWriter(assertionsOut);
+      const catalog = {
+        size: count,
+        idOf: scaleProductId,
+        kindOf: (p: number) => kindOfNoun(PRODUCT_NOUNS[nouns[p]!]!),
+        nounOf: (p: number) => PRODUCT_NOUNS[nouns[p]!]!,
+      };
+      try {
+        for (const a of scaleAssertions(catalog, assertionCount, options.seed ?? 1))
+          await aw.write(JSON.stringify(a) + '\n');
+      } catch (err) {
+        await aw.abort();
+        throw err;
+      }
+      await aw.commit();
+      result.assertionsOut = assertionsOut;
+      result.assertions = assertionCount;
+    }
   }
   return result;
 }

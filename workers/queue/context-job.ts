@@ -61,6 +61,7 @@ export function contextJobId(job: ContextJob): string {
 const COUNT_FIELDS = [
   'missingFromGraph',
   'streamedHubs',
+  'cappedHubs',
   'edges',
   'sentenceOccurrences',
   'sentencesEncoded',
@@ -92,6 +93,8 @@ export function parseContextJob(data: unknown): ContextJob {
     typeof (n as ContextNode).text === 'string';
   if (unit.kind === 'hub') {
     if (!isNode(unit.node)) fail('unit.node must be {id: integer, text: string}');
+    if (unit.incidentOnly !== undefined && typeof unit.incidentOnly !== 'boolean')
+      fail('unit.incidentOnly must be a boolean when given');
   } else if (unit.kind === 'group') {
     if (!Array.isArray(unit.nodes) || unit.nodes.length === 0) fail('unit.nodes must be a non-empty array');
     const bad = (unit.nodes as unknown[]).findIndex((n) => !isNode(n));

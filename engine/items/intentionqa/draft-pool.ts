@@ -43,13 +43,19 @@ export interface IntentionQaWorkerData {
   search: RangeSearchSpec;
 }
 
-/** Below this many assertions, starting workers costs more than drafting on the main thread. */
-export const MIN_ASSERTIONS_FOR_WORKERS = 2_000;
+/**
+ * Below this many assertions, starting workers costs more than drafting on the main thread: each
+ * worker receives a structured clone of the titles and assertions and rebuilds the run's context
+ * before its first draft (measured at 10k assertions on 2 cores: 3.2 s with 2 workers against 1.8 s
+ * on the main thread, issue 38). Below it, draftInParallel drafts on the main thread whatever the
+ * number of workers asked for (the records are the same either way).
+ */
+export const MIN_ASSERTIONS_FOR_WORKERS = 50_000;
 
 /**
  * `auto`: every available core (at most 8: each worker holds its own copy of titles and assertions),
  * or none for small runs. The measurement behind it is bench/items.ts (2 workers vs the main thread
- * on 2 cores).
+ * on 2 cores) and bench/scale.ts (1 thread vs 2 workers at 10k and 1M assertions).
  */
 export function resolveItemWorkers(requested: number | 'auto', assertions: number): number {
   if (requested !== 'auto') return requested;
@@ -60,12 +66,18 @@ export interface ParallelDraftOptions {
   workers: number;
   /** Blocks in flight per worker (default 4): the bound on drafts held in memory. */
   blocksAhead?: number;
+  /**
+   * Runs with fewer assertions than this are drafted on the main thread, no pool started (default
+   * MIN_ASSERTIONS_FOR_WORKERS; 0: always the pool).
+   */
+  minAssertions?: number;
   progress?: boolean;
 }
 
 /**
  * The records of `run` (the same, in the same order, as run.records()), drafted by `workers`
- * threads. An index built in memory only is saved to a temporary file first, for the workers.
+ * threads, or on this thread below `minAssertions`. An index built in memory only is saved to a
+ * temporary file first, for the workers.
  */
 export async function* draftInParallel(
   run: IntentionQaRun,
@@ -73,6 +85,10 @@ export async function* draftInParallel(
 ): AsyncGenerator<IntentionQaRecord> {
   if (!(Number.isInteger(opts.workers) && opts.workers >= 1))
     throw new RangeError(`workers must be an integer ≥ 1, got ${opts.workers}`);
+  if (run.size < (opts.minAssertions ?? MIN_ASSERTIONS_FOR_WORKERS)) {
+    yield* run.records();
+    return;
+  }
   const searchToShare = run.context.search;
   if (!searchToShare.toWorkerSpec)
     throw new Error(
