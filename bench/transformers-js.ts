@@ -156,8 +156,9 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
         },
       ];
       const notes = [
-        `transformers.js ${await transformersVersion()}: pipeline('feature-extraction', <the same model folder>, { dtype: 'fp32', device: 'cpu' }), ` +
-          `called on batches of ${BATCH} sentences with { pooling: 'mean', normalize: true }; both sides ${threads} intra-op threads`,
+        // In code spans: the report is also a page of the docs site, whose Markdown is Vue (a bare `<…>` is a tag).
+        `transformers.js ${await transformersVersion()}: \`pipeline('feature-extraction', MODEL_FOLDER, { dtype: 'fp32', device: 'cpu' })\` ` +
+          `(MODEL_FOLDER: the same model folder), called on batches of ${BATCH} sentences with \`{ pooling: 'mean', normalize: true }\`; both sides ${threads} intra-op threads`,
         `model: intentsim model make-bench --seed ${seed} (all-MiniLM-L6-v2 shape, RANDOM weights: throughput only), one model folder for both sides`,
         `sentences: ${count} ASER-like template sentences (seed ${seed}) from ${source}; best of ${rounds} round(s), sides alternated; ratio = engine rate / transformers.js rate (open: transformers.js seconds / engine seconds)`,
         `same vectors: cosine between the two sides' rows, lowest ${agreement.min.toFixed(7)}, mean ${agreement.mean.toFixed(7)}`,
