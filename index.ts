@@ -86,6 +86,7 @@ export { UnitVectors, dot } from './engine/search/unit-vectors.js';
 export { centerVectors } from './engine/search/centering.js';
 export { ExactScanRange, type RangeSearch } from './engine/search/range-search.js';
 export { MatrixRanges } from './engine/search/matrix-ranges.js';
+export { RangeBlocks } from './engine/search/range-blocks.js';
 export { sampleWindow, drawFromWindow, type CosineWindow, type Sampling } from './engine/search/windows.js';
 
 // IntentionQA and SessionIntentBench items.
@@ -375,7 +376,7 @@ export type { FilterCounts, ValidityStats } from './engine/items/intentionqa/val
 export type { ProductKinds } from './engine/items/intentionqa/product-kinds.js';
 export type { FilterDrop } from './engine/items/intentionqa/assertion-filter.js';
 export type { AssertionDraft } from './engine/items/intentionqa/build-items.js';
-export type { WordSet } from './engine/items/intentionqa/concept-overlap.js';
+export type { WordMarker, WordSet } from './engine/items/intentionqa/concept-overlap.js';
 export type { Difficulty } from './engine/items/intentionqa/difficulty.js';
 export type { Draft, DraftResult } from './engine/items/intentionqa/draft.js';
 export {
@@ -404,7 +405,7 @@ export type {
   Task1Item,
   Task2Item,
 } from './engine/items/intentionqa/item-types.js';
-export type { IntentionQaContext, IntentionQaInput } from './engine/items/intentionqa/run-context.js';
+export type { IntentionQaContext, IntentionQaInput, PivotCandidates } from './engine/items/intentionqa/run-context.js';
 export type { CosineSummary, SimilarityDistribution } from './engine/items/intentionqa/similarity-distribution.js';
 export { INTENTIONQA_FILES, type WrittenItems } from './engine/items/intentionqa/write-items.js';
 export type { LineSink } from './engine/items/sib/assemble-sib.js';
@@ -439,6 +440,7 @@ export type { BudgetCheck } from './engine/scoring/shoppingbench/voucher.js';
 export { SIB_GROUPS, type SibGroup } from './engine/scoring/sib/sib-questions.js';
 export type { SibGroupSummary, SibScores, SibStatus } from './engine/scoring/sib/sib-score-types.js';
 export type { MatrixRangesOptions, MatrixRangesStats } from './engine/search/matrix-ranges.js';
+export type { RangeBlocksOptions } from './engine/search/range-blocks.js';
 export type {
   HnswParams,
   MatrixRangesData,

@@ -33,7 +33,8 @@ import { UnitVectors } from '../engine/search/unit-vectors.js';
 import { DEFAULT_HNSW_PARAMS, HnswRange, VectorIndex } from '../engine/search/vector-index.js';
 import { inWindow } from '../engine/search/windows.js';
 import { intentionQaWorld } from './support/intentionqa-world.js';
-import { DRAFT_BLOCK, draftInParallel } from '../engine/items/intentionqa/draft-pool.js';
+import { draftInParallel } from '../engine/items/intentionqa/draft-pool.js';
+import { DRAFT_BLOCK } from '../engine/items/intentionqa/pivot-blocks.js';
 import type { BenchOptions, BenchResult, BenchRow } from './bench-types.js';
 import { runAlone } from './support/run-alone.js';
 

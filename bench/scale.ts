@@ -78,17 +78,15 @@ export const ITEM_WORKERS = 2;
 /** Products of the fixed Sentence-BERT sample: the first ones of the catalog. */
 export const SBERT_SAMPLE_PRODUCTS = 500;
 /**
- * Assertions the items stage is given at the large sizes: the first 5,000 of the 1M generated. In
- * this world (200k products over 136 product nouns, glove-100d centred) the Task-1 range around a
- * pivot at Sim_p ≥ 0.3 holds about 4% of the catalog (7,600 products); the exact matrix ranges keep
- * 16M entries, so past about 2,000 anchors the others are found by exact scans of the 200k products
- * during the items stage, and a thin or empty window is enumerated over every assertion of its
- * range. Measured here on the 2M world: 50k assertions gave about 900 Task-1 items in 3.5 minutes,
- * i.e. hours for 50k and far more for 1M; the report says so.
+ * Assertions the items stage is given at the large sizes: the first 100,000 of the 1M generated.
+ * Until the items stage drafted in pivot blocks (range-blocks.ts) it was given 5,000: every anchor
+ * past the ranges' entry budget was an exact scan of the 200k products. 1M at three sizes plus the
+ * one-thread comparison would be a run of hours on 2 cores (docs/scale.md gives the measured rates);
+ * 100k keeps the large run under an hour.
  */
-export const ITEM_ASSERTIONS = 5_000;
+export const ITEM_ASSERTIONS = 100_000;
 /** Assertion counts at which the items stage is timed on one thread and on 2 workers (smallest size only). */
-export const WORKER_COMPARISON: readonly number[] = [ITEM_ASSERTIONS];
+export const WORKER_COMPARISON: readonly number[] = [10_000, ITEM_ASSERTIONS];
 /** Queue workers the Sentence-BERT projection is given for. */
 export const PROJECTED_WORKERS = [1, 2, 4, 8, 16] as const;
 /** The issue's ceilings: peak resident memory per stage, slope of any stage from 2M to 20M edges. */
@@ -209,7 +207,7 @@ export async function measureSize(
   const stages: StageFigures[] = [];
   // Each stage's figures are also logged as it ends, so that a run stopped part-way leaves them.
   const record = (stage: StageFigures) => {
-    record(stage);
+    stages.push(stage);
     process.stderr.write(`scale ${size.edges} edges: ${JSON.stringify(stage)}\n`);
   };
   try {

@@ -10,11 +10,13 @@ import { ExactScanRange } from '../engine/search/range-search.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
 import { HnswRange, VectorIndex } from '../engine/search/vector-index.js';
 import {
-  DRAFT_BLOCK,
   MIN_ASSERTIONS_FOR_WORKERS,
   draftInParallel,
   resolveItemWorkers,
 } from '../engine/items/intentionqa/draft-pool.js';
+import { DRAFT_BLOCK, pivotBlockTasks } from '../engine/items/intentionqa/pivot-blocks.js';
+import { RangeBlocks } from '../engine/search/range-blocks.js';
+import { rangeFloor } from '../engine/items/intentionqa/run-context.js';
 import { checkItemInvariants } from './support/intentionqa-invariants.js';
 
 async function serialise(records: AsyncIterable<IntentionQaRecord>): Promise<string[]> {
@@ -46,6 +48,35 @@ describe('draftInParallel (IntentionQA items in a Piscina pool)', () => {
     expect(expected.filter((line) => line.startsWith('{"kind":"item"')).length).toBeGreaterThan(100);
     const again = await IntentionQaRun.prepare({ ...world, options });
     expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1, minAssertions: 0 }))).toEqual(expected);
+  });
+
+  it('gives byte-identical records in pivot blocks, on this thread and in workers (issue 38: ranges past the entry budget)', async () => {
+    const vectors = UnitVectors.fromVectorSet(world.embeddings);
+    const options = { seed: 6, exactness: 'exact' as const };
+    const reference = await IntentionQaRun.prepare({ ...world, embeddings: vectors, options });
+    expect(reference.context.search).toBeInstanceOf(MatrixRanges); // every anchor stored
+    const expected = await serialise(reference.records());
+    const anchors = reference.context.anchorRows(reference.options.anchor);
+    const floor = rangeFloor(reference.options);
+    // Budgets small enough that most anchors are left to blocks, and blocks hold a few dozen anchors.
+    const blocked = async () => {
+      const base = await MatrixRanges.compute(vectors, anchors, floor, { maxEntries: 2_000 });
+      expect(base.stats!.stored).toBeGreaterThan(0);
+      expect(base.stats!.stored).toBeLessThan(anchors.length / 4);
+      return { ...options, search: new RangeBlocks(base, { maxEntries: 3_000 }) };
+    };
+    const run = await IntentionQaRun.prepare({ ...world, embeddings: vectors, options: await blocked() });
+    const blocks = run.context.rangeBlocks!;
+    expect(blocks).toBeInstanceOf(RangeBlocks);
+    const tasks = pivotBlockTasks(run, blocks, DRAFT_BLOCK);
+    expect(tasks.filter((t) => t.anchors).length).toBeGreaterThan(3);
+    // Every assertion in exactly one task.
+    const all = tasks.flatMap((t) => [...t.indices]).sort((a, b) => a - b);
+    expect(all).toEqual(Array.from({ length: run.size }, (_, i) => i));
+    expect(await serialise(run.records())).toEqual(expected);
+    expect(blocks.totals.anchors).toBe(anchors.length - blocks.base.stats!.stored);
+    const inWorkers = await IntentionQaRun.prepare({ ...world, embeddings: vectors, options: await blocked() });
+    expect(await serialise(draftInParallel(inWorkers, { workers: 2, minAssertions: 0 }))).toEqual(expected);
   });
 
   it('gives byte-identical records to the main thread with the exact scan', async () => {

@@ -232,23 +232,28 @@ export function drawFromWindow(universe: WindowUniverse, opts: DrawOptions): Dra
   // Enumerate the window; members already handled were drawn uniformly, the rest are drawn
   // uniformly from the remaining members (sequential sampling without replacement stays uniform).
   const listing = universe.enumerate();
-  const members: number[] = [];
-  const scoreOf = new Map<number, number>();
+  // Members as parallel arrays (a window holds thousands at scale: no Map per member). Shuffling the
+  // positions 0..m-1 gives the permutation that shuffling the members themselves would.
+  const keys: number[] = [];
+  const scores: number[] = [];
   let eligibleMembers = 0;
+  let ascending = true;
   for (let i = 0; i < listing.keys.length; i++) {
     const key = listing.keys[i]!;
     const s = listing.scores[i]!;
     if (!inWindow(s, opts) || !eligible(key, s)) continue;
     eligibleMembers += 1;
-    if (handled.has(key)) continue;
-    members.push(key);
-    scoreOf.set(key, s);
+    if (handled.size > 0 && handled.has(key)) continue;
+    if (keys.length > 0 && key < keys[keys.length - 1]!) ascending = false;
+    keys.push(key);
+    scores.push(s);
   }
-  members.sort((a, b) => a - b); // deterministic order before the seeded shuffle
-  opts.rng.shuffle(members);
-  for (const key of members) {
+  const order = Array.from({ length: keys.length }, (_, k) => k);
+  if (!ascending) order.sort((a, b) => keys[a]! - keys[b]!); // deterministic order before the seeded shuffle
+  opts.rng.shuffle(order);
+  for (const k of order) {
     if (chosen.length >= opts.k) break;
-    handle(key, scoreOf.get(key)!, listing.method);
+    handle(keys[k]!, scores[k]!, listing.method);
   }
   return { chosen, dropped, method: listing.method, exact: listing.exact, members: eligibleMembers, draws };
 }

@@ -15,9 +15,10 @@ import { formatWindow } from '../../search/windows.js';
 import { IntentionQaContext, task1Window, task2Window, type IntentionQaInput } from './run-context.js';
 import { resolveOptions, type IntentionQaOptions } from './intentionqa-options.js';
 import { difficultyOf, formatDifficultyCuts } from './difficulty.js';
-import type { Draft, DraftResult } from './draft.js';
+import type { AssertionDraft, Draft } from './draft.js';
+export type { AssertionDraft } from './draft.js';
 import { BalancedPositions } from '../balanced-positions.js';
-import type { DroppedAssertion, IntentionQaRecord, Task1Item, Task2Item } from './item-types.js';
+import type { IntentionQaRecord, Task1Item, Task2Item } from './item-types.js';
 import type { Assertion } from './assertions.js';
 import { normalizeOptionText } from '../option-text.js';
 import { LETTERS, task1Prompts, task2Prompts, type Letter } from './intentionqa-prompts.js';
@@ -26,6 +27,7 @@ import { similarityDistribution, type SimilarityDistribution } from './similarit
 import { draftTask1 } from './task1.js';
 import { draftTask2 } from './task2.js';
 import type { ValiditySettings } from './validity-filters.js';
+import { DRAFT_BLOCK, draftTask, pivotBlockTasks, recordsInPivotBlocks } from './pivot-blocks.js';
 
 /** Places the gold among the distractors and checks the item invariants. */
 export function placeOptions(
@@ -247,27 +249,29 @@ export class IntentionQaRun {
 
   /** All records in one thread: filter drops, then per assertion its Task-1 and Task-2 records. */
   async *records(): AsyncGenerator<IntentionQaRecord> {
-    yield* this.filterDrops();
-    const finish = this.finisher();
     const progress = createProgress({
       label: 'intentionqa items',
       total: this.size,
       unit: 'assertions',
       enabled: this.options.progress,
     });
-    for (let i = 0; i < this.size; i++) {
-      yield* finish(this.draftAssertion(i));
-      progress.increment();
+    try {
+      const blocks = this.context.rangeBlocks;
+      if (blocks) {
+        const tasks = pivotBlockTasks(this, blocks, DRAFT_BLOCK);
+        yield* recordsInPivotBlocks(this, tasks, (task) => draftTask(this, task), 1, progress);
+        return;
+      }
+      yield* this.filterDrops();
+      const finish = this.finisher();
+      for (let i = 0; i < this.size; i++) {
+        yield* finish(this.draftAssertion(i));
+        progress.increment();
+      }
+    } finally {
+      progress.stop();
     }
-    progress.stop();
   }
-}
-
-/** One assertion's draws: dropped before either task, or one DraftResult per task. */
-export interface AssertionDraft {
-  index: number;
-  dropped?: DroppedAssertion;
-  tasks: Array<{ task: 1 | 2; result: DraftResult }>;
 }
 
 /** Convenience: prepare and stream the records. */

@@ -21,13 +21,7 @@ import { createProgress } from '../../../core/progress.js';
 import type { RangeSearchSpec } from '../../search/range-search.js';
 import { compiledWorkerFile } from '../../../workers/worker-file.js';
 
-/** Assertions per task sent to a worker: large enough to amortise messaging, small enough to balance. */
-export const DRAFT_BLOCK = 256;
-
-export interface DraftBlock {
-  from: number;
-  to: number;
-}
+import { DRAFT_BLOCK, pivotBlockTasks, recordsInPivotBlocks, type DraftTask } from './pivot-blocks.js';
 
 /** What every worker receives once (structured clone; the vectors are shared, not copied). */
 export interface IntentionQaWorkerData {
@@ -109,7 +103,7 @@ export async function* draftInParallel(
     options,
     search,
   };
-  const pool = new Piscina<DraftBlock, AssertionDraft[]>({
+  const pool = new Piscina<DraftTask, AssertionDraft[]>({
     filename: compiledWorkerFile(new URL('./draft-worker.js', import.meta.url)),
     minThreads: opts.workers,
     maxThreads: opts.workers,
@@ -121,24 +115,32 @@ export async function* draftInParallel(
     unit: 'assertions',
     enabled: opts.progress ?? false,
   });
+  const ahead = opts.workers * (opts.blocksAhead ?? 4);
   try {
+    const blocks = run.context.rangeBlocks;
+    if (blocks) {
+      // Pivot blocks are large (thousands of assertions): one in flight per worker, one waiting.
+      const tasks = pivotBlockTasks(run, blocks, DRAFT_BLOCK);
+      yield* recordsInPivotBlocks(run, tasks, (task) => pool.run(task), opts.workers + 1, progress);
+      return;
+    }
     yield* run.filterDrops();
     const finish = run.finisher();
-    const blocks = Math.ceil(run.size / DRAFT_BLOCK);
-    const ahead = opts.workers * (opts.blocksAhead ?? 4);
+    const blockCount = Math.ceil(run.size / DRAFT_BLOCK);
     const pending: Array<Promise<AssertionDraft[]>> = [];
     let submitted = 0;
     const submit = () => {
       const from = submitted * DRAFT_BLOCK;
-      const task = pool.run({ from, to: Math.min(run.size, from + DRAFT_BLOCK) });
+      const to = Math.min(run.size, from + DRAFT_BLOCK);
+      const task = pool.run({ indices: Int32Array.from({ length: to - from }, (_, k) => from + k) });
       task.catch(() => undefined); // observed when its turn comes; this only stops an "unhandled" report meanwhile
       pending.push(task);
       submitted += 1;
     };
-    while (submitted < blocks && pending.length < ahead) submit();
+    while (submitted < blockCount && pending.length < ahead) submit();
     while (pending.length > 0) {
       const drafts = await pending.shift()!;
-      if (submitted < blocks) submit();
+      if (submitted < blockCount) submit();
       for (const d of drafts) yield* finish(d);
       progress.increment(drafts.length);
     }

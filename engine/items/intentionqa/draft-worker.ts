@@ -6,10 +6,12 @@
 import { workerData } from 'piscina';
 import { IntentionQaRun, type AssertionDraft } from './build-items.js';
 import { MatrixRanges } from '../../search/matrix-ranges.js';
+import { RangeBlocks } from '../../search/range-blocks.js';
 import { ExactScanRange, type RangeSearch, type RangeSearchSpec } from '../../search/range-search.js';
 import { UnitVectors } from '../../search/unit-vectors.js';
 import { HnswRange, VectorIndex } from '../../search/vector-index.js';
-import type { DraftBlock, IntentionQaWorkerData } from './draft-pool.js';
+import type { IntentionQaWorkerData } from './draft-pool.js';
+import { draftTask, type DraftTask } from './pivot-blocks.js';
 
 let preparing: Promise<IntentionQaRun> | undefined;
 
@@ -19,7 +21,8 @@ async function rangeSearchFromSpec(vectors: UnitVectors, spec: RangeSearchSpec):
     case 'scan':
       return new ExactScanRange(vectors);
     case 'matrix':
-      return new MatrixRanges(vectors, spec.ranges);
+      // Blocks of ranges the up-front ones could not hold are computed here, on this thread alone.
+      return new RangeBlocks(new MatrixRanges(vectors, spec.ranges), { threads: 1 });
     case 'index': {
       const index = await VectorIndex.load(spec.path, vectors, spec.hnsw);
       if (!(index instanceof VectorIndex))
@@ -52,9 +55,7 @@ async function prepare(data: IntentionQaWorkerData): Promise<IntentionQaRun> {
   });
 }
 
-export default async function draftBlock(block: DraftBlock): Promise<AssertionDraft[]> {
+export default async function draftBlock(task: DraftTask): Promise<AssertionDraft[]> {
   const run = await (preparing ??= prepare(workerData as IntentionQaWorkerData));
-  const drafts: AssertionDraft[] = [];
-  for (let i = block.from; i < block.to; i++) drafts.push(run.draftAssertion(i));
-  return drafts;
+  return draftTask(run, task);
 }

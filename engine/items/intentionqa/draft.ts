@@ -16,6 +16,13 @@ export type DraftResult = ({ ok: true; draft: Draft } | { ok: false; dropped: Dr
   enumerated: boolean;
 };
 
+/** One assertion's draws: dropped before either task, or one DraftResult per task. */
+export interface AssertionDraft {
+  index: number;
+  dropped?: DroppedAssertion;
+  tasks: Array<{ task: 1 | 2; result: DraftResult }>;
+}
+
 export function countReasons(refused: ReadonlyArray<{ reason: string }>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const r of refused) out[r.reason] = (out[r.reason] ?? 0) + 1;

@@ -5,9 +5,12 @@
 // the four similarities is ≥ lo, in particular both products of j are within lo of the pivot (one
 // product of i). So the assertions mentioning a product of R(pivot, lo) = {p : Sim_p(pivot, p) ≥ lo}
 // contain every member of the window; each is then scored exactly. The cost is one range query
-// (shared with Task 2 through the row cache, since the pivot is the Task-2 anchor) plus 4 dot products
-// per assertion mentioning a product in that range. Whether R itself is complete is the range search's
-// business: the exact scan is; the HNSW index is up to its recall (then items say exact: false).
+// (shared with Task 2 through the row cache, since the pivot is the Task-2 anchor), one visit of the
+// assertions mentioning a product in that range (IntentionQaContext.pivotCandidates, kept for the
+// pivot's next assertion), and for each candidate its two similarities to the other product — or,
+// when candidates outnumber half the range (dense assertions: 1M over 200k products), one similarity
+// per product of the range and two look-ups per candidate. Whether R itself is complete is the range
+// search's business: the exact scan is; the HNSW index is up to its recall (then items say exact: false).
 import { passesLo } from '../../search/range-search.js';
 import type { CosineWindow, WindowUniverse } from '../../search/windows.js';
 import type { IntentionQaContext } from './run-context.js';
@@ -57,32 +60,43 @@ export function intentionUniverse(
     enumerationCost: () => (pivotKnown ? 0 : ctx.search.estimatedCost()) + SCORING_COST,
     enumerate: () => {
       const near = ctx.ranges.aroundRow(pivotRow, w.lo, w.loInclusive);
-      // Mark the range: a candidate with a product outside it has Sim_i < lo without any arithmetic,
-      // and the pivot's two similarities are already known (the same exact dot products).
-      const stamp = ctx.nextVisitStamp();
-      const inRange = ctx.rowStamps;
-      const pivotScore = ctx.rowScratch;
-      for (let k = 0; k < near.rows.length; k++) {
-        inRange[near.rows[k]!] = stamp;
-        pivotScore[near.rows[k]!] = near.scores[k]!;
-      }
+      const around = ctx.pivotCandidates(pivotRow, near, w.lo, w.loInclusive);
       const other = ctx.rowA[query] === pivotRow ? ctx.rowB[query]! : ctx.rowA[query]!;
       const v = ctx.vectors;
-      const visited = ctx.visitStamps;
       const keys: number[] = [];
       const scores: number[] = [];
-      for (const row of near.rows) {
-        const list = ctx.assertionsOfRow.get(row);
-        if (!list) continue;
-        for (const j of list) {
-          if (visited[j] === stamp) continue;
-          visited[j] = stamp;
+      const n = around.keys.length;
+      if (2 * n <= near.rows.length) {
+        // Few candidates: their own two similarities to the other product.
+        for (let k = 0; k < n; k++) {
+          const j = around.keys[k]!;
+          const s3 = v.cosine(other, ctx.rowA[j]!);
+          if (!passesLo(s3, w.lo, w.loInclusive)) continue;
+          const s = Math.min(around.pivotMin[k]!, s3, v.cosine(other, ctx.rowB[j]!));
+          if (passesLo(s, w.lo, w.loInclusive)) {
+            keys.push(j);
+            scores.push(s);
+          }
+        }
+      } else {
+        // Many candidates (dense assertions): one similarity per product of the pivot's range, then
+        // each candidate is two look-ups. The same scores as above (the same dot products).
+        const stamp = ctx.nextVisitStamp();
+        const near2 = ctx.rowStamps;
+        const otherScore = ctx.rowScratch;
+        for (const row of near.rows) {
+          const s = v.cosine(other, row);
+          if (passesLo(s, w.lo, w.loInclusive)) {
+            near2[row] = stamp;
+            otherScore[row] = s;
+          }
+        }
+        for (let k = 0; k < n; k++) {
+          const j = around.keys[k]!;
           const c = ctx.rowA[j]!;
           const d = ctx.rowB[j]!;
-          if (inRange[c] !== stamp || inRange[d] !== stamp) continue;
-          const s3 = v.cosine(other, c);
-          if (!passesLo(s3, w.lo, w.loInclusive)) continue;
-          const s = Math.min(pivotScore[c]!, pivotScore[d]!, s3, v.cosine(other, d));
+          if (near2[c] !== stamp || near2[d] !== stamp) continue;
+          const s = Math.min(around.pivotMin[k]!, otherScore[c]!, otherScore[d]!);
           if (passesLo(s, w.lo, w.loInclusive)) {
             keys.push(j);
             scores.push(s);

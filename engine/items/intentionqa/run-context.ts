@@ -3,14 +3,15 @@
 // titles and concept word sets, the filtered assertions with their product rows, the Task-1
 // candidates per relation and the Task-2 product universe.
 import type { VectorSet } from '../../../embeddings/sentence-encoder.js';
-import { RowRangeCache, type RangeSearch } from '../../search/range-search.js';
+import { RowRangeCache, type RangeResult, type RangeSearch } from '../../search/range-search.js';
 import { UnitVectors } from '../../search/unit-vectors.js';
 import { MatrixRanges, openOrComputeRanges } from '../../search/matrix-ranges.js';
+import { RangeBlocks } from '../../search/range-blocks.js';
 import { HnswRange, VectorIndex, openOrBuildIndex } from '../../search/vector-index.js';
 import type { CosineWindow } from '../../search/windows.js';
 import type { Assertion } from './assertions.js';
 import { filterDrop, type FilterDrop } from './assertion-filter.js';
-import { wordsOf, type WordSet } from './concept-overlap.js';
+import { RowWordIds, wordsOf, type WordMarker, type WordSet } from './concept-overlap.js';
 import {
   PAPER_TASK1_WINDOW,
   PAPER_TASK2_WINDOW,
@@ -68,12 +69,30 @@ export interface IntentionQaInput {
   validityIndexData?: ValidityIndexData;
 }
 
+/**
+ * Ranges whose entry budget stopped before the last anchor: the others are computed in blocks when
+ * the items stage reaches them (range-blocks.ts), instead of one exact scan per anchor.
+ */
+function inBlocksBeyondBudget(ranges: MatrixRanges, anchors: Int32Array): MatrixRanges | RangeBlocks {
+  const unstored = anchors.some((row) => ranges.data.slotOfRow[row]! < 0);
+  return unstored ? new RangeBlocks(ranges) : ranges;
+}
+
+/** See IntentionQaContext.pivotCandidates. */
+export interface PivotCandidates {
+  keys: Int32Array;
+  pivotMin: Float64Array;
+}
+
 export class IntentionQaContext {
   readonly vectors: UnitVectors;
   /** Title and normalised title per vector row ('' / undefined when the catalogue lacks the product). */
   readonly titleOfRow: Array<string | undefined>;
   readonly normTitleOfRow: Array<string | undefined>;
   readonly wordsOfRow: WordSet[];
+  /** The same words as integers, with one marker per task (the overlap test on every window member). */
+  readonly task1Words: WordMarker;
+  readonly task2Words: WordMarker;
   /** Assertions kept by the filters, in input order, and their product rows (-1 = not in the vector set). */
   readonly assertions: Assertion[];
   readonly rowA: Int32Array;
@@ -83,8 +102,15 @@ export class IntentionQaContext {
   readonly validAssertions: Int32Array;
   /** The valid assertion indices of each relation, ascending: the Task-1 universe with relationScope `same`. */
   readonly validAssertionsOfRelation: Map<string, Int32Array>;
-  /** Product row → indices of valid assertions that mention it. */
-  readonly assertionsOfRow: Map<number, number[]>;
+  /**
+   * Product row → indices of valid assertions that mention it, ascending: those of row r are
+   * assertionsOfRow[assertionsOfRowStart[r] .. assertionsOfRowStart[r + 1]) (compressed rows: a Map
+   * of lists cost more than the visits themselves at 1M assertions).
+   */
+  readonly assertionsOfRowStart: Int32Array;
+  readonly assertionsOfRow: Int32Array;
+  /** An id per distinct normalised title (-1: no title), for the comparisons made on every window member. */
+  readonly titleIdOfRow: Int32Array;
   /** The rows Task-2 distractors come from, ascending (task2Universe), and a 1 at each of them. */
   readonly task2Rows: Int32Array;
   readonly inTask2Universe: Uint8Array;
@@ -125,6 +151,9 @@ export class IntentionQaContext {
     this.titleOfRow = vectors.ids.map((id) => input.products.get(id));
     this.normTitleOfRow = this.titleOfRow.map((t) => (t === undefined ? undefined : normalizeOptionText(t)));
     this.wordsOfRow = vectors.ids.map((id) => wordsOf([input.phrases.get(id)]));
+    const wordIds = new RowWordIds(this.wordsOfRow);
+    this.task1Words = wordIds.marker();
+    this.task2Words = wordIds.marker();
     this.assertions = [];
     this.filtered = [];
     const excluded = new Set(options.excludeRelations);
@@ -157,7 +186,7 @@ export class IntentionQaContext {
     const ofInput = this.validity?.intentionIds;
     this.intentionIds = ofInput ? Int32Array.from(kept, (k) => ofInput[k]!) : new Int32Array(0);
     const valid: number[] = [];
-    this.assertionsOfRow = new Map();
+    this.assertionsOfRowStart = new Int32Array(vectors.size + 1);
     for (let i = 0; i < n; i++) {
       const a = this.assertions[i]!;
       const ra = vectors.row(a.itemA) ?? -1;
@@ -166,13 +195,26 @@ export class IntentionQaContext {
       this.rowB[i] = rb;
       if (ra >= 0 && rb >= 0 && vectors.isValid(ra) && vectors.isValid(rb)) {
         valid.push(i);
-        for (const r of [ra, rb]) {
-          let list = this.assertionsOfRow.get(r);
-          if (!list) this.assertionsOfRow.set(r, (list = []));
-          list.push(i);
-        }
+        this.assertionsOfRowStart[ra + 1]! += 1;
+        if (rb !== ra) this.assertionsOfRowStart[rb + 1]! += 1;
       }
     }
+    for (let r = 0; r < vectors.size; r++) this.assertionsOfRowStart[r + 1]! += this.assertionsOfRowStart[r]!;
+    this.assertionsOfRow = new Int32Array(this.assertionsOfRowStart[vectors.size]!);
+    const fill = this.assertionsOfRowStart.slice(0, vectors.size);
+    for (const i of valid) {
+      const ra = this.rowA[i]!;
+      const rb = this.rowB[i]!;
+      this.assertionsOfRow[fill[ra]!++] = i;
+      if (rb !== ra) this.assertionsOfRow[fill[rb]!++] = i;
+    }
+    const titleIds = new Map<string, number>();
+    this.titleIdOfRow = Int32Array.from(this.normTitleOfRow, (t) => {
+      if (t === undefined) return -1;
+      let id = titleIds.get(t);
+      if (id === undefined) titleIds.set(t, (id = titleIds.size));
+      return id;
+    });
     this.validAssertions = Int32Array.from(valid);
     const ofRelation = new Map<string, number[]>();
     for (const i of valid) {
@@ -237,11 +279,12 @@ export class IntentionQaContext {
     ) {
       const opts = { threads: options.matrixThreads, progress: options.progress };
       const floor = rangeFloor(options);
-      if (!options.rangesPath) return MatrixRanges.compute(vectors, anchors, floor, opts);
+      if (!options.rangesPath)
+        return inBlocksBeyondBudget(await MatrixRanges.compute(vectors, anchors, floor, opts), anchors);
       const opened = await openOrComputeRanges(options.rangesPath, vectors, anchors, floor, opts);
       if (opened.recomputed === undefined) this.reusedSearchFrom = options.rangesPath;
       this.searchComputedBecause = opened.recomputed;
-      return opened.ranges;
+      return inBlocksBeyondBudget(opened.ranges, anchors);
     }
     if (!options.indexPath)
       return new HnswRange(VectorIndex.build(vectors, options.hnsw, { progress: options.progress }));
@@ -249,6 +292,51 @@ export class IntentionQaContext {
     if (opened.rebuilt === undefined) this.reusedSearchFrom = options.indexPath;
     this.searchComputedBecause = opened.rebuilt;
     return new HnswRange(opened.index);
+  }
+
+  private lastPivot: { pivot: number; lo: number; loInclusive: boolean; candidates: PivotCandidates } | undefined;
+
+  /**
+   * The valid assertions with both products in the pivot's range `near` (at lo), and the lower of
+   * their two pivot similarities: what every Task-1 window around this pivot is drawn from. The last
+   * pivot's are kept, since pivot blocks draft a pivot's assertions one after another.
+   */
+  pivotCandidates(pivot: number, near: RangeResult, lo: number, loInclusive: boolean): PivotCandidates {
+    const last = this.lastPivot;
+    if (last && last.pivot === pivot && last.lo === lo && last.loInclusive === loInclusive) return last.candidates;
+    // Mark the range: an assertion with a product outside it has Sim_i < lo without any arithmetic.
+    const stamp = this.nextVisitStamp();
+    const inRange = this.rowStamps;
+    const pivotScore = this.rowScratch;
+    for (let k = 0; k < near.rows.length; k++) {
+      inRange[near.rows[k]!] = stamp;
+      pivotScore[near.rows[k]!] = near.scores[k]!;
+    }
+    const visited = this.visitStamps;
+    const keys: number[] = [];
+    const pivotMin: number[] = [];
+    const starts = this.assertionsOfRowStart;
+    const list = this.assertionsOfRow;
+    for (const row of near.rows) {
+      for (let at = starts[row]!; at < starts[row + 1]!; at++) {
+        const j = list[at]!;
+        if (visited[j] === stamp) continue;
+        visited[j] = stamp;
+        const c = this.rowA[j]!;
+        const d = this.rowB[j]!;
+        if (inRange[c] !== stamp || inRange[d] !== stamp) continue;
+        keys.push(j);
+        pivotMin.push(Math.min(pivotScore[c]!, pivotScore[d]!));
+      }
+    }
+    const candidates = { keys: Int32Array.from(keys), pivotMin: Float64Array.from(pivotMin) };
+    this.lastPivot = { pivot, lo, loInclusive, candidates };
+    return candidates;
+  }
+
+  /** Whether the ranges are computed in blocks as the items stage reaches their anchors (pivot-blocks.ts). */
+  get rangeBlocks(): RangeBlocks | undefined {
+    return this.searchInUse instanceof RangeBlocks ? this.searchInUse : undefined;
   }
 
   /** Whether a product row has a vector. */
@@ -266,9 +354,12 @@ export class IntentionQaContext {
     return Math.min(v.cosine(a, c), v.cosine(a, d), v.cosine(b, c), v.cosine(b, d));
   }
 
+  /** Whether valid assertions i and j mention a product in common (rows stand for product ids one to one). */
   sharesProduct(i: number, j: number): boolean {
-    const a = this.assertions[i]!;
-    const b = this.assertions[j]!;
-    return a.itemA === b.itemA || a.itemA === b.itemB || a.itemB === b.itemA || a.itemB === b.itemB;
+    const a = this.rowA[i]!;
+    const b = this.rowB[i]!;
+    const c = this.rowA[j]!;
+    const d = this.rowB[j]!;
+    return a === c || a === d || b === c || b === d;
   }
 }

@@ -11,7 +11,6 @@
 // (`group-generic`).
 import type { Rng } from '../../../core/rng.js';
 import { drawFromWindow, formatWindow } from '../../search/windows.js';
-import { overlaps } from './concept-overlap.js';
 import { task1Window, type IntentionQaContext } from './run-context.js';
 import type { IntentionQaOptions } from './intentionqa-options.js';
 import { DISTRACTORS_PER_ITEM, shortWindow, type DraftResult } from './draft.js';
@@ -34,9 +33,9 @@ export function draftTask1(
   const w = task1Window(options);
   // Pivot = the Task-2 anchor product, so that one cached range query serves both tasks.
   const pivot = options.anchor === 'answer' ? ctx.rowB[i]! : ctx.rowA[i]!;
-  const wordsAB = new Set([...ctx.wordsOfRow[ctx.rowA[i]!]!, ...ctx.wordsOfRow[ctx.rowB[i]!]!]);
-  const overlapOf = (j: number): boolean =>
-    overlaps(wordsAB, ctx.wordsOfRow[ctx.rowA[j]!]!) || overlaps(wordsAB, ctx.wordsOfRow[ctx.rowB[j]!]!);
+  const wordsAB = ctx.task1Words;
+  wordsAB.mark([ctx.rowA[i]!, ctx.rowB[i]!]);
+  const overlapOf = (j: number): boolean => wordsAB.overlaps(ctx.rowA[j]!) || wordsAB.overlaps(ctx.rowB[j]!);
   const sameRelation = options.relationScope === 'same';
   const inScope = (j: number): boolean => !sameRelation || ctx.assertions[j]!.relation === a.relation;
   const candidates = sameRelation ? ctx.validAssertionsOfRelation.get(a.relation)! : ctx.validAssertions;

@@ -14,7 +14,6 @@
 // Sim_p to the gold ≥ substituteCosine (`substitute`).
 import type { Rng } from '../../../core/rng.js';
 import { drawFromWindow, formatWindow, productUniverse } from '../../search/windows.js';
-import { overlaps } from './concept-overlap.js';
 import { task2Window, type IntentionQaContext } from './run-context.js';
 import type { IntentionQaOptions } from './intentionqa-options.js';
 import { DISTRACTORS_PER_ITEM, shortWindow, type DraftResult } from './draft.js';
@@ -32,8 +31,9 @@ export function draftTask2(
   const given = ctx.rowA[i]!;
   const answer = ctx.rowB[i]!;
   const anchor = options.anchor === 'answer' ? answer : given;
-  const wordsA = ctx.wordsOfRow[given]!;
-  const givenTitle = ctx.normTitleOfRow[given];
+  const wordsA = ctx.task2Words;
+  wordsA.mark([given]);
+  const givenTitle = ctx.titleIdOfRow[given]!;
   const goldTitle = ctx.normTitleOfRow[answer];
   const taken = new Set<string>();
   const validity = ctx.validity;
@@ -65,9 +65,9 @@ export function draftTask2(
         row !== given &&
         row !== anchor &&
         ctx.inTask2Universe[row] === 1 &&
-        ctx.titleOfRow[row] !== undefined &&
-        ctx.normTitleOfRow[row] !== givenTitle &&
-        (!options.requireOverlap || overlaps(wordsA, ctx.wordsOfRow[row]!)),
+        ctx.titleIdOfRow[row]! >= 0 &&
+        ctx.titleIdOfRow[row] !== givenTitle &&
+        (!options.requireOverlap || wordsA.overlaps(row)),
       accept: (row) => {
         const title = ctx.normTitleOfRow[row]!;
         if (row === answer || title === goldTitle) return 'false-negative';
@@ -110,7 +110,7 @@ export function draftTask2(
         id: ctx.vectors.ids[c.key]!,
         text: ctx.titleOfRow[c.key]!,
         score: c.score,
-        overlap: overlaps(wordsA, ctx.wordsOfRow[c.key]!) ? 1 : 0,
+        overlap: wordsA.overlaps(c.key) ? 1 : 0,
         method: c.via,
       })),
       hadFalseNegative: r.dropped.some((d) => d.reason === 'false-negative'),

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { DraftSpill } from '../engine/items/intentionqa/draft-spill.js';
+import type { AssertionDraft } from '../engine/items/intentionqa/draft.js';
+import { RowWordIds, overlaps, wordsOf } from '../engine/items/intentionqa/concept-overlap.js';
+import { Rng } from '../core/rng.js';
+
+describe('DraftSpill (drafts made out of order, read back in order)', () => {
+  const draft = (index: number): AssertionDraft =>
+    index % 3 === 0
+      ? {
+          index,
+          dropped: { id: `FS_${index}`, task: null, reason: 'product-without-vector', detail: 'no vector' },
+          tasks: [],
+        }
+      : {
+          index,
+          tasks: [
+            {
+              task: 2,
+              result: {
+                ok: true,
+                enumerated: true,
+                draft: {
+                  distractors: [
+                    {
+                      id: `P${index}`,
+                      text: `tïtle ${index} “quoted”`,
+                      score: 0.1 + index / 7,
+                      overlap: 1,
+                      method: 'scan',
+                    },
+                  ],
+                  hadFalseNegative: index % 2 === 0,
+                  selection: {
+                    sampling: 'uniform',
+                    window: '[0.4, 0.9)',
+                    exact: true,
+                    members: null,
+                    seed: `task2/FS_${index}`,
+                    refused: [],
+                  },
+                },
+              },
+            },
+          ],
+        };
+
+  it('gives back every draft as it was put, whatever the order of puts and across write buffers', () => {
+    const n = 5_000;
+    const spill = new DraftSpill(n);
+    try {
+      const order = new Rng(7).shuffle(Array.from({ length: n }, (_, i) => i));
+      for (const i of order) spill.put(draft(i));
+      expect(spill.count).toBe(n);
+      for (let i = 0; i < n; i++) expect(spill.get(i)).toEqual(draft(i));
+      // Scores survive exactly (JSON round-trips doubles).
+      const d = spill.get(4);
+      expect(d.tasks[0]!.result.ok && d.tasks[0]!.result.draft.distractors[0]!.score).toBe(0.1 + 4 / 7);
+    } finally {
+      spill.close();
+    }
+  });
+
+  it('refuses a draft put twice, one outside its range, and a get of one never put', () => {
+    const spill = new DraftSpill(3);
+    try {
+      spill.put(draft(1));
+      expect(() => spill.put(draft(1))).toThrow(/spilled twice/);
+      expect(() => spill.put(draft(3))).toThrow(/outside 0\.\.2/);
+      expect(() => spill.get(0)).toThrow(/no draft for assertion 0/);
+    } finally {
+      spill.close();
+    }
+  });
+});
+
+describe('WordMarker (the overlap test on integers)', () => {
+  it('agrees with overlaps() of the word sets on random rows', () => {
+    const rng = new Rng(3);
+    const vocabulary = ['bag', 'hiking', 'boot', 'tent', 'camping gear', 'phone case', 'charger', 'baby', 'toy', ''];
+    const rows = Array.from({ length: 300 }, () =>
+      wordsOf([Array.from({ length: rng.int(4) }, () => vocabulary[rng.int(vocabulary.length)]!)]),
+    );
+    const ids = new RowWordIds(rows);
+    const marker = ids.marker();
+    const other = ids.marker();
+    for (let t = 0; t < 2_000; t++) {
+      const a = rng.int(rows.length);
+      const b = rng.int(rows.length);
+      const c = rng.int(rows.length);
+      marker.mark([a, b]);
+      other.mark([c]); // another task's marks leave this marker's alone
+      const union = new Set([...rows[a]!, ...rows[b]!]);
+      const row = rng.int(rows.length);
+      expect(marker.overlaps(row)).toBe(overlaps(union, rows[row]!));
+      expect(other.overlaps(row)).toBe(overlaps(rows[c]!, rows[row]!));
+    }
+  });
+});
