@@ -297,8 +297,8 @@ export class IntentionQaContext {
   private lastPivot: { pivot: number; lo: number; loInclusive: boolean; candidates: PivotCandidates } | undefined;
 
   /**
-   * The valid assertions with both products in the pivot's range `near` (at lo), and the lower of
-   * their two pivot similarities: what every Task-1 window around this pivot is drawn from. The last
+   * The valid assertions with both products in the pivot's range `near` (at lo), ascending, and the
+   * lower of their two pivot similarities: what every Task-1 window around this pivot is drawn from. The last
    * pivot's are kept, since pivot blocks draft a pivot's assertions one after another.
    */
   pivotCandidates(pivot: number, near: RangeResult, lo: number, loInclusive: boolean): PivotCandidates {
@@ -313,8 +313,7 @@ export class IntentionQaContext {
       pivotScore[near.rows[k]!] = near.scores[k]!;
     }
     const visited = this.visitStamps;
-    const keys: number[] = [];
-    const pivotMin: number[] = [];
+    const found: number[] = [];
     const starts = this.assertionsOfRowStart;
     const list = this.assertionsOfRow;
     for (const row of near.rows) {
@@ -322,14 +321,14 @@ export class IntentionQaContext {
         const j = list[at]!;
         if (visited[j] === stamp) continue;
         visited[j] = stamp;
-        const c = this.rowA[j]!;
-        const d = this.rowB[j]!;
-        if (inRange[c] !== stamp || inRange[d] !== stamp) continue;
-        keys.push(j);
-        pivotMin.push(Math.min(pivotScore[c]!, pivotScore[d]!));
+        if (inRange[this.rowA[j]!] === stamp && inRange[this.rowB[j]!] === stamp) found.push(j);
       }
     }
-    const candidates = { keys: Int32Array.from(keys), pivotMin: Float64Array.from(pivotMin) };
+    // Ascending (a native sort, once per pivot), so that every window drawn from them is listed in
+    // key order and the draw need not sort its members again.
+    const keys = Int32Array.from(found).sort();
+    const pivotMin = Float64Array.from(keys, (j) => Math.min(pivotScore[this.rowA[j]!]!, pivotScore[this.rowB[j]!]!));
+    const candidates = { keys, pivotMin };
     this.lastPivot = { pivot, lo, loInclusive, candidates };
     return candidates;
   }
