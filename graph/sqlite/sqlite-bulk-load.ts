@@ -32,10 +32,13 @@ import {
 
 /**
  * How many nodes a bulk load may create with the node-text index deferred: its text → id map must
- * hold every node meanwhile (≈ 90 bytes a node for 36-character texts, measured: ~350 MB here; V8
- * Maps stop at 2^24 entries). Past this the index is built and the load goes on the general way.
+ * hold every node meanwhile (≈ 90 bytes a node for 36-character texts: ~350 MB at 4M, ~2.2 GB at
+ * this limit; the map is sharded past V8's 2^24 entries a Map, sqlite-id-cache.ts). Past this the
+ * index is built and the load goes on the general way, every further node a random insert into the
+ * index: at 4M that made a 20M-edge import grow 7.3× from 6M edges (issue 38), so the limit covers
+ * graphs of 20M nodes.
  */
-export const DEFERRED_NODE_LIMIT = 4_000_000;
+export const DEFERRED_NODE_LIMIT = 24_000_000;
 
 /**
  * A bulk load's nodes while the node-text index is deferred: the writer's text → id cache then holds
@@ -241,7 +244,7 @@ export class SqliteBulkLoad {
   }
 
   /** While the node-text index is deferred: the writer's text → id cache, which then holds every committed node. */
-  deferredNodeIds(): ReadonlyMap<string, NodeId> | undefined {
+  deferredNodeIds(): Pick<ReadonlyMap<string, NodeId>, 'get'> | undefined {
     return this.deferredNodes === undefined ? undefined : this.ids;
   }
 }

@@ -39,7 +39,7 @@ export interface PendingWrites {
   /** Moves the staged edges into `edges`: every edge read (and the edge count) calls it first. */
   mergeStagedEdges(): void;
   /** While the node-text index is deferred: the writer's text → id cache, which then holds every committed node. */
-  deferredNodeIds(): ReadonlyMap<string, NodeId> | undefined;
+  deferredNodeIds(): Pick<ReadonlyMap<string, NodeId>, 'get'> | undefined;
 }
 
 export class SqliteReads {
