@@ -20,7 +20,6 @@ import type { ValidityIndexData } from './validity-filters.js';
 import { createProgress } from '../../../core/progress.js';
 import type { RangeSearchSpec } from '../../search/range-search.js';
 import { compiledWorkerFile } from '../../../workers/worker-file.js';
-
 import { DRAFT_BLOCK, pivotBlockTasks, recordsInPivotBlocks, type DraftTask } from './pivot-blocks.js';
 
 /** What every worker receives once (structured clone; the vectors are shared, not copied). */
@@ -115,7 +114,6 @@ export async function* draftInParallel(
     unit: 'assertions',
     enabled: opts.progress ?? false,
   });
-  const ahead = opts.workers * (opts.blocksAhead ?? 4);
   try {
     const blocks = run.context.rangeBlocks;
     if (blocks) {
@@ -127,6 +125,7 @@ export async function* draftInParallel(
     yield* run.filterDrops();
     const finish = run.finisher();
     const blockCount = Math.ceil(run.size / DRAFT_BLOCK);
+    const ahead = opts.workers * (opts.blocksAhead ?? 4);
     const pending: Array<Promise<AssertionDraft[]>> = [];
     let submitted = 0;
     const submit = () => {
