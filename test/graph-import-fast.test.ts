@@ -2,7 +2,7 @@
 // edges staged as packed runs and merged at the end) must build, byte for byte in every table, the
 // store that the general path (one upsert at a time into the indexed tables) builds from the same
 // writes — including after crashes, rolled-back transactions, and in stores of schema version 1.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -177,6 +177,34 @@ describe('bulk load into an empty store (fast path)', () => {
     expect(dump(path)).toEqual(expected);
     await crashed.close();
     expect(dump(path)).toEqual(expected);
+  });
+
+  it('writes the load through a rollback journal and goes back to WAL at its end; with the file open elsewhere it stays in WAL', async () => {
+    const edges = randomEdges(12);
+    const file = writeJsonl(edges);
+    const expected = dump(await generalPathStore([edges]));
+    for (const fileOpenElsewhere of [false, true]) {
+      const path = fresh('sqlite');
+      const store = SqliteGraphStore.open(path, { mode: 'write' });
+      // A reader in WAL mode (reading the -shm) keeps the writer from leaving WAL.
+      const other = fileOpenElsewhere ? new Database(path) : undefined;
+      other?.prepare('SELECT count(*) FROM meta').get();
+      const walDuringLoad: boolean[] = [];
+      const watched = withUpsertEdges(store, async (batch) => {
+        await store.upsertEdges(batch);
+        walDuringLoad.push(existsSync(`${path}-wal`));
+      });
+      await importJsonlEdges(watched, file, { batchSize: 300 });
+      expect(walDuringLoad.length).toBeGreaterThan(1);
+      expect(new Set(walDuringLoad)).toEqual(new Set([fileOpenElsewhere]));
+      await store.endBulkLoad();
+      // Back in WAL mode for the writes that follow: the file header's read/write versions say 2.
+      const header = readFileSync(path).subarray(18, 20);
+      expect([...header]).toEqual([2, 2]);
+      other?.close();
+      await store.close();
+      expect(dump(path)).toEqual(expected);
+    }
   });
 
   it('builds the node-text index mid-load once the load passes its node limit, then goes on the general way', async () => {

@@ -8,14 +8,14 @@
 // it finishes.
 //
 // Into a store without nodes either (and of schema version 2), the node-text index is deferred as
-// well: the writer numbers new nodes itself from its text → id cache, which then holds every node,
-// and appends them in id order; the unique index is built once at the end (or when the load passes
-// `deferredNodeLimit` nodes, or when a writer finds it missing after a crash).
+// well: the writer numbers new nodes itself from a text → id table that holds every node
+// (node-text-table.ts), and appends them in id order; the unique index is built once at the end (or
+// when the load passes `deferredNodeLimit` nodes, or when a writer finds it missing after a crash).
 import { parsePurchaseEvent } from '../purchase-events.js';
 import { RELATION_SENSES, type GraphCounts, type NodeId } from '../graph-store.js';
 import { BatchedInsert, EdgeUpsert } from './sqlite-bulk-insert.js';
 import { mergeRuns, packRuns, type EdgeRows } from './sqlite-staged-edges.js';
-import type { NodeIdCache } from './sqlite-id-cache.js';
+import { NodeTextTable } from './node-text-table.js';
 import type { MetaTable } from './sqlite-meta.js';
 import {
   CHANGE_TRIGGERS,
@@ -31,38 +31,43 @@ import {
 } from './sqlite-schema.js';
 
 /**
- * How many nodes a bulk load may create with the node-text index deferred: its text → id map must
- * hold every node meanwhile (≈ 90 bytes a node for 36-character texts: ~350 MB at 4M, ~2.2 GB at
- * this limit; the map is sharded past V8's 2^24 entries a Map, sqlite-id-cache.ts). Past this the
- * index is built and the load goes on the general way, every further node a random insert into the
- * index: at 4M that made a 20M-edge import grow 7.3× from 6M edges (issue 38), so the limit covers
- * graphs of 20M nodes.
+ * How many nodes a bulk load may create with the node-text index deferred: its text → id table must
+ * hold every node meanwhile (node-text-table.ts: ≈ 40 bytes a node for 36-character texts plus 16
+ * to 32 bytes of slots, off the V8 heap: ~1.2 GB at 16M nodes). Past this the index is built and the
+ * load goes on the general way, every further node a random insert into the index: at 4M that made
+ * a 20M-edge import grow 7.3× from 6M edges (issue 38), so the limit covers graphs of 20M nodes.
  */
 export const DEFERRED_NODE_LIMIT = 24_000_000;
 
 /**
- * A bulk load's nodes while the node-text index is deferred: the writer's text → id cache then holds
- * every node of the store, so a text it lacks is a new node, numbered here and appended (no index
- * descent at all). `added` lists the texts given ids by the running transaction, so that a rollback
- * can take exactly those out of the cache again.
+ * A bulk load's nodes while the node-text index is deferred: `ids` then holds every node of the
+ * store, so a text it lacks is a new node, numbered here and appended (no index descent at all).
+ * `added` lists the texts given ids by the running transaction, so that a rollback can take exactly
+ * those out of `ids` again.
  */
 export class DeferredNodes {
   nextId = 1;
+  /** Every committed node's text → id, and those of the running transaction. */
+  readonly ids = new NodeTextTable();
   private readonly added: string[] = [];
   private readonly nodes: BatchedInsert;
   private readonly purchaseObjects: BatchedInsert;
 
   constructor(
     db: Db,
-    private readonly ids: NodeIdCache,
     private readonly limit: number,
   ) {
     this.nodes = new BatchedInsert(db, 'INSERT INTO nodes (id, text, purchase_objects)', 3);
     this.purchaseObjects = new BatchedInsert(db, 'INSERT OR IGNORE INTO purchase_objects (object, node_id)', 2);
   }
 
+  /** The id of a text's node: the one it has, or a new one. */
+  resolve(text: string, counters: GraphCounts): NodeId {
+    return this.ids.get(text) ?? this.append(text, counters);
+  }
+
   /** A new node: numbered here, appended at commit (`flush`). */
-  append(text: string, counters: GraphCounts): NodeId {
+  private append(text: string, counters: GraphCounts): NodeId {
     const id = this.nextId++;
     const objects = [...new Set(parsePurchaseEvent(text))];
     this.nodes.add([id, text, objects.length > 0 ? JSON.stringify(objects) : null]);
@@ -72,7 +77,7 @@ export class DeferredNodes {
       counters.purchaseNodes += 1;
       for (const object of objects) this.purchaseObjects.add([object, id]);
     }
-    this.ids.set(text, id);
+    this.ids.add(text, id);
     return id;
   }
 
@@ -87,7 +92,7 @@ export class DeferredNodes {
     this.added.length = 0;
   }
 
-  /** After a rollback: the cache must stay complete, so forget exactly the texts of the rolled-back transaction. */
+  /** After a rollback: `ids` must hold exactly the committed nodes, so forget the texts of the rolled-back transaction. */
   rolledBack(firstNewId: number): void {
     for (const text of this.added) this.ids.delete(text);
     this.added.length = 0;
@@ -111,7 +116,6 @@ export class SqliteBulkLoad {
   constructor(
     private readonly db: Db,
     private readonly meta: MetaTable,
-    private readonly ids: NodeIdCache,
     private readonly readonly: boolean,
     private readonly deferredNodeLimit: number,
   ) {}
@@ -123,7 +127,11 @@ export class SqliteBulkLoad {
 
   /** Begins a bulk load into a store without edges (a no-op otherwise); see the top of this file. */
   begin(): void {
-    if (this.active() || Number(this.meta.get('count.edges') ?? 0) > 0) return;
+    if (this.active()) {
+      this.journal('DELETE'); // a load resumed after a crash
+      return;
+    }
+    if (Number(this.meta.get('count.edges') ?? 0) > 0) return;
     const noNodes = this.db.prepare('SELECT 1 FROM nodes LIMIT 1').get() === undefined;
     const deferNodes = noNodes && this.hasIndex('nodes_by_text');
     this.db.transaction(() => {
@@ -137,9 +145,23 @@ export class SqliteBulkLoad {
         this.meta.set(DEFERRED_NODE_INDEX_KEY, 'deferred');
       }
     })();
-    if (deferNodes) {
-      this.ids.clear();
-      this.deferredNodes = new DeferredNodes(this.db, this.ids, this.deferredNodeLimit);
+    if (deferNodes) this.deferredNodes = new DeferredNodes(this.db, this.deferredNodeLimit);
+    this.journal('DELETE');
+  }
+
+  /**
+   * A bulk load writes through a rollback journal rather than the write-ahead log: nearly every page
+   * it writes is new (appended rows, whole indexes built at the end), which a rollback journal does
+   * not copy at all, while the WAL writes each page twice (to the log, then to the file at each
+   * checkpoint). At 20M edges that was 13 of 175 s, and growing faster than the load (issue 38).
+   * Read-only opens are refused during a load anyway; `end` goes back to WAL. The switch needs the
+   * file to itself: when another connection has it open, the load stays in WAL mode, just slower.
+   */
+  private journal(mode: 'DELETE' | 'WAL'): void {
+    try {
+      this.db.pragma(`journal_mode = ${mode}`);
+    } catch {
+      // Another connection holds the file: keep the current mode.
     }
   }
 
@@ -231,6 +253,7 @@ export class SqliteBulkLoad {
       this.meta.renewContentId();
       this.db.prepare("DELETE FROM meta WHERE key = 'bulk_load'").run();
     })();
+    this.journal('WAL');
   }
 
   /** Ends the deferral of the node-text index: builds it (one sorted pass) and resolves texts the general way from then on. */
@@ -240,11 +263,10 @@ export class SqliteBulkLoad {
       this.db.prepare('DELETE FROM meta WHERE key = ?').run(DEFERRED_NODE_INDEX_KEY);
     })();
     this.deferredNodes = undefined;
-    this.ids.trim();
   }
 
-  /** While the node-text index is deferred: the writer's text → id cache, which then holds every committed node. */
+  /** While the node-text index is deferred: every committed node's text → id. */
   deferredNodeIds(): Pick<ReadonlyMap<string, NodeId>, 'get'> | undefined {
-    return this.deferredNodes === undefined ? undefined : this.ids;
+    return this.deferredNodes?.ids;
   }
 }

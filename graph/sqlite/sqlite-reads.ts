@@ -38,7 +38,7 @@ const CHUNK = 20_000;
 export interface PendingWrites {
   /** Moves the staged edges into `edges`: every edge read (and the edge count) calls it first. */
   mergeStagedEdges(): void;
-  /** While the node-text index is deferred: the writer's text → id cache, which then holds every committed node. */
+  /** While the node-text index is deferred: every committed node's text → id (the bulk load's NodeTextTable). */
   deferredNodeIds(): Pick<ReadonlyMap<string, NodeId>, 'get'> | undefined;
 }
 
@@ -57,8 +57,8 @@ export class SqliteReads {
     const out = new Map<string, NodeId>();
     const deferredNodeIds = this.pending.deferredNodeIds();
     if (deferredNodeIds !== undefined) {
-      // No text index yet, but the writer's cache holds every node (and only committed ones: reads
-      // never run inside a write transaction).
+      // No text index yet, but the bulk load's text table holds every node (and only committed
+      // ones: reads never run inside a write transaction).
       for (const text of texts) {
         const id = deferredNodeIds.get(text);
         if (id !== undefined) out.set(text, id);

@@ -76,11 +76,9 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     this.readonly = readonly;
     this.meta = new MetaTable(db, readonly);
     this.watched = hasChangeTriggers(db);
-    // The writer's cache, which a bulk load that defers the node-text index also reads and fills.
-    const ids = new NodeIdCache();
-    this.bulkLoad = new SqliteBulkLoad(db, this.meta, ids, readonly, deferredNodeLimit);
+    this.bulkLoad = new SqliteBulkLoad(db, this.meta, readonly, deferredNodeLimit);
     this.reads = new SqliteReads(db, this.meta, this.bulkLoad);
-    this.writer = new SqliteWriter(db, this.meta, ids, this.bulkLoad, readonly);
+    this.writer = new SqliteWriter(db, this.meta, new NodeIdCache(), this.bulkLoad, readonly);
   }
 
   /** Opens (or, in write mode, creates) a store file; throws a clear error for anything else. */

@@ -129,9 +129,9 @@ export class SqliteWriter {
    * after its eventualities: no parse, no failed insert); the order adapts every 1,024 misses.
    */
   private resolveId(text: string, counters: GraphCounts): NodeId {
+    if (this.bulkLoad.deferredNodes !== undefined) return this.bulkLoad.deferredNodes.resolve(text, counters);
     let id = this.ids.get(text);
     if (id !== undefined) return id;
-    if (this.bulkLoad.deferredNodes !== undefined) return this.bulkLoad.deferredNodes.append(text, counters);
     if (!this.insertFirst) id = this.s.idByText.get(text) as number | undefined;
     if (id === undefined) {
       const objects = [...new Set(parsePurchaseEvent(text))];
