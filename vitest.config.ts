@@ -1,14 +1,21 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-// The default cache root of every test and of every command a test runs: a fresh folder per test
-// run, removed at the end (test/support/global-setup.ts), so that tests never write model
-// fingerprints, tokenizers or word vectors into the user's ~/.cache/intentsim. A test that needs
-// another root passes INTENTSIM_CACHE_DIR or --cache-dir itself.
-const testCacheRoot = mkdtempSync(join(tmpdir(), 'intentsim-test-cache-'));
-process.env.INTENTSIM_TEST_CACHE_ROOT = testCacheRoot;
+// Every test run gets one folder of its own, removed at the end (test/support/global-setup.ts):
+// `cache/`, the default cache root of every test and of every command a test runs, so that tests
+// never write model fingerprints, tokenizers or word vectors into the user's ~/.cache/intentsim (a
+// test that needs another root passes INTENTSIM_CACHE_DIR or --cache-dir itself); and `tmp/`, the
+// TMPDIR of the tests and their child processes, so that the temporary folders tests make
+// (hundreds a run) go with it. This file is evaluated more than once per run: the first
+// evaluation's folder is reused through the environment.
+const testRunRoot = process.env.INTENTSIM_TEST_RUN_ROOT ?? mkdtempSync(join(tmpdir(), 'intentsim-test-run-'));
+process.env.INTENTSIM_TEST_RUN_ROOT = testRunRoot;
+const testCacheRoot = join(testRunRoot, 'cache');
+const testTmp = join(testRunRoot, 'tmp');
+mkdirSync(testCacheRoot, { recursive: true });
+mkdirSync(testTmp, { recursive: true });
 
 /**
  * The integration tier (`npm run test:integration`): files that spawn processes (the built CLI, a
@@ -72,8 +79,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Native add-ons (better-sqlite3, onnxruntime) are safer in forked processes than in threads.
     pool: 'forks',
-    // Progress bars and periodic progress lines stay quiet inside tests; the cache root is the run's own.
-    env: { INTENTSIM_QUIET: '1', INTENTSIM_CACHE_DIR: testCacheRoot },
+    // Progress bars and periodic progress lines stay quiet inside tests; the cache root and the temporary folder are the run's own.
+    env: { INTENTSIM_QUIET: '1', INTENTSIM_CACHE_DIR: testCacheRoot, TMPDIR: testTmp },
     globalSetup: ['test/support/global-setup.ts'],
     // CI also writes a JSON report, from which .ci/run prints its `N passed, M failed` line.
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.ci/test-results.json' }]] : ['default'],

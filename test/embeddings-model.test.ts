@@ -2,7 +2,7 @@
 // made of quantize_dynamic's ops, and — the real check of the graph builder — ONNX Runtime's
 // last_hidden_state equal to a plain JavaScript BERT forward pass computed from the same weights.
 import { describe, expect, it, beforeAll } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -309,5 +309,6 @@ describe('the MiniLM-L6-shaped benchmark model', () => {
     expect(v.length).toBe(2 * 384);
     for (const r of [0, 1]) expect(Math.hypot(...v.subarray(r * 384, r * 384 + 384))).toBeCloseTo(1, 5);
     await encoder.close();
+    rmSync(bench, { recursive: true, force: true }); // 23 MB a run otherwise left in the temp folder
   });
 });
