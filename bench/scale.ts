@@ -524,7 +524,8 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
         seconds: w.workers,
         baseline_seconds: w.oneThread,
         speedup: round(w.oneThread / w.workers, 2),
-        target: w.assertions <= 10_000 ? 'at least as fast (≥ 1)' : 'faster (> 1)',
+        // Below MIN_ASSERTIONS_FOR_WORKERS both runs draft on the main thread: a ratio within 5% of 1 is one timing's noise.
+        target: w.assertions <= 10_000 ? 'at least as fast (≥ 0.95: same code path, timing noise)' : 'faster (> 1)',
         meets: (w.assertions <= 10_000 ? w.oneThread / w.workers >= 0.95 : w.oneThread > w.workers) ? 'yes' : 'NO',
       });
     }

@@ -48,7 +48,7 @@ export const MIN_ASSERTIONS_FOR_WORKERS = 50_000;
 /**
  * `auto`: every available core (at most 8: each worker holds its own copy of titles and assertions),
  * or none for small runs. The measurement behind it is bench/items.ts (2 workers vs the main thread
- * on 2 cores) and bench/scale.ts (1 thread vs 2 workers at 10k and 1M assertions).
+ * on 2 cores) and bench/scale.ts (1 thread vs 2 workers at 10k and 100k assertions; 1M in docs/scale.md).
  */
 export function resolveItemWorkers(requested: number | 'auto', assertions: number): number {
   if (requested !== 'auto') return requested;
