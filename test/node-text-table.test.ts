@@ -66,6 +66,15 @@ describe('NodeTextTable', () => {
     expect(table.get('\u0301')).toBeUndefined();
   });
 
+  it('getOrAdd asks for a new id only for a text it does not hold', () => {
+    const table = new NodeTextTable();
+    let asked = 0;
+    const next = () => ++asked;
+    expect(['x', 'y', 'x', 'z', 'y'].map((t) => table.getOrAdd(t, next))).toEqual([1, 2, 1, 3, 2]);
+    expect(asked).toBe(3);
+    expect(table.size).toBe(3);
+  });
+
   it('refuses ids it cannot store', () => {
     const table = new NodeTextTable();
     expect(() => table.add('a', 0)).toThrow(RangeError);

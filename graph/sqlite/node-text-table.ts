@@ -54,22 +54,38 @@ export class NodeTextTable {
     return slot < 0 ? undefined : this.slots[slot * SLOT + 1];
   }
 
-  /** Adds a text that the table does not hold; `id` must be a positive integer below 2^32. */
-  add(text: string, id: NodeId): void {
+  /**
+   * The id of `text`: the one the table holds, or, when it holds none, the one `newId()` gives, added.
+   * One hash and one probe run for both (a bulk load calls it for every edge end). The new id must be
+   * a positive integer below 2^32.
+   */
+  getOrAdd(text: string, newId: () => NodeId): NodeId {
+    const hash = hashText(text);
+    if ((this.count + 1) * 2 > this.mask + 1) this.grow();
+    const s = this.slots;
+    let slot = hash & this.mask;
+    for (; s[slot * SLOT + 1] !== 0; slot = (slot + 1) & this.mask) {
+      if (s[slot * SLOT] === hash && this.storedEquals(s[slot * SLOT + 2]!, s[slot * SLOT + 3]!, text))
+        return s[slot * SLOT + 1]!;
+    }
+    const id = newId();
     if (!(Number.isInteger(id) && id > 0 && id <= 0xffffffff))
       throw new RangeError(`node id ${id}: the text table holds ids from 1 to 2^32 - 1`);
-    const hash = hashText(text);
-    if (this.find(text, hash) >= 0) throw new Error(`the node text table already holds ${JSON.stringify(text)}`);
-    if ((this.count + 1) * 2 > this.mask + 1) this.grow();
     const [chunk, offset] = this.store(text);
-    let slot = hash & this.mask;
-    while (this.slots[slot * SLOT + 1] !== 0) slot = (slot + 1) & this.mask;
     const at = slot * SLOT;
-    this.slots[at] = hash;
-    this.slots[at + 1] = id;
-    this.slots[at + 2] = chunk;
-    this.slots[at + 3] = offset;
+    s[at] = hash;
+    s[at + 1] = id;
+    s[at + 2] = chunk;
+    s[at + 3] = offset;
     this.count += 1;
+    return id;
+  }
+
+  /** Adds a text that the table does not hold; `id` must be a positive integer below 2^32. */
+  add(text: string, id: NodeId): void {
+    let added = false;
+    this.getOrAdd(text, () => ((added = true), id));
+    if (!added) throw new Error(`the node text table already holds ${JSON.stringify(text)}`);
   }
 
   /**

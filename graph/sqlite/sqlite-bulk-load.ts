@@ -63,10 +63,10 @@ export class DeferredNodes {
 
   /** The id of a text's node: the one it has, or a new one. */
   resolve(text: string, counters: GraphCounts): NodeId {
-    return this.ids.get(text) ?? this.append(text, counters);
+    return this.ids.getOrAdd(text, () => this.append(text, counters));
   }
 
-  /** A new node: numbered here, appended at commit (`flush`). */
+  /** A new node: numbered here, appended at commit (`flush`); `resolve` adds it to `ids`. */
   private append(text: string, counters: GraphCounts): NodeId {
     const id = this.nextId++;
     const objects = [...new Set(parsePurchaseEvent(text))];
@@ -77,7 +77,6 @@ export class DeferredNodes {
       counters.purchaseNodes += 1;
       for (const object of objects) this.purchaseObjects.add([object, id]);
     }
-    this.ids.add(text, id);
     return id;
   }
 
