@@ -13,21 +13,17 @@
 //   - there are no intention vectors: the second-answer filter counts only equal normalised texts.
 // Layout of OUT: items/ as `pipeline` writes it, embeddings/ with the window search (reused by a rerun)
 // and the mean when centered, and manifest.json last.
-import { existsSync, statSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { checkPaths } from '../../core/check-paths.js';
 import { ConfigError, UserError, type OnError } from '../../core/errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
-import { readNpyFloat32, writeNpyMatrix } from '../../core/npy.js';
+import { writeNpyMatrix } from '../../core/npy.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
-import { readJsonFile } from '../../core/file-errors.js';
 import { RejectsSink } from '../../core/rejects.js';
 import { warning } from '../../core/notice.js';
-import type { VectorSet } from '../../embeddings/sentence-encoder.js';
-import { loadCatalogVectors } from '../catalog/build-catalog-index.js';
-import { manifestPath, type CatalogManifest } from '../catalog/catalog-layout.js';
 import { readAssertions, type Assertion } from '../items/intentionqa/assertions.js';
 import { IntentionQaRun } from '../items/intentionqa/build-items.js';
 import { collapsedSimilarityWarning } from '../items/intentionqa/collapsed-similarities.js';
@@ -42,6 +38,7 @@ import { titleHeadPhrases } from '../products/title-head-concepts.js';
 import { centerVectors } from '../search/centering.js';
 import { UnitVectors } from '../search/unit-vectors.js';
 import { EMBEDDINGS_MEAN_FILE, type PipelineItemOptions } from './run-pipeline.js';
+import { givenVectorsInputs, loadGivenVectors } from './given-vectors.js';
 
 export interface ProductVectorsPipelineOptions {
   /** A `catalog index` folder, or an `.npy` matrix (rows × dim, float32) of product vectors. */
@@ -114,63 +111,17 @@ export interface ProductVectorsManifest {
 export const NO_CALIBRATION_NOTE =
   "the vectors were given, not made by the pipeline's encoder: its calibration does not apply, so the windows and difficulty cut points are the ones given";
 
-function isCatalogIndex(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
-}
-
 /** The paths read and written, checked before any work. */
 export function productVectorsPaths(o: ProductVectorsPipelineOptions) {
-  const catalog = isCatalogIndex(o.productVectors);
   return {
     inputFiles: {
       products: o.products,
       assertions: o.assertions,
       concepts: o.concepts,
-      ...(catalog
-        ? { productVectors: manifestPath(o.productVectors) }
-        : { productVectors: o.productVectors, productIds: idsFileOf(o) }),
+      ...givenVectorsInputs(o),
     },
     outputDirs: { out: o.out },
   };
-}
-
-function idsFileOf(o: Pick<ProductVectorsPipelineOptions, 'productVectors' | 'productIds'>): string {
-  return o.productIds ?? join(dirname(o.productVectors), 'ids.txt');
-}
-
-/** The vectors and, for a catalog index, its model. */
-async function loadVectors(
-  o: ProductVectorsPipelineOptions,
-): Promise<{ set: VectorSet; kind: 'catalog-index' | 'npy'; model: string | null; ids: string | null }> {
-  if (isCatalogIndex(o.productVectors)) {
-    const manifest = (await readJsonFile(manifestPath(o.productVectors), {
-      what: 'catalogue index manifest',
-      ifDamaged: 'run catalog index again into this folder to rebuild it (finished chunks are reused)',
-    })) as CatalogManifest;
-    if (manifest.chunks === undefined)
-      throw new UserError(`${o.productVectors}: the index is not finished (rerun catalog index to resume it)`);
-    const { unit } = await loadCatalogVectors(o.productVectors, manifest);
-    return {
-      set: { ids: [...unit.ids], dim: unit.dim, data: unit.data },
-      kind: 'catalog-index',
-      model: manifest.model,
-      ids: null,
-    };
-  }
-  const idsFile = idsFileOf(o);
-  const matrix = await readNpyFloat32(o.productVectors);
-  const ids = (await readFile(idsFile, 'utf8')).split('\n').filter((l) => l !== '');
-  const [rows, dim] = matrix.shape;
-  if (matrix.shape.length !== 2 || dim === undefined)
-    throw new UserError(`${o.productVectors}: expected a rows × dim matrix, got shape (${matrix.shape.join(', ')})`);
-  if (rows !== ids.length)
-    throw new UserError(`${o.productVectors} has ${rows} rows but ${idsFile} lists ${ids.length} ids: one id per row`);
-  const seen = new Set<string>();
-  ids.forEach((id, k) => {
-    if (seen.has(id)) throw new UserError(`${idsFile}:${k + 1}: the id "${id}" is listed twice`);
-    seen.add(id);
-  });
-  return { set: { ids, dim, data: matrix.data }, kind: 'npy', model: null, ids: idsFile };
 }
 
 export async function runPipelineFromVectors(o: ProductVectorsPipelineOptions): Promise<ProductVectorsManifest> {
@@ -199,7 +150,7 @@ export async function runPipelineFromVectors(o: ProductVectorsPipelineOptions): 
     for await (const p of readProducts(o.products, o.limits)) products.push({ id: p.id, title: p.title });
     const titles = new Map(products.map((p) => [p.id, p.title]));
     const phrases = o.concepts ? await loadUserConcepts(o.concepts, o.limits) : await titleHeadPhrases(products);
-    const vectors = await loadVectors(o);
+    const vectors = await loadGivenVectors(o);
     timings.loadInputs = Math.round(performance.now() - t);
 
     t = performance.now();
