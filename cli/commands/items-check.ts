@@ -1,6 +1,10 @@
 // `intentsim items check`: the pipeline's validity rules over an existing IntentionQA item file
 // (engine/items/intentionqa/check-items.ts).
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
+import { ENCODER_CHOICES } from '../../embeddings/encoder-choice.js';
+import { LOCAL_EXECUTION } from '../../workers/encoder-spec.js';
+import type { Encoder } from '../../workers/encoder.js';
+import { withEncoder } from '../../workers/open-encoder.js';
 import { checkItems, CHECK_FILES } from '../../engine/evaluation/check-items.js';
 import { INTENTIONQA_FILES } from '../../engine/items/intentionqa/write-items.js';
 import { positiveInt } from '../options/value-parsers.js';
@@ -20,7 +24,18 @@ pipeline's validity rules (one implementation: engine/items/intentionqa/validity
   kind-asserted  a distractor asserted for another pair of the same kinds (beyond pair-asserted)
   group-generic  a distractor intention generic within a group both products belong to
   substitute     a Task-2 distractor of the gold's or the given product's kind (no vector test)
-  generic-gold   the gold's intention is generic
+  vacuous        a distractor intention every word of which is generic (used for pairs across
+                 6 unrelated concept groups), or that explains nothing of its own pair
+  fits-as-well   a Task-2 distractor the gold's intention fits within the margin of the gold
+  kind-words     a Task-1 distractor sharing a particular word with the intentions of either
+                 product's kind
+  generic-gold, vacuous-gold, unexplained  the gold's intention is generic, vacuous, or
+                 explains nothing of its own pair
+With --encoder (glove-100d: what \`pipeline --product-vectors\` of a glove-100d catalog index
+uses), intention texts and titles are encoded as the pipeline encodes them: second-answer
+compares vectors, the rules that read fits apply, and the kinds come from clusters of the
+titles, with the encoder's cut-offs on title vectors. Without it, second-answer compares
+equal texts, the fit rules hold for nothing and kinds come from the titles' head phrases.
 Malformed items (not four options with distinct texts) are counted apart.
 
 Input  --items FILE_OR_DIR: an items file, or a folder with intentionqa_task1.jsonl,
@@ -37,15 +52,25 @@ Output --out DIR: ${CHECK_FILES.summary} (per rule the items flagged and the tex
     .option('--out <dir>', 'output folder (nothing is written without it)')
     .option('--drop-flagged', 'also write the items no rule flags, and the others with reasons (needs --out)')
     .option('--generic-min-groups <n>', 'concept groups that make an intention generic (default 3)', positiveInt)
+    .addOption(
+      new Option(
+        '--encoder <name>',
+        'encode intention texts and titles as the pipeline does (the rules that compare vectors and fits)',
+      ).choices(ENCODER_CHOICES),
+    )
     .action(async (o) => {
-      const r = await checkItems({
-        items: o.items,
-        assertions: o.assertions,
-        products: o.products,
-        out: o.out,
-        dropFlagged: o.dropFlagged,
-        genericMinGroups: o.genericMinGroups,
-      });
+      const check = (encoder?: Encoder) =>
+        checkItems({
+          items: o.items,
+          assertions: o.assertions,
+          products: o.products,
+          out: o.out,
+          dropFlagged: o.dropFlagged,
+          genericMinGroups: o.genericMinGroups,
+          ...(encoder ? { encoder } : {}),
+        });
+      const r =
+        o.encoder === undefined ? await check() : await withEncoder({ encoder: o.encoder }, LOCAL_EXECUTION, check);
       const s = r.summary;
       const lines = [
         `${s.assertions} assertions; ${s.generic.length} generic intention(s) (cut-off ${s.genericMinGroups} concept groups${s.products === null ? ', no products: a pair is a group' : `, groups from ${s.products} titles`})`,

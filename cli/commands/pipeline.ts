@@ -4,12 +4,15 @@ import { pipelinePaths, runPipeline, type PipelineManifest } from '../../engine/
 import { checkPaths } from '../../core/check-paths.js';
 import { checkNotLocked } from '../../core/output-lock.js';
 import { withEncoder } from '../../workers/open-encoder.js';
+import { givenVectorsModel } from '../../engine/pipeline/given-vectors.js';
+import { GLOVE_ENCODER_NAME } from '../../embeddings/glove-encoder.js';
+import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
+import type { EncoderChoice } from '../../embeddings/encoder-choice.js';
 import { task1Window, task2Window } from '../../engine/items/intentionqa/run-context.js';
 import { formatDifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
 import { formatWindow, parseSampling } from '../../engine/search/windows.js';
 import { UserError } from '../../core/errors.js';
 import {
-  NO_CALIBRATION_NOTE,
   productVectorsPaths,
   runPipelineFromVectors,
   type ProductVectorsManifest,
@@ -60,7 +63,7 @@ function productVectorsSummary(m: ProductVectorsManifest): string[] {
   return [
     `product vectors: ${m.inputs.productVectorsKind} ${m.inputs.productVectors}${m.inputs.vectorsModel ? ` (${m.inputs.vectorsModel})` : ''}: ${c.vectors} × ${c.dim}; ${c.productsWithoutVector} of ${c.products} products without a vector`,
     `similarity: ${o.center ? 'centered' : 'not centered'}; Task 1 window ${formatWindow(task1Window({ sampling: parseSampling(o.sampling), task1Window: o.task1Window }))}, Task 2 window ${formatWindow(task2Window(o))}; difficulty ${formatDifficultyCuts(o.difficulty)}`,
-    ...m.notes.slice(1).map((n) => `note: ${n}`),
+    ...m.notes.map((n) => `note: ${n}`),
     `assertions: ${c.assertions} read, ${c.assertionsRejected} rejected`,
     `items: Task 1 ${c.task1Items}, Task 2 ${c.task2Items}; not emitted: Task 1 ${dropped(c.dropped.task1)}; Task 2 ${dropped(c.dropped.task2)}; both ${dropped(c.dropped.both)}`,
     `report: ${m.outputs.report}`,
@@ -117,7 +120,7 @@ export function registerPipelineCommand(program: Command): void {
   const withCache = addNodeCacheOption(addOutDirOption(withInputs), 'OUT/cache');
   // The old --cache-dir DIR was the node cache's folder too.
   const cacheDirAlso = (dir: string, c: CommandUnknownOpts) => setUnlessGiven(c, 'nodeCache', dir);
-  addQueueOptions(addItemOptions(addModelOptions(withCache, { cacheDirAlso }))).action(async (o) => {
+  addQueueOptions(addItemOptions(addModelOptions(withCache, { cacheDirAlso }))).action(async (o, cmd) => {
     const { encoder: open, ...stage } = pipelineStageOptions(o, queueOptions(o));
     if (o.productVectors !== undefined) {
       if (o.graph !== undefined) throw new UserError('give --graph or --product-vectors, not both');
@@ -132,8 +135,21 @@ export function registerPipelineCommand(program: Command): void {
       };
       checkPaths(productVectorsPaths(fromVectors));
       checkNotLocked(o.out, 'folder');
-      process.stdout.write(`note: ${NO_CALIBRATION_NOTE}\n`);
-      process.stdout.write(productVectorsSummary(await runPipelineFromVectors(fromVectors)).join('\n') + '\n');
+      // The texts the rules compare are encoded by the encoder asked for, else the one the catalog
+      // index names, else glove-100d (offline, installed with the package).
+      const model = await givenVectorsModel(fromVectors);
+      const textEncoder: EncoderChoice =
+        cmd.getOptionValueSource('encoder') === 'cli'
+          ? o.encoder
+          : model === null || model === GLOVE_ENCODER_NAME
+            ? GLOVE_ENCODER_NAME
+            : model === HASHING_ENCODER_NAME
+              ? HASHING_ENCODER_NAME
+              : 'sentence-bert';
+      const manifest = await withEncoder({ ...open.spec, encoder: textEncoder }, open.execution, (encoder) =>
+        runPipelineFromVectors({ ...fromVectors, encoder }),
+      );
+      process.stdout.write(productVectorsSummary(manifest).join('\n') + '\n');
       return;
     }
     if (o.graph === undefined) throw new UserError('pipeline needs --graph (or --product-vectors)');

@@ -50,6 +50,10 @@ const PRESET_FLAGS: Record<keyof PresetOptions, string> = {
   excludeKindAsserted: '--exclude-kind-asserted',
   excludeGroupGeneric: '--exclude-group-generic',
   excludeSubstitutes: '--exclude-substitutes',
+  excludeVacuous: '--exclude-vacuous',
+  excludeUnexplained: '--exclude-unexplained',
+  excludeFitsAsWell: '--exclude-fits-as-well',
+  excludeKindWords: '--exclude-kind-words',
 };
 
 /** The help text's default for a flag that a preset sets: each preset's value. */
@@ -160,11 +164,50 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
     )
     .option('--no-exclude-substitutes', 'turn the substitute rule off, whatever the preset')
     .option(
+      '--exclude-vacuous',
+      `validity rule: an intention every word of which is used for pairs across ≥ --vacuous-word-groups unrelated concept groups says nothing of a product: no distractor, and its own assertion is dropped (vacuous-gold) ${presetDefault('excludeVacuous')}`,
+    )
+    .option('--no-exclude-vacuous', 'turn the vacuous rule off, whatever the preset')
+    .option(
+      '--exclude-unexplained',
+      `validity rule: an assertion whose intention fits its own two titles less than --explained-min-fit explains nothing: no item (unexplained) ${presetDefault('excludeUnexplained')}`,
+    )
+    .option('--no-exclude-unexplained', 'turn the unexplained rule off, whatever the preset')
+    .option(
+      '--exclude-fits-as-well',
+      `validity rule: no Task-1 distractor that fits the pair, no Task-2 distractor product that the gold's intention fits, within --fit-margin of the gold's fit ${presetDefault('excludeFitsAsWell')}`,
+    )
+    .option('--no-exclude-fits-as-well', 'turn the fits-as-well rule off, whatever the preset')
+    .option(
+      '--exclude-kind-words',
+      `validity rule: no Task-1 distractor sharing a particular word with the intentions asserted for either product's kind, no Task-2 distractor product of a kind whose intentions share one with the gold's ${presetDefault('excludeKindWords')}`,
+    )
+    .option('--no-exclude-kind-words', 'turn the kind-words rule off, whatever the preset')
+    .option(
       '--group-generic-share <x>',
       "the group-generic rule's share of a group's kind pairs, in (0, 1] (default 0.5)",
       fraction,
     )
-    .option('--substitute-cosine <x>', "the substitute rule's cut on Sim_p(candidate, gold) (default 0.9)", number)
+    .option(
+      '--substitute-cosine <x>',
+      "the substitute rule's cut on Sim_p(candidate, gold) (default: the encoder's; 0.9 for Sentence-BERT)",
+      number,
+    )
+    .option(
+      '--vacuous-word-groups <n>',
+      "the vacuous rule's cut-off: unrelated concept groups a word's pairs span for the word to be generic (default 6)",
+      positiveInt,
+    )
+    .option(
+      '--explained-min-fit <x>',
+      "the unexplained rule's cut-off on the gold's fit to its two titles (default: the encoder's; 0 for Sentence-BERT, not measured)",
+      number,
+    )
+    .option(
+      '--fit-margin <x>',
+      "the fits-as-well rule's margin below the gold's fit (default: the encoder's; 0.05 for Sentence-BERT, not measured)",
+      number,
+    )
     .option(
       '--generic-min-groups <n>',
       "the generic filter's cut-off: distinct unrelated concept groups (default 3)",
@@ -192,6 +235,11 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
       "difficulty from Sim_p(p1, p2): ≥ easy easy, ≥ medium medium, else hard (default: the encoder's; the paper's 0.6,0.85)",
       difficultyCuts,
     )
+    .option(
+      '--require-overlap',
+      "distractors need concept overlap with the question's products (default: on, off for title vectors of glove-100d)",
+    )
+    .option('--no-require-overlap', 'distractors need no concept overlap')
     .option(
       '--center',
       'subtract the mean product embedding before cosines (default: on for glove-100d, off for Sentence-BERT)',
@@ -248,6 +296,14 @@ export function pipelineStageOptions(
       groupGenericShare: o.groupGenericShare,
       excludeSubstitutes: o.excludeSubstitutes,
       substituteCosine: o.substituteCosine,
+      requireOverlap: o.requireOverlap,
+      excludeVacuous: o.excludeVacuous,
+      vacuousWordGroups: o.vacuousWordGroups,
+      excludeUnexplained: o.excludeUnexplained,
+      explainedMinFit: o.explainedMinFit,
+      excludeFitsAsWell: o.excludeFitsAsWell,
+      fitMargin: o.fitMargin,
+      excludeKindWords: o.excludeKindWords,
       task1Window: o.task1Window ?? settings?.items.task1Window,
       task2Window: o.task2Window ?? settings?.items.task2Window,
       difficulty: o.difficultyCuts,

@@ -30,10 +30,15 @@ import { readProducts, type Product } from '../products/products.js';
 import { titleHeadPhrases } from '../products/title-head-concepts.js';
 import { readIntentionQaItems, type IntentionQaItemLine } from '../scoring/intentionqa/intentionqa-item-file.js';
 import { readAssertions, type Assertion } from '../items/intentionqa/assertions.js';
-import { DEFAULT_GENERIC_MIN_GROUPS } from '../items/intentionqa/intentionqa-options.js';
+import {
+  DEFAULT_EXPLAINED_MIN_FIT,
+  DEFAULT_FIT_MARGIN,
+  DEFAULT_GENERIC_MIN_GROUPS,
+} from '../items/intentionqa/intentionqa-options.js';
 import { extractIntention } from '../items/intentionqa/intention-text.js';
 import type { DroppedAssertion } from '../items/intentionqa/item-types.js';
 import {
+  GOLD_REFUSALS,
   intentionKey,
   VALIDITY_FILTERS,
   ValidityIndex,
@@ -41,9 +46,14 @@ import {
   type ValidityRules,
 } from '../items/intentionqa/validity-filters.js';
 import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
+import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
+import { calibrationFor } from '../items/intentionqa/calibration.js';
+import { intentionRows, titleRows } from '../items/intentionqa/rule-vectors.js';
+import { titleKinds } from '../items/intentionqa/title-kinds.js';
+import { DEFAULT_VACUOUS_WORD_GROUPS } from '../items/intentionqa/vacuous-intentions.js';
 
 /** The rules `items check` applies: the pipeline's filters, and the gold's own intention. */
-export const CHECK_RULES = [...VALIDITY_FILTERS, 'generic-gold'] as const;
+export const CHECK_RULES = [...VALIDITY_FILTERS, ...GOLD_REFUSALS] as const;
 export type CheckRule = (typeof CHECK_RULES)[number];
 
 const NO_RULES: ValidityRules = {
@@ -53,6 +63,12 @@ const NO_RULES: ValidityRules = {
   excludeKindAsserted: false,
   excludeGroupGeneric: false,
   excludeSubstitutes: false,
+  excludeVacuous: false,
+  excludeUnexplained: false,
+  excludeFitsAsWell: false,
+  excludeKindWords: false,
+  explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT,
+  fitMargin: DEFAULT_FIT_MARGIN,
 };
 const ALL_RULES: ValidityRules = {
   excludePairAsserted: true,
@@ -61,7 +77,16 @@ const ALL_RULES: ValidityRules = {
   excludeKindAsserted: true,
   excludeGroupGeneric: true,
   excludeSubstitutes: true,
+  excludeVacuous: true,
+  excludeUnexplained: true,
+  excludeFitsAsWell: true,
+  excludeKindWords: true,
+  explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT,
+  fitMargin: DEFAULT_FIT_MARGIN,
 };
+
+/** The cut-offs of the rules that read fits: the encoder's calibration on title vectors. */
+type FitCutoffs = Pick<ValidityRules, 'explainedMinFit' | 'fitMargin'>;
 
 /** The item files `items check` reads from a folder, in this order. */
 export const CHECKED_ITEM_FILES = [
@@ -90,6 +115,14 @@ export interface CheckItemsOptions {
   dropFlagged?: boolean;
   /** The generic rule's cut-off: concept groups an intention's pairs must span (the pipeline's default 3). */
   genericMinGroups?: number;
+  /**
+   * The encoder of the run that made the items (glove-100d for `pipeline --product-vectors` of a
+   * glove-100d catalog index): it encodes the intention texts and, with products, the titles, so
+   * that second-answer compares vectors, the rules that read fits apply, and the kinds come from
+   * title clusters, with the encoder's calibration on title vectors, as the pipeline does.
+   * Absent: second-answer compares equal texts only and the fit rules hold for nothing.
+   */
+  encoder?: SentenceEncoder;
 }
 
 /** One flagged option (or the gold, for generic-gold). */
@@ -129,7 +162,7 @@ export interface CheckItemsSummary {
   /** The generic intentions of the assertions, with their evidence. */
   generic: Array<{ text: string; groups: number; pairs: number }>;
   /** How the second-answer rule compared intentions. */
-  secondAnswer: 'equal normalised texts (no intention vectors)';
+  secondAnswer: 'equal normalised texts (no intention vectors)' | `intention vectors by ${string}`;
   files: CheckedFile[];
 }
 
@@ -168,7 +201,30 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
   if (o.products) for await (const p of readProducts(o.products)) products.push(p);
   const phrases = await titleHeadPhrases(products);
   const genericMinGroups = o.genericMinGroups ?? DEFAULT_GENERIC_MIN_GROUPS;
-  const index = new ValidityIndex(assertions, phrases, genericMinGroups, undefined, 1);
+  const calibration = o.encoder ? calibrationFor(o.encoder.name, 'title') : undefined;
+  const cut: FitCutoffs = calibration ?? { explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT, fitMargin: DEFAULT_FIT_MARGIN };
+  const intentions = o.encoder ? await intentionRows(o.encoder, assertions, true) : undefined;
+  const titles =
+    o.encoder && products.length > 0
+      ? await titleRows(o.encoder, new Map(products.map((p) => [p.id, p.title])), true)
+      : undefined;
+  const index = new ValidityIndex(
+    assertions,
+    phrases,
+    genericMinGroups,
+    intentions,
+    calibration?.secondAnswerCosine ?? 1,
+    undefined,
+    undefined,
+    undefined,
+    {
+      vacuousWordGroups: DEFAULT_VACUOUS_WORD_GROUPS,
+      kindWords: true,
+      ...(titles ? { kindLabels: titleKinds(titles) } : {}),
+      ...(intentions && titles ? { fitVectors: { intentions, titles } } : {}),
+    },
+  );
+  const pairOf = new Map(assertions.map((a) => [a.id, { a: a.itemA, b: a.itemB }]));
 
   const run = async (): Promise<CheckItemsResult> => {
     const flagged: FlaggedOption[] = [];
@@ -181,7 +237,7 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
       const byRule = new Map<CheckRule, Map<number, Set<string>>>(CHECK_RULES.map((r) => [r, new Map()]));
       const flaggedKeys = new Map<number, CheckRule[]>();
       for (const item of read.items) {
-        const found = flagsOf(index, item);
+        const found = flagsOf(index, item, cut, pairOf);
         for (const f of found) {
           flagged.push({ file, line: item.line, id: item.question.id, task: item.question.task, ...f });
           const texts = byRule.get(f.rule)!;
@@ -217,7 +273,9 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
       products: o.products ? products.length : null,
       genericMinGroups,
       generic: [...index.generic.values()].map((g) => ({ text: g.text, groups: g.groups, pairs: g.pairs })),
-      secondAnswer: 'equal normalised texts (no intention vectors)',
+      secondAnswer: o.encoder
+        ? `intention vectors by ${o.encoder.name}`
+        : 'equal normalised texts (no intention vectors)',
       files: checked,
     };
     const result: CheckItemsResult = { summary, flagged, written: [] };
@@ -255,6 +313,9 @@ const ON_THEIR_OWN: ReadonlyArray<[ValidityFilter, ValidityRules]> = [
   ['generic', { ...NO_RULES, excludeGeneric: true }],
   ['group-generic', { ...NO_RULES, excludeGroupGeneric: true }],
   ['substitute', { ...NO_RULES, excludeSubstitutes: true }],
+  ['vacuous', { ...NO_RULES, excludeVacuous: true }],
+  ['fits-as-well', { ...NO_RULES, excludeFitsAsWell: true }],
+  ['kind-words', { ...NO_RULES, excludeKindWords: true }],
 ];
 
 /**
@@ -263,10 +324,10 @@ const ON_THEIR_OWN: ReadonlyArray<[ValidityFilter, ValidityRules]> = [
  * they are the first rule to refuse it, in the pipeline's order (each includes the pair's own
  * intentions, so alone they would repeat pair-asserted).
  */
-function rulesOf(refusal: (rules: ValidityRules) => ValidityFilter | undefined): ValidityFilter[] {
+function rulesOf(refusal: (rules: ValidityRules) => ValidityFilter | undefined, cut: FitCutoffs): ValidityFilter[] {
   const out: ValidityFilter[] = [];
-  for (const [rule, only] of ON_THEIR_OWN) if (refusal(only) === rule) out.push(rule);
-  const first = refusal(ALL_RULES);
+  for (const [rule, only] of ON_THEIR_OWN) if (refusal({ ...only, ...cut }) === rule) out.push(rule);
+  const first = refusal({ ...ALL_RULES, ...cut });
   if (first === 'second-answer' || first === 'kind-asserted') out.push(first);
   return out.sort((x, y) => VALIDITY_FILTERS.indexOf(x) - VALIDITY_FILTERS.indexOf(y));
 }
@@ -275,24 +336,37 @@ function rulesOf(refusal: (rules: ValidityRules) => ValidityFilter | undefined):
 function flagsOf(
   index: ValidityIndex,
   item: IntentionQaItemLine,
+  cut: FitCutoffs,
+  /** The products of an input assertion by its id (a Task-1 distractor's own pair). */
+  pairOf: ReadonlyMap<string, { a: string; b: string }>,
 ): Array<{ rule: CheckRule; letter: string; text: string }> {
+  const all = { ...ALL_RULES, ...cut };
   const q = item.question;
   const json = JSON.parse(item.text) as Record<string, unknown>;
   const out: Array<{ rule: CheckRule; letter: string; text: string }> = [];
   const distractors = Object.entries(q.options).filter(([letter]) => letter !== q.gold);
   const itemA = typeof json.item_a_id === 'string' ? json.item_a_id : '';
   const itemB = typeof json.item_b_id === 'string' ? json.item_b_id : '';
-  const flag = (rule: ValidityFilter | 'generic-gold' | undefined, letter: string, text: string) => {
+  const flag = (rule: CheckRule | undefined, letter: string, text: string) => {
     if (rule !== undefined) out.push({ rule, letter, text });
   };
   if (q.task === 1) {
-    const pair = index.task1Pair(index.productIndex(itemA), index.productIndex(itemB));
+    const goldKey = index.intentionId(q.options[q.gold]!);
+    const pair = index.task1Pair(index.productIndex(itemA), index.productIndex(itemB), goldKey);
+    // A distractor's own pair: its assertion, by the id listed beside its text.
+    const ids = Array.isArray(json.distractors_id) ? json.distractors_id : [];
+    const texts = Array.isArray(json.distractors_asserstion) ? json.distractors_asserstion : [];
+    const ownOf = new Map<unknown, { a: number; b: number }>();
+    texts.forEach((t, k) => {
+      const own = pairOf.get(String(ids[k]));
+      if (own) ownOf.set(t, { a: index.productIndex(own.a), b: index.productIndex(own.b) });
+    });
     for (const [letter, text] of distractors) {
       const key = index.intentionId(text);
-      for (const rule of rulesOf((rules) => index.task1Refusal(key, pair, rules))) flag(rule, letter, text);
+      const own = ownOf.get(text);
+      for (const rule of rulesOf((rules) => index.task1Refusal(key, pair, rules, own), cut)) flag(rule, letter, text);
     }
-    if (index.goldRefused(index.intentionId(q.options[q.gold]!), ALL_RULES))
-      flag('generic-gold', q.gold, q.options[q.gold]!);
+    flag(index.goldRefusal(goldKey, pair.a, pair.b, all), q.gold, q.options[q.gold]!);
     return out;
   }
   const assertion = typeof json.assertion === 'string' ? json.assertion : '';
@@ -307,10 +381,10 @@ function flagsOf(
     const id = idOfTitle.get(text);
     if (typeof id !== 'string') continue;
     const candidate = index.productIndex(id);
-    for (const rule of rulesOf((rules) => index.task2Refusal(goldKey, given, gold, candidate, rules)))
+    for (const rule of rulesOf((rules) => index.task2Refusal(goldKey, given, gold, candidate, rules), cut))
       flag(rule, letter, text);
   }
-  if (index.goldRefused(goldKey, ALL_RULES)) flag('generic-gold', q.gold, intention!);
+  flag(index.goldRefusal(goldKey, given, gold, all), q.gold, intention ?? '');
   return out;
 }
 

@@ -46,13 +46,23 @@ export function givenVectorsInputs(o: GivenVectorsSource): Record<string, string
     : { productVectors: o.productVectors, productIds: idsFileOf(o) };
 }
 
+/** The encoder a catalog index names (its manifest's model); null for an `.npy`, which names none. */
+export async function givenVectorsModel(o: GivenVectorsSource): Promise<string | null> {
+  if (!isCatalogIndex(o.productVectors)) return null;
+  return (await readCatalogManifest(o.productVectors)).model;
+}
+
+async function readCatalogManifest(dir: string): Promise<CatalogManifest> {
+  return (await readJsonFile(manifestPath(dir), {
+    what: 'catalogue index manifest',
+    ifDamaged: 'run catalog index again into this folder to rebuild it (finished chunks are reused)',
+  })) as CatalogManifest;
+}
+
 /** The vectors and, for a catalog index, its model. */
 export async function loadGivenVectors(o: GivenVectorsSource): Promise<GivenVectors> {
   if (isCatalogIndex(o.productVectors)) {
-    const manifest = (await readJsonFile(manifestPath(o.productVectors), {
-      what: 'catalogue index manifest',
-      ifDamaged: 'run catalog index again into this folder to rebuild it (finished chunks are reused)',
-    })) as CatalogManifest;
+    const manifest = await readCatalogManifest(o.productVectors);
     if (manifest.chunks === undefined)
       throw new UserError(`${o.productVectors}: the index is not finished (rerun catalog index to resume it)`);
     const { unit } = await loadCatalogVectors(o.productVectors, manifest);

@@ -1,44 +1,43 @@
 // `intentsim pipeline --product-vectors PATH`: IntentionQA items from product vectors the user already
 // has, without a graph: no matching, no context embedding. The vectors are a `catalog index` folder
-// (its chunks, checked against their sidecars) or an `.npy` matrix with an ids file (one id a line, in
-// row order; default ids.txt beside the matrix). From there it is the pipeline's stage 2: the window
-// search, the draws (with the validity filters) and the report.
+// (its chunks, checked against their sidecars) or an `.npy` matrix with an ids file (given-vectors.ts).
+// From there it is the pipeline's stage 2, the very code `pipeline --graph` runs (items-stage.ts): the
+// window search, the draws with every validity rule, the report.
 //
 // What differs from `pipeline` with a graph, and is said in the manifest and the report:
-//   - the encoder's calibration does not apply (the vectors' model is not the pipeline's to know), so
-//     the Task-1 and Task-2 windows and the difficulty cut points must be given; centering is off
-//     unless asked for;
+//   - the calibration is the vectors' encoder's on *title* vectors when a catalog index names an
+//     encoder that has one (glove-100d); an .npy names none, so its windows and difficulty cut points
+//     must be given, and centering is off unless asked for;
 //   - concept phrases (for concept overlap and the generic filter's groups) come from a concepts file,
 //     or else from the titles' head phrases (engine/products/title-head-concepts.ts);
-//   - there are no intention vectors: the second-answer filter counts only equal normalised texts.
+//   - the intention texts and titles that the rules compare are encoded by `encoder` when given.
 // Layout of OUT: items/ as `pipeline` writes it, embeddings/ with the window search (reused by a rerun)
 // and the mean when centered, and manifest.json last.
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { checkPaths } from '../../core/check-paths.js';
 import { ConfigError, UserError, type OnError } from '../../core/errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
-import { writeNpyMatrix } from '../../core/npy.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
 import { RejectsSink } from '../../core/rejects.js';
-import { warning } from '../../core/notice.js';
 import { readAssertions, type Assertion } from '../items/intentionqa/assertions.js';
-import { IntentionQaRun } from '../items/intentionqa/build-items.js';
-import { collapsedSimilarityWarning } from '../items/intentionqa/collapsed-similarities.js';
 import type { DifficultyCuts } from '../items/intentionqa/difficulty.js';
-import { draftInParallel, resolveItemWorkers } from '../items/intentionqa/draft-pool.js';
-import { presetOverrides, type PresetOptions, type WindowBounds } from '../items/intentionqa/intentionqa-options.js';
+import {
+  presetOverrides,
+  type IntentionQaOptions,
+  type PresetOptions,
+  type WindowBounds,
+} from '../items/intentionqa/intentionqa-options.js';
 import type { ValiditySettings } from '../items/intentionqa/validity-filters.js';
-import { writeItems } from '../items/intentionqa/write-items.js';
 import { loadUserConcepts } from '../products/concepts.js';
 import { readProducts, type Product } from '../products/products.js';
 import { titleHeadPhrases } from '../products/title-head-concepts.js';
-import { centerVectors } from '../search/centering.js';
-import { UnitVectors } from '../search/unit-vectors.js';
-import { EMBEDDINGS_MEAN_FILE, type PipelineItemOptions } from './run-pipeline.js';
-import { givenVectorsInputs, loadGivenVectors } from './given-vectors.js';
+import type { PipelineItemOptions } from './items-stage.js';
+import { givenVectorsInputs, givenVectorsModel, loadGivenVectors } from './given-vectors.js';
+import { runItemsStage } from './items-stage.js';
+import { hasCalibration } from '../items/intentionqa/calibration.js';
+import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 
 export interface ProductVectorsPipelineOptions {
   /** A `catalog index` folder, or an `.npy` matrix (rows × dim, float32) of product vectors. */
@@ -50,8 +49,18 @@ export interface ProductVectorsPipelineOptions {
   assertions: string;
   /** Concepts JSONL (id, phrases); absent: the titles' head phrases. */
   concepts?: string;
-  /** Stage 2's options; task1Window, task2Window and difficulty are required here. */
+  /**
+   * Stage 2's options. Windows and difficulty cut points left out take the calibration of the
+   * vectors' encoder on title vectors when a catalog index names one that has it (glove-100d); an
+   * .npy names none, so they are required there.
+   */
   items: PipelineItemOptions;
+  /**
+   * The run's encoder for the texts the validity rules compare: the intention texts and the titles
+   * (second-answer, unexplained, fits-as-well). Absent: those rules compare only equal texts or hold
+   * for nothing, and the report says so.
+   */
+  encoder?: SentenceEncoder;
   out: string;
   onError: OnError;
   limits?: InputLimits;
@@ -88,6 +97,23 @@ export interface ProductVectorsManifest {
     excludeGeneric: boolean;
     excludeSecondAnswers: boolean;
     genericMinGroups: number;
+    /** Every other rule's switch and cut-off, and the concept-overlap requirement, as resolved. */
+    rules: Pick<
+      IntentionQaOptions,
+      | 'excludeKindAsserted'
+      | 'excludeGroupGeneric'
+      | 'excludeSubstitutes'
+      | 'substituteCosine'
+      | 'secondAnswerCosine'
+      | 'excludeVacuous'
+      | 'vacuousWordGroups'
+      | 'excludeUnexplained'
+      | 'explainedMinFit'
+      | 'excludeFitsAsWell'
+      | 'fitMargin'
+      | 'excludeKindWords'
+      | 'requireOverlap'
+    >;
   };
   validity: ValiditySettings | null;
   counts: {
@@ -111,6 +137,11 @@ export interface ProductVectorsManifest {
 export const NO_CALIBRATION_NOTE =
   "the vectors were given, not made by the pipeline's encoder: its calibration does not apply, so the windows and difficulty cut points are the ones given";
 
+/** What the notes say when the calibration on title vectors applies. */
+function calibrationNote(model: string): string {
+  return `windows, difficulty cut points and the rules' cut-offs not given are ${model}'s calibration on title vectors (engine/items/intentionqa/calibration.ts; docs/real-data.md)`;
+}
+
 /** The paths read and written, checked before any work. */
 export function productVectorsPaths(o: ProductVectorsPipelineOptions) {
   return {
@@ -127,9 +158,11 @@ export function productVectorsPaths(o: ProductVectorsPipelineOptions) {
 export async function runPipelineFromVectors(o: ProductVectorsPipelineOptions): Promise<ProductVectorsManifest> {
   checkPaths(productVectorsPaths(o));
   if (!existsSync(o.productVectors)) throw new UserError(`${o.productVectors}: no such file or folder`);
-  const { workers: itemWorkerRequest = 'auto', center: givenCenter, ...given } = o.items;
-  const missing = (['task1Window', 'task2Window', 'difficulty'] as const).filter((k) => given[k] === undefined);
-  if (missing.length > 0)
+  // A catalog index names its encoder: its calibration on title vectors applies. An .npy names none.
+  const model = await givenVectorsModel(o);
+  const calibrated = model !== null && hasCalibration(model, 'title');
+  const missing = (['task1Window', 'task2Window', 'difficulty'] as const).filter((k) => o.items[k] === undefined);
+  if (!calibrated && missing.length > 0)
     throw new ConfigError(
       missing[0]!,
       `must be given with productVectors (missing: ${missing.join(', ')}): ${NO_CALIBRATION_NOTE}`,
@@ -140,7 +173,7 @@ export async function runPipelineFromVectors(o: ProductVectorsPipelineOptions): 
     const timings: Record<string, number> = {};
     const itemsDir = join(o.out, 'items');
     const searchDir = join(o.out, 'embeddings');
-    let t = performance.now();
+    const t = performance.now();
     const assertionRejects = new RejectsSink(join(itemsDir, 'assertions.rejects.jsonl'));
     const assertions: Assertion[] = [];
     for await (const a of readAssertions(o.assertions, { ...o.limits, onError: o.onError, rejects: assertionRejects }))
@@ -153,52 +186,36 @@ export async function runPipelineFromVectors(o: ProductVectorsPipelineOptions): 
     const vectors = await loadGivenVectors(o);
     timings.loadInputs = Math.round(performance.now() - t);
 
-    t = performance.now();
-    const center = givenCenter ?? false;
-    const meanFile = join(searchDir, EMBEDDINGS_MEAN_FILE);
-    let set = vectors.set;
-    if (center) {
-      const centered = centerVectors(set);
-      await writeNpyMatrix(meanFile, centered.mean, 1, set.dim);
-      set = centered.centered;
-    } else await rm(meanFile, { force: true });
-    const run = await IntentionQaRun.prepare({
-      products: titles,
-      assertions,
-      embeddings: UnitVectors.fromVectorSet(set),
-      phrases,
-      options: {
-        ...given,
-        indexPath: join(searchDir, 'products.hnsw'),
-        rangesPath: join(searchDir, 'window-ranges.bin'),
-        progress: o.progress ?? false,
-      },
-    });
-    timings.search = Math.round(performance.now() - t);
-
-    t = performance.now();
-    const itemWorkers = resolveItemWorkers(itemWorkerRequest, run.size);
-    const records =
-      itemWorkers > 0 ? draftInParallel(run, { workers: itemWorkers, progress: o.progress ?? false }) : run.records();
     const source = `${vectors.kind === 'catalog-index' ? 'catalog index' : '.npy'} ${o.productVectors}${vectors.model ? ` (${vectors.model})` : ''}`;
     const notes = [
-      NO_CALIBRATION_NOTE,
+      calibrated ? calibrationNote(model) : NO_CALIBRATION_NOTE,
       o.concepts
         ? `concept phrases from ${o.concepts}`
         : "concept phrases from the titles' head phrases (no graph, no concepts file)",
-      'no intention vectors: the second-answer filter counts only equal normalised intention texts',
+      o.encoder
+        ? `intention texts and titles encoded by ${o.encoder.name} for the validity rules that compare them`
+        : 'no encoder for intention texts: the second-answer filter counts only equal normalised intention texts, and the unexplained and fits-as-well rules hold for nothing',
     ];
-    const settings = run.settings({
+    const stage = await runItemsStage({
+      assertions,
+      titles,
+      phrases,
+      productVectors: vectors.set,
+      calibration: calibrated ? { encoder: model, vectors: 'title' } : null,
+      ...(o.encoder ? { textEncoder: o.encoder } : {}),
+      // Head phrases split one kind into many: kinds from clusters of the titles instead.
+      kindsFromTitles: o.concepts === undefined,
+      items: o.items,
+      searchDir,
+      itemsDir,
+      progress: o.progress,
       caveat: `product vectors given: ${source}; ${notes.join('; ')}`,
-      encoder: { name: vectors.model ?? basename(o.productVectors), sentenceBert: false, centered: center },
+      encoderName: { name: vectors.model ?? basename(o.productVectors), sentenceBert: false },
     });
-    const written = await writeItems(records, itemsDir, settings);
-    timings.items = Math.round(performance.now() - t);
-    const collapsed = collapsedSimilarityWarning(run.similarityDistribution(), settings.encoder?.name ?? source);
-    const warnings = collapsed === undefined ? [] : [collapsed];
-    for (const w of warnings) warning(w);
+    Object.assign(timings, stage.timings);
     timings.total = Math.round(performance.now() - started);
-
+    const { run, written, center, itemWorkers, settings, warnings } = stage;
+    const set = vectors.set;
     const ro = run.options;
     const withVector = new Set(set.ids);
     const manifest: ProductVectorsManifest = {
@@ -228,6 +245,21 @@ export async function runPipelineFromVectors(o: ProductVectorsPipelineOptions): 
         excludeGeneric: ro.excludeGeneric,
         excludeSecondAnswers: ro.excludeSecondAnswers,
         genericMinGroups: ro.genericMinGroups,
+        rules: {
+          excludeKindAsserted: ro.excludeKindAsserted,
+          excludeGroupGeneric: ro.excludeGroupGeneric,
+          excludeSubstitutes: ro.excludeSubstitutes,
+          substituteCosine: ro.substituteCosine,
+          secondAnswerCosine: ro.secondAnswerCosine,
+          excludeVacuous: ro.excludeVacuous,
+          vacuousWordGroups: ro.vacuousWordGroups,
+          excludeUnexplained: ro.excludeUnexplained,
+          explainedMinFit: ro.explainedMinFit,
+          excludeFitsAsWell: ro.excludeFitsAsWell,
+          fitMargin: ro.fitMargin,
+          excludeKindWords: ro.excludeKindWords,
+          requireOverlap: ro.requireOverlap,
+        },
       },
       validity: run.validitySettings() ?? null,
       counts: {
@@ -247,7 +279,7 @@ export async function runPipelineFromVectors(o: ProductVectorsPipelineOptions): 
       },
       warnings,
       timings,
-      outputs: { items: itemsDir, report: written.files.report, mean: center ? meanFile : null },
+      outputs: { items: itemsDir, report: written.files.report, mean: stage.meanFile },
     };
     await writeFileAtomic(join(o.out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     return manifest;

@@ -18,7 +18,7 @@
 //   items/       intentionqa_task1.jsonl, intentionqa_task2.jsonl, intentionqa_dropped.jsonl,
 //                intentionqa_summary.json, intentionqa_report.md/.svg (stage 2)
 //   manifest.json  options, encoder, counts and per-stage timings of the whole run (written last)
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { checkPaths, type PathChecks } from '../../core/check-paths.js';
@@ -29,29 +29,20 @@ import { readJsonl, type InputLimits } from '../../core/jsonl.js';
 import { redact } from '../../core/redact.js';
 import type { NeighbourhoodMode } from '../../graph/graph-store.js';
 import { embedPaths, runEmbed, type EmbedManifest, type EmbedRunOptions } from './run-embed.js';
-import { readNpyFloat32, writeNpyMatrix } from '../../core/npy.js';
+import { runItemsStage, type PipelineItemOptions } from './items-stage.js';
+import { readNpyFloat32 } from '../../core/npy.js';
 import type { VectorSet } from '../../embeddings/sentence-encoder.js';
 import { readAssertions } from '../items/intentionqa/assertions.js';
 import type { Assertion } from '../items/intentionqa/assertions.js';
-import { IntentionQaRun } from '../items/intentionqa/build-items.js';
 import {
   presetOverrides,
-  resolveOptions,
-  type IntentionQaSettings,
   type Preset,
   type PresetOptions,
   type WindowBounds,
 } from '../items/intentionqa/intentionqa-options.js';
-import { calibratedSettings } from '../items/intentionqa/calibration.js';
-import { encodeIntentionTexts, type ValiditySettings } from '../items/intentionqa/validity-filters.js';
+import type { ValiditySettings } from '../items/intentionqa/validity-filters.js';
 import { workerThreads } from '../../workers/encoder-spec.js';
-import { collapsedSimilarityWarning } from '../items/intentionqa/collapsed-similarities.js';
-import { warning } from '../../core/notice.js';
 import type { DifficultyCuts } from '../items/intentionqa/difficulty.js';
-import { centerVectors } from '../search/centering.js';
-import { writeItems, type WrittenItems } from '../items/intentionqa/write-items.js';
-import { draftInParallel, resolveItemWorkers } from '../items/intentionqa/draft-pool.js';
-import { UnitVectors } from '../search/unit-vectors.js';
 import type { EncoderDescription } from '../../embeddings/encoder-description.js';
 
 /**
@@ -62,21 +53,7 @@ import type { EncoderDescription } from '../../embeddings/encoder-description.js
  */
 export type PipelineEmbedOptions = Omit<EmbedRunOptions, 'out' | 'titles' | 'onError' | 'limits' | 'progress'>;
 
-/**
- * Stage 2's options: a preset and overrides (how items are drawn), and how many threads draft them.
- * Windows, difficulty cut points and centering left undefined take the encoder's calibration
- * (engine/items/intentionqa/calibration.ts): the paper's values for Sentence-BERT, measured ones for
- * glove-100d.
- */
-export interface PipelineItemOptions extends IntentionQaSettings {
-  /** Worker threads drafting items (0 = main thread; auto, the default = every core for large runs). */
-  workers?: number | 'auto';
-  /** Subtract the mean product embedding before every cosine (written to embeddings/embeddings-mean.npy). */
-  center?: boolean;
-}
-
-/** The file the mean subtracted by centering is written to, next to embeddings.npy. */
-export const EMBEDDINGS_MEAN_FILE = 'embeddings-mean.npy';
+export { EMBEDDINGS_MEAN_FILE, type PipelineItemOptions } from './items-stage.js';
 
 export interface PipelineOptions {
   embed: PipelineEmbedOptions;
@@ -132,6 +109,14 @@ export interface PipelineManifest {
     groupGenericShare: number;
     excludeSubstitutes: boolean;
     substituteCosine: number;
+    excludeVacuous: boolean;
+    vacuousWordGroups: number;
+    excludeUnexplained: boolean;
+    explainedMinFit: number;
+    excludeFitsAsWell: boolean;
+    fitMargin: number;
+    excludeKindWords: boolean;
+    requireOverlap: boolean;
   };
   /** What the validity filters saw and caught (null when all three are off). */
   validity: ValiditySettings | null;
@@ -229,7 +214,6 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
     assertions.push(a);
   await assertionRejects.close();
   timings.loadAssertions = Math.round(performance.now() - t);
-  const { workers: itemWorkerRequest = 'auto', center: givenCenter, ...given } = options.items;
 
   // Stage 1: context embeddings of every product (resumable through the node cache).
   t = performance.now();
@@ -245,76 +229,30 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
   });
   timings.embed = Math.round(performance.now() - t);
   for (const [stage, ms] of Object.entries(embed.timings)) timings[`embed.${stage}`] = ms;
-  // The second-answer filter's intention texts, in the products' space: the same opened encoder.
-  let intentionSet: VectorSet | undefined;
-  if (resolveOptions(given).excludeSecondAnswers) {
-    t = performance.now();
-    intentionSet = await encodeIntentionTexts(options.embed.encoder, assertions);
-    timings.encodeIntentions = Math.round(performance.now() - t);
-  }
 
   // Stage 2: items from the embeddings, with the windows and centering the encoder calls for unless
-  // the options say otherwise.
+  // the options say otherwise (items-stage.ts, the same code as for given vectors).
   t = performance.now();
-  const { center, settings: itemOptions } = calibratedSettings(embed.encoder.encoder, {
-    ...given,
-    center: givenCenter,
-  });
-  const meanFile = join(embeddingsDir, EMBEDDINGS_MEAN_FILE);
-  let vectorSet = await readEmbeddings(embeddingsDir);
-  if (center) {
-    const centered = centerVectors(vectorSet);
-    await writeNpyMatrix(meanFile, centered.mean, 1, vectorSet.dim);
-    vectorSet = centered.centered;
-  } else {
-    await rm(meanFile, { force: true }); // a previous centered run's mean no longer describes these outputs
-  }
-  // Normalised once; the raw matrix is not kept (it would double the largest allocation of the stage).
-  const embeddings = UnitVectors.fromVectorSet(vectorSet);
+  const vectorSet = await readEmbeddings(embeddingsDir);
   const phrases = await readPhrases(join(embeddingsDir, 'phrases.jsonl'), options.limits);
-  // Intention vectors are centered like the products (on their own mean): raw averaged GloVe vectors
-  // of sentences that all start "because they …" are all alike.
-  const intentionVectors = intentionSet
-    ? UnitVectors.fromVectorSet(center ? centerVectors(intentionSet).centered : intentionSet)
-    : undefined;
   timings.loadInputs = Math.round(performance.now() - t);
-
-  t = performance.now();
-  const run = await IntentionQaRun.prepare({
-    products: titles,
-    assertions,
-    embeddings,
-    phrases,
-    ...(intentionVectors ? { intentionVectors } : {}),
-    options: {
-      ...itemOptions,
-      indexPath: join(embeddingsDir, 'products.hnsw'),
-      rangesPath: join(embeddingsDir, 'window-ranges.bin'),
-      progress: options.progress ?? false,
-    },
-  });
-  timings.search = Math.round(performance.now() - t); // MatrixRanges, or the HNSW index built or loaded
-
-  t = performance.now();
-  const itemWorkers = resolveItemWorkers(itemWorkerRequest, run.size);
-  const records =
-    itemWorkers > 0
-      ? draftInParallel(run, { workers: itemWorkers, progress: options.progress ?? false })
-      : run.records();
   const encoder = embed.encoder;
-  const settings = run.settings({
-    caveat: options.caveat,
-    encoder: {
-      name: encoder.sentenceBert ? encoder.model : encoder.encoder,
-      sentenceBert: encoder.sentenceBert,
-      centered: center,
-    },
+  const stage = await runItemsStage({
+    assertions,
+    titles,
+    phrases,
+    productVectors: vectorSet,
+    calibration: { encoder: encoder.encoder, vectors: 'context' },
+    textEncoder: options.embed.encoder,
+    items: options.items,
+    searchDir: embeddingsDir,
+    itemsDir,
+    progress: options.progress,
+    ...(options.caveat ? { caveat: options.caveat } : {}),
+    encoderName: { name: encoder.sentenceBert ? encoder.model : encoder.encoder, sentenceBert: encoder.sentenceBert },
   });
-  const written: WrittenItems = await writeItems(records, itemsDir, settings);
-  timings.items = Math.round(performance.now() - t);
-  const collapsed = collapsedSimilarityWarning(run.similarityDistribution(), settings.encoder?.name ?? encoder.model);
-  const warnings = collapsed === undefined ? [] : [collapsed];
-  for (const w of warnings) warning(w);
+  Object.assign(timings, stage.timings);
+  const { run, written, center, itemWorkers, settings, warnings } = stage;
   timings.total = Math.round(performance.now() - started);
 
   const o = run.options;
@@ -356,6 +294,14 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
       groupGenericShare: o.groupGenericShare,
       excludeSubstitutes: o.excludeSubstitutes,
       substituteCosine: o.substituteCosine,
+      excludeVacuous: o.excludeVacuous,
+      vacuousWordGroups: o.vacuousWordGroups,
+      excludeUnexplained: o.excludeUnexplained,
+      explainedMinFit: o.explainedMinFit,
+      excludeFitsAsWell: o.excludeFitsAsWell,
+      fitMargin: o.fitMargin,
+      excludeKindWords: o.excludeKindWords,
+      requireOverlap: o.requireOverlap,
     },
     validity: run.validitySettings() ?? null,
     caveat: options.caveat ?? null,
@@ -387,7 +333,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
       embeddings: embeddingsDir,
       items: itemsDir,
       report: written.files.report,
-      mean: center ? meanFile : null,
+      mean: stage.meanFile,
     },
   };
   await writeFileAtomic(join(options.out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

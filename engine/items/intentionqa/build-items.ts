@@ -26,7 +26,7 @@ import type { ReportSettings } from './intentionqa-report.js';
 import { similarityDistribution, type SimilarityDistribution } from './similarity-distribution.js';
 import { draftTask1 } from './task1.js';
 import { draftTask2 } from './task2.js';
-import type { ValiditySettings } from './validity-filters.js';
+import type { GoldRefusal, ValiditySettings } from './validity-filters.js';
 import { DRAFT_BLOCK, draftTask, pivotBlockTasks, recordsInPivotBlocks } from './pivot-blocks.js';
 
 /** Places the gold among the distractors and checks the item invariants. */
@@ -44,6 +44,25 @@ export function placeOptions(
   const options = {} as Record<Letter, string>;
   LETTERS.forEach((l, k) => (options[l] = texts[k]!));
   return { options, gold_ind: LETTERS[goldIndex]! };
+}
+
+/** Why an assertion's own intention makes no item, in words, with the numbers the rule read. */
+function goldRefusalDetail(
+  ctx: IntentionQaContext,
+  i: number,
+  refusal: GoldRefusal,
+  options: IntentionQaOptions,
+): string {
+  const v = ctx.validity!;
+  const key = ctx.intentionIds[i]!;
+  if (refusal === 'generic-gold') {
+    const g = v.genericOfId(key);
+    return `its intention is generic: asserted for ${g.pairs} pairs in ${g.groups} unrelated concept groups (cut-off ${options.genericMinGroups})`;
+  }
+  if (refusal === 'vacuous-gold')
+    return `its intention is vacuous: every word of it is used for pairs in ≥ ${options.vacuousWordGroups} unrelated concept groups`;
+  const fit = v.fit!.pairFit(key, ctx.rowA[i]!, ctx.rowB[i]!);
+  return `its intention explains nothing of the pair: fit to the two titles ${fit.toFixed(3)} < ${options.explainedMinFit}`;
 }
 
 /** A prepared run: options resolved, vectors normalised, range search chosen (index built if needed). */
@@ -128,6 +147,16 @@ export class IntentionQaRun {
       substituteCosine: o.substituteCosine,
       sharedPhrases: v.sharedPhrases(),
       groupGenericIntentions: o.excludeGroupGeneric ? v.data.groupGeneric : [],
+      excludeVacuous: o.excludeVacuous,
+      vacuousWordGroups: o.vacuousWordGroups,
+      excludeUnexplained: o.excludeUnexplained,
+      explainedMinFit: o.explainedMinFit,
+      excludeFitsAsWell: o.excludeFitsAsWell,
+      fitMargin: o.fitMargin,
+      excludeKindWords: o.excludeKindWords,
+      fitVectors: v.fit ? v.fit.vectors.titles.validRows.length : null,
+      kindsFrom: this.input.kindLabels ? 'title clusters' : 'category phrases',
+      genericWords: v.data.genericWords.slice(0, 40),
     };
   }
 
@@ -181,10 +210,10 @@ export class IntentionQaRun {
       const detail = `no context vector for ${missingVector.join(', ')} (no similarity, so no window and no difficulty)`;
       return { index: i, dropped: { id: a.id, task: null, reason: 'product-without-vector', detail }, tasks: [] };
     }
-    if (ctx.validity?.goldRefused(ctx.intentionIds[i]!, options)) {
-      const g = ctx.validity!.genericOfId(ctx.intentionIds[i]!);
-      const detail = `its intention is generic: asserted for ${g.pairs} pairs in ${g.groups} unrelated concept groups (cut-off ${options.genericMinGroups})`;
-      return { index: i, dropped: { id: a.id, task: null, reason: 'generic-gold', detail }, tasks: [] };
+    const refusal = ctx.validity?.goldRefusal(ctx.intentionIds[i]!, ctx.rowA[i]!, ctx.rowB[i]!, options);
+    if (refusal !== undefined) {
+      const detail = goldRefusalDetail(ctx, i, refusal, options);
+      return { index: i, dropped: { id: a.id, task: null, reason: refusal, detail }, tasks: [] };
     }
     // Task 2 is drawn first: when its window around the anchor is enumerated, Task 1 (whose pivot is
     // the same product) reuses that range query. Records still come out Task 1 first.

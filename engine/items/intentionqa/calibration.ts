@@ -6,6 +6,9 @@
 import { GLOVE_ENCODER_NAME } from '../../../embeddings/glove-encoder.js';
 import { PAPER_DIFFICULTY, type DifficultyCuts } from './difficulty.js';
 import {
+  DEFAULT_EXPLAINED_MIN_FIT,
+  DEFAULT_FIT_MARGIN,
+  DEFAULT_SUBSTITUTE_COSINE,
   PAPER_TASK1_WINDOW,
   PAPER_TASK2_WINDOW,
   PAPER_SECOND_ANSWER_COSINE,
@@ -21,7 +24,22 @@ export interface SimilarityCalibration {
   difficulty: DifficultyCuts;
   /** The second-answer filter's cosine threshold between intention texts (validity-filters.ts). */
   secondAnswerCosine: number;
+  /** The substitute rule's cut on Sim_p(candidate, gold). */
+  substituteCosine: number;
+  /** The unexplained rule's cut-off on the gold's fit to its pair (intention-fit.ts). */
+  explainedMinFit: number;
+  /** The fits-as-well rule's margin below the gold's fit. */
+  fitMargin: number;
+  /** Whether distractors need concept overlap with the question's products (docs/intentionqa.md). */
+  requireOverlap: boolean;
 }
+
+/**
+ * What the product vectors embed: context embeddings made from the graph (`pipeline --graph`), or
+ * the products' titles (`catalog index`, given to `pipeline --product-vectors`). Their cosines sit
+ * differently, so each has its own windows.
+ */
+export type VectorsKind = 'context' | 'title';
 
 export const PAPER_CALIBRATION: SimilarityCalibration = {
   center: false,
@@ -29,6 +47,10 @@ export const PAPER_CALIBRATION: SimilarityCalibration = {
   task2Window: PAPER_TASK2_WINDOW,
   difficulty: PAPER_DIFFICULTY,
   secondAnswerCosine: PAPER_SECOND_ANSWER_COSINE,
+  substituteCosine: DEFAULT_SUBSTITUTE_COSINE,
+  explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT,
+  fitMargin: DEFAULT_FIT_MARGIN,
+  requireOverlap: true,
 };
 
 /**
@@ -53,17 +75,57 @@ export const PAPER_CALIBRATION: SimilarityCalibration = {
  */
 export const GLOVE_SECOND_ANSWER_COSINE = 0.75;
 
+/**
+ * glove-100d's cut-offs of the rules that read fits (intention-fit.ts), measured on the released
+ * IntentionQA data (intention and title vectors each centered): an assertion's intention fits its
+ * own two titles at a median cosine of 0.17 and a random pair's at -0.01; below 0 the golds are
+ * mostly ones that explain nothing ("because he thought it was a good deal").
+ */
+export const GLOVE_EXPLAINED_MIN_FIT = 0;
+export const GLOVE_FIT_MARGIN = 0.05;
+/** On title vectors a little higher: a gold at fit 0–0.05 still mostly explains nothing of its titles. */
+export const GLOVE_TITLE_EXPLAINED_MIN_FIT = 0.05;
+
 export const GLOVE_CALIBRATION: SimilarityCalibration = {
   center: true,
   task1Window: { lo: 0.3, hi: 0.9 },
   task2Window: { lo: 0.4, hi: 0.9 },
   difficulty: PAPER_DIFFICULTY,
   secondAnswerCosine: GLOVE_SECOND_ANSWER_COSINE,
+  substituteCosine: DEFAULT_SUBSTITUTE_COSINE,
+  explainedMinFit: GLOVE_EXPLAINED_MIN_FIT,
+  fitMargin: GLOVE_FIT_MARGIN,
+  requireOverlap: true,
 };
 
-/** The defaults for the encoder that made the embeddings (EncoderDescription.encoder). */
-export function calibrationFor(encoder: string): SimilarityCalibration {
-  return encoder === GLOVE_ENCODER_NAME ? GLOVE_CALIBRATION : PAPER_CALIBRATION;
+/**
+ * glove-100d on title vectors (`catalog index --encoder glove-100d`), measured on the released
+ * IntentionQA data (3,042 Amazon titles, 2,315 FolkScope assertions; docs/real-data.md has the
+ * table): TITLE_CALIBRATION_NOTE says how.
+ */
+export const GLOVE_TITLE_CALIBRATION: SimilarityCalibration = {
+  center: true,
+  task1Window: { lo: 0.25, hi: 0.7 },
+  task2Window: { lo: 0.45, hi: 0.8 },
+  difficulty: PAPER_DIFFICULTY,
+  secondAnswerCosine: GLOVE_SECOND_ANSWER_COSINE,
+  substituteCosine: DEFAULT_SUBSTITUTE_COSINE,
+  explainedMinFit: GLOVE_TITLE_EXPLAINED_MIN_FIT,
+  fitMargin: GLOVE_FIT_MARGIN,
+  // Title head phrases are the only concepts here: overlap of head phrases keeps a candidate of the
+  // question's own kind, which the kind rules then refuse (a substitute, a sibling's intention).
+  requireOverlap: false,
+};
+
+/** The defaults for the encoder that made the vectors (EncoderDescription.encoder) and what they embed. */
+export function calibrationFor(encoder: string, vectors: VectorsKind = 'context'): SimilarityCalibration {
+  if (encoder !== GLOVE_ENCODER_NAME) return PAPER_CALIBRATION;
+  return vectors === 'title' ? GLOVE_TITLE_CALIBRATION : GLOVE_CALIBRATION;
+}
+
+/** Whether an encoder has a calibration measured for vectors of this kind (else the paper's values stand in). */
+export function hasCalibration(encoder: string, vectors: VectorsKind): boolean {
+  return encoder === GLOVE_ENCODER_NAME || vectors === 'context';
 }
 
 /**
@@ -76,8 +138,9 @@ export function calibrationFor(encoder: string): SimilarityCalibration {
 export function calibratedSettings(
   encoder: string,
   given: IntentionQaSettings & { center?: boolean | undefined },
+  vectors: VectorsKind = 'context',
 ): { center: boolean; settings: IntentionQaSettings } {
-  const calibration = calibrationFor(encoder);
+  const calibration = calibrationFor(encoder, vectors);
   const { center, ...fields } = given;
   // A field that is undefined is not given: it must not erase the calibration's value.
   const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
@@ -86,6 +149,10 @@ export function calibratedSettings(
     task2Window: calibration.task2Window,
     difficulty: calibration.difficulty,
     secondAnswerCosine: calibration.secondAnswerCosine,
+    substituteCosine: calibration.substituteCosine,
+    explainedMinFit: calibration.explainedMinFit,
+    fitMargin: calibration.fitMargin,
+    requireOverlap: calibration.requireOverlap,
     ...defined,
   };
   return { center: center ?? calibration.center, settings };

@@ -19,17 +19,28 @@ import type { IntentionQaRecord } from './item-types.js';
 import type { ValidityIndexData } from './validity-filters.js';
 import { createProgress } from '../../../core/progress.js';
 import type { RangeSearchSpec } from '../../search/range-search.js';
+import type { UnitVectors } from '../../search/unit-vectors.js';
 import { compiledWorkerFile } from '../../../workers/worker-file.js';
 import { DRAFT_BLOCK, pivotBlockTasks, recordsInPivotBlocks, type DraftTask } from './pivot-blocks.js';
+
+/** Unit rows as a worker receives them (UnitVectors' fields; the data is shared memory). */
+export interface UnitRows {
+  ids: readonly string[];
+  dim: number;
+  data: Float32Array;
+  valid: Uint8Array;
+}
 
 /** What every worker receives once (structured clone; the vectors are shared, not copied). */
 export interface IntentionQaWorkerData {
   products: Array<[string, string]>;
   assertions: readonly Assertion[];
   phrases: Array<[string, readonly string[]]>;
-  vectors: { ids: readonly string[]; dim: number; data: Float32Array; valid: Uint8Array };
+  vectors: UnitRows;
   /** The intention vectors of the second-answer filter, when given (same layout as `vectors`). */
-  intentionVectors?: { ids: readonly string[]; dim: number; data: Float32Array; valid: Uint8Array };
+  intentionVectors?: UnitRows;
+  /** The intention and title vectors of the fit rules, when given. */
+  fitVectors?: { intentions: UnitRows; titles: UnitRows };
   /** The main thread's validity index, when a validity filter is on (the workers do not rebuild it). */
   validityIndexData?: ValidityIndexData;
   options: Omit<IntentionQaOptions, 'search' | 'indexPath' | 'rangesPath' | 'progress'>;
@@ -90,14 +101,17 @@ export async function* draftInParallel(
   const { spec: search, release } = await searchToShare.toWorkerSpec();
   const { search: _s, indexPath: _p, rangesPath: _r, progress: _g, ...options } = run.options;
   const vectors = run.context.vectors;
+  const rows = (v: UnitVectors): UnitRows => ({ ids: v.ids, dim: v.dim, data: v.data, valid: v.valid });
   const iv = run.input.intentionVectors;
-  const intentions = iv ? { ids: iv.ids, dim: iv.dim, data: iv.data, valid: iv.valid } : undefined;
+  const intentions = iv ? rows(iv) : undefined;
+  const fits = run.input.fitVectors;
   const data: IntentionQaWorkerData = {
     products: [...run.input.products],
     assertions: run.input.assertions,
     phrases: [...run.input.phrases],
     vectors: { ids: vectors.ids, dim: vectors.dim, data: vectors.data, valid: vectors.valid },
     ...(intentions ? { intentionVectors: intentions } : {}),
+    ...(fits ? { fitVectors: { intentions: rows(fits.intentions), titles: rows(fits.titles) } } : {}),
     ...(run.context.validity ? { validityIndexData: run.context.validity.data } : {}),
     options,
     search,

@@ -10,7 +10,7 @@ import { RangeBlocks } from '../../search/range-blocks.js';
 import { ExactScanRange, type RangeSearch, type RangeSearchSpec } from '../../search/range-search.js';
 import { UnitVectors } from '../../search/unit-vectors.js';
 import { HnswRange, VectorIndex } from '../../search/vector-index.js';
-import type { IntentionQaWorkerData } from './draft-pool.js';
+import type { IntentionQaWorkerData, UnitRows } from './draft-pool.js';
 import { draftTask, type DraftTask } from './pivot-blocks.js';
 
 let preparing: Promise<IntentionQaRun> | undefined;
@@ -32,22 +32,26 @@ async function rangeSearchFromSpec(vectors: UnitVectors, spec: RangeSearchSpec):
   }
 }
 
+/** Rows the main thread normalised, wrapped as they are (every cosine bit-identical). */
+function unitVectors(rows: UnitRows): UnitVectors {
+  return UnitVectors.fromUnitRows(rows.ids, rows.dim, rows.data, rows.valid);
+}
+
 async function prepare(data: IntentionQaWorkerData): Promise<IntentionQaRun> {
-  const vectors = UnitVectors.fromUnitRows(data.vectors.ids, data.vectors.dim, data.vectors.data, data.vectors.valid);
+  const vectors = unitVectors(data.vectors);
   const search = await rangeSearchFromSpec(vectors, data.search);
   return IntentionQaRun.prepare({
     products: new Map(data.products),
     assertions: data.assertions,
     phrases: new Map(data.phrases),
     embeddings: vectors,
-    ...(data.intentionVectors
+    ...(data.intentionVectors ? { intentionVectors: unitVectors(data.intentionVectors) } : {}),
+    ...(data.fitVectors
       ? {
-          intentionVectors: UnitVectors.fromUnitRows(
-            data.intentionVectors.ids,
-            data.intentionVectors.dim,
-            data.intentionVectors.data,
-            data.intentionVectors.valid,
-          ),
+          fitVectors: {
+            intentions: unitVectors(data.fitVectors.intentions),
+            titles: unitVectors(data.fitVectors.titles),
+          },
         }
       : {}),
     ...(data.validityIndexData ? { validityIndexData: data.validityIndexData } : {}),

@@ -8,6 +8,7 @@ import { DEFAULT_HNSW_PARAMS } from '../../search/vector-index.js';
 import { parseSampling, type Sampling, type WindowStrategy } from '../../search/windows.js';
 import { PAPER_DIFFICULTY, type DifficultyCuts } from './difficulty.js';
 import { DEFAULT_GROUP_GENERIC_SHARE } from './validity-filters.js';
+import { DEFAULT_VACUOUS_WORD_GROUPS } from './vacuous-intentions.js';
 
 /** Task 2's window anchor: the paper's masked answer p_B, or the released code's given p_A. */
 export const ANCHORS = ['answer', 'given'] as const;
@@ -133,8 +134,39 @@ export interface IntentionQaOptions {
    * so does one of p_A's kind (two of them "are both used for" what p_A is used for).
    */
   excludeSubstitutes: boolean;
-  /** The substitute rule's cosine cut on Sim_p(candidate, p_B). */
+  /** The substitute rule's cut on Sim_p(candidate, p_B). */
   substituteCosine: number;
+  /**
+   * Validity rule `vacuous` (vacuous-intentions.ts): an intention every word of which is used for
+   * pairs across at least `vacuousWordGroups` unrelated concept groups says nothing about a product:
+   * never a distractor, and its own assertion is dropped (reason `vacuous-gold`).
+   */
+  excludeVacuous: boolean;
+  /** The vacuous rule's cut-off: concept groups a word's pairs span for the word to be generic. */
+  vacuousWordGroups: number;
+  /**
+   * Validity rule `unexplained` (intention-fit.ts): an assertion whose intention fits its own pair's
+   * titles less than `explainedMinFit` explains nothing and makes no item. Needs fit vectors
+   * (IntentionQaInput.fitVectors); without them it holds for nothing.
+   */
+  excludeUnexplained: boolean;
+  /** The unexplained rule's cut-off on the gold's pair fit (cosine, in the encoder's space). */
+  explainedMinFit: number;
+  /**
+   * Validity rule `fits-as-well` (intention-fit.ts): a Task-1 distractor whose intention fits the
+   * pair, or a Task-2 distractor product that the gold's intention fits, within `fitMargin` of the
+   * gold's fit is a second right answer: refused. Needs fit vectors, like `unexplained`.
+   */
+  excludeFitsAsWell: boolean;
+  /** The fits-as-well rule's margin below the gold's fit (cosine). */
+  fitMargin: number;
+  /**
+   * Validity rule `kind-words` (kind-words.ts): a Task-1 distractor sharing a particular word with
+   * the intentions asserted for the kind of either product, and a Task-2 distractor product of a kind
+   * whose intentions share a particular word with the gold's, are refused. Needs excludeVacuous (its
+   * counts tell particular words from generic ones).
+   */
+  excludeKindWords: boolean;
   tasks: ReadonlyArray<1 | 2>;
   /** Task 1's distractor window on Sim_i (default the paper's, PAPER_TASK1_WINDOW). */
   task1Window: WindowBounds;
@@ -174,6 +206,10 @@ export type PresetOptions = Pick<
   | 'excludeKindAsserted'
   | 'excludeGroupGeneric'
   | 'excludeSubstitutes'
+  | 'excludeVacuous'
+  | 'excludeUnexplained'
+  | 'excludeFitsAsWell'
+  | 'excludeKindWords'
 >;
 
 export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> = {
@@ -196,6 +232,10 @@ export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> =
     excludeKindAsserted: true,
     excludeGroupGeneric: true,
     excludeSubstitutes: true,
+    excludeVacuous: true,
+    excludeUnexplained: true,
+    excludeFitsAsWell: true,
+    excludeKindWords: true,
   },
   released: {
     sampling: 'lowest',
@@ -211,6 +251,10 @@ export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> =
     excludeKindAsserted: false,
     excludeGroupGeneric: false,
     excludeSubstitutes: false,
+    excludeVacuous: false,
+    excludeUnexplained: false,
+    excludeFitsAsWell: false,
+    excludeKindWords: false,
   },
 };
 
@@ -222,6 +266,10 @@ export const VALIDITY_RULE_FIELDS = [
   'excludeKindAsserted',
   'excludeGroupGeneric',
   'excludeSubstitutes',
+  'excludeVacuous',
+  'excludeUnexplained',
+  'excludeFitsAsWell',
+  'excludeKindWords',
 ] as const;
 
 /** Whether any validity rule is on. */
@@ -252,6 +300,14 @@ export const PAPER_SECOND_ANSWER_COSINE = 0.8;
  */
 export const DEFAULT_SUBSTITUTE_COSINE = 0.9;
 
+/**
+ * The unexplained rule's cut-off on the gold's pair fit, and the fits-as-well margin, for encoders
+ * without a calibration of their own (calibration.ts has glove-100d's, measured on the released
+ * IntentionQA data). Sentence-BERT's are not measured here (no model on the development machine).
+ */
+export const DEFAULT_EXPLAINED_MIN_FIT = 0;
+export const DEFAULT_FIT_MARGIN = 0.05;
+
 /** The engine's defaults: the paper preset, and the settings that no preset touches. */
 export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
   preset: 'paper',
@@ -263,6 +319,9 @@ export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
   secondAnswerCosine: PAPER_SECOND_ANSWER_COSINE,
   groupGenericShare: DEFAULT_GROUP_GENERIC_SHARE,
   substituteCosine: DEFAULT_SUBSTITUTE_COSINE,
+  vacuousWordGroups: DEFAULT_VACUOUS_WORD_GROUPS,
+  explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT,
+  fitMargin: DEFAULT_FIT_MARGIN,
   tasks: [1, 2],
   task1Window: PAPER_TASK1_WINDOW,
   task2Window: PAPER_TASK2_WINDOW,
@@ -323,6 +382,12 @@ export function resolveOptions(settings: IntentionQaSettings = {}): IntentionQaO
     throw new ConfigError('secondAnswerCosine', `must be in [-1, 1], got ${String(o.secondAnswerCosine)}`);
   if (!(o.groupGenericShare > 0 && o.groupGenericShare <= 1))
     throw new ConfigError('groupGenericShare', `must be in (0, 1], got ${String(o.groupGenericShare)}`);
+  if (!(Number.isInteger(o.vacuousWordGroups) && o.vacuousWordGroups >= 2))
+    throw new ConfigError('vacuousWordGroups', `must be an integer ≥ 2, got ${String(o.vacuousWordGroups)}`);
+  if (!(o.explainedMinFit >= -1 && o.explainedMinFit <= 1))
+    throw new ConfigError('explainedMinFit', `must be in [-1, 1], got ${String(o.explainedMinFit)}`);
+  if (!(o.fitMargin >= -2 && o.fitMargin <= 2))
+    throw new ConfigError('fitMargin', `must be in [-2, 2], got ${String(o.fitMargin)}`);
   if (!(o.substituteCosine >= -1 && o.substituteCosine <= 1))
     throw new ConfigError('substituteCosine', `must be in [-1, 1], got ${String(o.substituteCosine)}`);
   if (o.tasks.length === 0 || o.tasks.some((t) => t !== 1 && t !== 2))

@@ -97,7 +97,13 @@ export type DropReason =
   | 'kind-asserted'
   | 'group-generic'
   | 'substitute'
+  | 'vacuous'
+  | 'fits-as-well'
+  | 'kind-words'
   | 'generic-gold'
+  // The gold's own intention says nothing of any product (vacuous) or of its own pair (unexplained).
+  | 'vacuous-gold'
+  | 'unexplained'
   // `audit --drop-flagged` (engine/evaluation/audit.ts): items a judge model found with a second
   // right answer, or without the gold among the right ones.
   | 'judge-second-answer'

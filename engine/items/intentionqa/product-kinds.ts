@@ -33,7 +33,12 @@ export interface ProductKinds {
  * the number of (product, phrase) entries: one union–find per phrase over its holders, linked through
  * their other phrases.
  */
-export function productKinds(count: number, phrasesOf: (p: number) => readonly string[] | undefined): ProductKinds {
+export function productKinds(
+  count: number,
+  phrasesOf: (p: number) => readonly string[] | undefined,
+  /** Labels that are kinds by construction (clusters of title vectors): no phrase is shared. */
+  { everyPhraseAKind = false } = {},
+): ProductKinds {
   const idOf = new Map<string, number>();
   const phraseOfId: string[] = [];
   const firstPhrase = new Int32Array(count + 1);
@@ -78,7 +83,7 @@ export function productKinds(count: number, phrasesOf: (p: number) => readonly s
   for (let x = 0; x < phrases; x++) {
     const from = firstHolder[x]!;
     const to = firstHolder[x + 1]!;
-    if (to - from < 2) continue;
+    if (to - from < 2 || everyPhraseAKind) continue;
     for (let k = from; k < to; k++) parent[holders[k]!] = holders[k]!;
     firstWith.clear();
     for (let k = from; k < to; k++) {

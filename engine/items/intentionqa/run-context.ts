@@ -22,6 +22,7 @@ import {
 } from './intentionqa-options.js';
 import { normalizeOptionText } from '../option-text.js';
 import { ValidityIndex, type ValidityIndexData } from './validity-filters.js';
+import type { IntentionFitVectors } from './intention-fit.js';
 
 /** Task 1, paper (uniform): Sim_i ∈ [0.6, 0.9]. */
 export const TASK1_WINDOW_UNIFORM: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: true };
@@ -62,6 +63,14 @@ export interface IntentionQaInput {
    * that filter counts only equal texts as close (and the report says so).
    */
   intentionVectors?: UnitVectors;
+  /**
+   * Intention and title vectors made by the run's encoder, each centered (intention-fit.ts): what the
+   * rules that read how well an intention fits a product compare (`unexplained`, `fits-as-well`).
+   * Absent: those rules hold for nothing (and the report says so).
+   */
+  fitVectors?: IntentionFitVectors;
+  /** Product id → kind labels, when kinds come from title clusters (title-kinds.ts); absent: from the phrases. */
+  kindLabels?: ReadonlyMap<string, readonly string[]>;
   /**
    * The validity index's data built from these very inputs and options by another run (the items
    * workers get the main thread's, so as not to rebuild it); absent: built here.
@@ -181,6 +190,12 @@ export class IntentionQaContext {
           { vectors, wordsOfRow: this.wordsOfRow },
           input.validityIndexData,
           options.groupGenericShare,
+          {
+            vacuousWordGroups: options.excludeVacuous || options.excludeKindWords ? options.vacuousWordGroups : 0,
+            kindWords: options.excludeKindWords,
+            ...(input.kindLabels ? { kindLabels: input.kindLabels } : {}),
+            ...(options.excludeUnexplained || options.excludeFitsAsWell ? { fitVectors: input.fitVectors } : {}),
+          },
         )
       : undefined;
     const ofInput = this.validity?.intentionIds;

@@ -42,7 +42,7 @@ export function draftTask1(
   const gold = ctx.normIntention[i]!;
   const taken = new Set<string>();
   const validity = ctx.validity;
-  const pair = validity?.task1Pair(validity.productIndex(a.itemA), validity.productIndex(a.itemB));
+  const pair = validity?.task1Pair(validity.productIndex(a.itemA), validity.productIndex(a.itemB), ctx.intentionIds[i]);
   const r = drawFromWindow(intentionUniverse(ctx, i, pivot, w, pivotKnown, candidates), {
     ...w,
     k: DISTRACTORS_PER_ITEM,
@@ -53,7 +53,8 @@ export function draftTask1(
     accept: (j) => {
       const text = ctx.normIntention[j]!;
       if (text === gold) return 'false-negative';
-      const refusal = validity?.task1Refusal(ctx.intentionIds[j]!, pair!, options);
+      const own = { a: ctx.rowA[j]!, b: ctx.rowB[j]! }; // a row is its product's index
+      const refusal = validity?.task1Refusal(ctx.intentionIds[j]!, pair!, options, own);
       if (refusal !== undefined) return refusal;
       if (taken.has(text)) return 'duplicate-option';
       taken.add(text);

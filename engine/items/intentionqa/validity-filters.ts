@@ -17,18 +17,32 @@
 // groups, punctuation and the articles a|an|the dropped, spaces collapsed).
 import type { SentenceEncoder, VectorSet } from '../../../embeddings/sentence-encoder.js';
 import type { UnitVectors } from '../../search/unit-vectors.js';
-import { normalizePhrase } from '../../products/normalize.js';
 import type { Assertion } from './assertions.js';
-import { wordsOf, type WordSet } from './concept-overlap.js';
-import { intersects, kindOf, phrasesOfProduct, productKinds, type ProductKinds } from './product-kinds.js';
+import { intersects, kindOf, phrasesOfProduct } from './product-kinds.js';
+import { IntentionFit, type IntentionFitVectors } from './intention-fit.js';
+import { kindUsesWordsOf } from './kind-words.js';
+import {
+  buildValidityIndexData,
+  DEFAULT_GROUP_GENERIC_SHARE,
+  intentionKey,
+  type GenericIntention,
+  type GroupGenericIntention,
+  type IndexDataExtras,
+  type ProductRows,
+  type ValidityIndexData,
+} from './validity-index-data.js';
 
-/**
- * The group-generic rule's default share: a text asserted for at least half of the kind pairs of a
- * shared phrase's group ("most pairs") is generic within it (docs/intentionqa.md, "Validity filters").
- */
-export const DEFAULT_GROUP_GENERIC_SHARE = 0.5;
-/** A group with fewer kind pairs than this has no generic text: "most" of one or two pairs says nothing. */
-export const GROUP_GENERIC_MIN_KIND_PAIRS = 3;
+export {
+  buildValidityIndexData,
+  conceptGroups,
+  DEFAULT_GROUP_GENERIC_SHARE,
+  GROUP_GENERIC_MIN_KIND_PAIRS,
+  intentionKey,
+  type GenericIntention,
+  type GroupGenericIntention,
+  type ProductRows,
+  type ValidityIndexData,
+} from './validity-index-data.js';
 
 /** The filters' names: each is the refusal reason of the candidates it removes and the drop reason of the items it empties. */
 export const VALIDITY_FILTERS = [
@@ -38,13 +52,11 @@ export const VALIDITY_FILTERS = [
   'kind-asserted',
   'group-generic',
   'substitute',
+  'vacuous',
+  'fits-as-well',
+  'kind-words',
 ] as const;
 export type ValidityFilter = (typeof VALIDITY_FILTERS)[number];
-
-/** Intention texts are the same when their keys are: the released normalize_name. */
-export function intentionKey(text: string): string {
-  return normalizePhrase(text);
-}
 
 /** Which rules are on: the pipeline's options of these names, and `items check` (every rule on). */
 export interface ValidityRules {
@@ -54,7 +66,25 @@ export interface ValidityRules {
   excludeKindAsserted: boolean;
   excludeGroupGeneric: boolean;
   excludeSubstitutes: boolean;
+  excludeVacuous: boolean;
+  excludeUnexplained: boolean;
+  excludeFitsAsWell: boolean;
+  excludeKindWords: boolean;
+  /** The unexplained rule's cut-off on the gold's pair fit (intention-fit.ts). */
+  explainedMinFit: number;
+  /** The fits-as-well rule's margin below the gold's fit. */
+  fitMargin: number;
 }
+
+/** What the rules added after the first six need beyond the assertions and phrases. */
+export interface ValidityExtras extends IndexDataExtras {
+  /** Intention and title vectors for the rules that read fits (intention-fit.ts); absent: those rules hold for nothing. */
+  fitVectors?: IntentionFitVectors;
+}
+
+/** Why an assertion's own intention makes no item (ValidityIndex.goldRefusal), in the order they are checked. */
+export const GOLD_REFUSALS = ['generic-gold', 'vacuous-gold', 'unexplained'] as const;
+export type GoldRefusal = (typeof GOLD_REFUSALS)[number];
 
 /** What the Task-1 rules consult about an item's pair (ValidityIndex.task1Pair). */
 export interface Task1Pair {
@@ -63,6 +93,8 @@ export interface Task1Pair {
   b: number;
   /** The key ids asserted for the pair. */
   asserted: ArrayLike<number>;
+  /** The gold intention's fit to the pair (intention-fit.ts); NaN when unknown (no fit vectors). */
+  goldFit: number;
 }
 
 /** What a run's manifest and report record about the validity filters. */
@@ -85,324 +117,21 @@ export interface ValiditySettings {
   substituteCosine: number;
   /** Category phrases shared by several kinds of product (not a kind), most holders first. */
   sharedPhrases: string[];
+  excludeVacuous: boolean;
+  vacuousWordGroups: number;
+  excludeUnexplained: boolean;
+  explainedMinFit: number;
+  excludeFitsAsWell: boolean;
+  fitMargin: number;
+  excludeKindWords: boolean;
+  /** Titles with a vector for the fit rules; null: no fit vectors (those rules hold for nothing). */
+  fitVectors: number | null;
+  /** Where the product kinds come from: the category phrases, or clusters of the title vectors. */
+  kindsFrom: 'category phrases' | 'title clusters';
+  /** The words the vacuous rule found generic (the first 40), most concept groups first. */
+  genericWords: Array<{ word: string; groups: number }>;
   /** The texts the group-generic rule catches (empty when it is off), by group. */
   groupGenericIntentions: GroupGenericIntention[];
-}
-
-/** A text generic within one group of products (those holding a shared phrase). */
-export interface GroupGenericIntention {
-  text: string;
-  /** The shared phrase whose holders form the group. */
-  group: string;
-  /** Distinct kind pairs of the group the text is asserted for, and the group's kind pairs. */
-  kindPairs: number;
-  of: number;
-}
-
-/** An intention text the generic filter catches, with the evidence. */
-export interface GenericIntention {
-  /** The first text seen with this key. */
-  text: string;
-  /** Distinct concept groups of the pairs it is asserted for (conceptGroups). */
-  groups: number;
-  /** Distinct unordered pairs it is asserted for. */
-  pairs: number;
-}
-
-/**
- * How many unrelated concept groups the pairs hold: pairs are linked when their concept words
- * (both products' category phrases, split on spaces) intersect, and the groups are the connected
- * components. A pair whose products have no phrases forms a group of its own. Union–find over the
- * words, so linear in the number of words (a text asserted for 10k pairs costs no more than 10k pairs).
- */
-export function conceptGroups<W>(pairWords: ReadonlyArray<Iterable<W>>): number {
-  return groupsOfPairs(pairWords.length, (k) => [pairWords[k]!]);
-}
-
-/** conceptGroups of `count` pairs whose words are the union of the collections `wordsOfPair(k)` lists. */
-function groupsOfPairs<W>(count: number, wordsOfPair: (k: number) => ReadonlyArray<Iterable<W>>): number {
-  const parent = Array.from({ length: count }, (_, k) => k);
-  const find = (k: number): number => {
-    while (parent[k] !== k) {
-      parent[k] = parent[parent[k]!]!;
-      k = parent[k]!;
-    }
-    return k;
-  };
-  const firstWithWord = new Map<W, number>();
-  for (let k = 0; k < count; k++)
-    for (const words of wordsOfPair(k))
-      for (const w of words) {
-        const first = firstWithWord.get(w);
-        if (first === undefined) firstWithWord.set(w, k);
-        else parent[find(k)] = find(first);
-      }
-  let groups = 0;
-  parent.forEach((_, k) => (groups += find(k) === k ? 1 : 0));
-  return groups;
-}
-
-/** A run's product vectors and the concept words of each row (IntentionQaContext), which the index reuses. */
-export interface ProductRows {
-  /** The product vectors: a product's row is its index in the validity index. */
-  vectors: UnitVectors;
-  /** The concept words of each row's product (wordsOf its category phrases). */
-  wordsOfRow: readonly WordSet[];
-}
-
-/**
- * What a ValidityIndex is made of, as plain data (typed arrays, strings, numbers): built once by the
- * main thread and handed to the items workers (structured clone), so that they do not rebuild it.
- */
-export interface ValidityIndexData {
-  /** The intentionKey of each key id, in first-seen order. */
-  keyOfId: string[];
-  /** The key id of each input assertion's intention, in input order. */
-  intentionIds: Int32Array;
-  /** Product indices below this are rows of the products' vectors. */
-  rows: number;
-  /** Product id → product index of the products the input assertions name that have no row. */
-  unrowed: Array<[string, number]>;
-  /** Pair slots of product p (the pair's lower index): firstPair[p] ..< firstPair[p + 1]. */
-  firstPair: Int32Array;
-  /** The higher product index of each pair slot, ascending within a product's slots. */
-  partner: Int32Array;
-  /** The key ids asserted for pair slot s (any typicality, any relation; first seen first): pairIds[firstId[s] ..< firstId[s + 1]]. */
-  firstId: Int32Array;
-  pairIds: Int32Array;
-  /** 1 at the key id of each generic intention. */
-  genericId: Uint8Array;
-  /** Generic intention key → the evidence; sorted by groups (descending), then text. */
-  generic: Array<[string, GenericIntention]>;
-  /** The products' phrases and kinds (product-kinds.ts), by product index. */
-  kinds: ProductKinds;
-  /**
-   * Key ids asserted for each unordered pair of kind phrases (x ≤ y, code x · phrases + y, ascending):
-   * kindPairKeys[firstKindPairKey[c] ..< firstKindPairKey[c + 1]] for the code at kindPairCode[c].
-   */
-  kindPairCode: Float64Array;
-  firstKindPairKey: Int32Array;
-  kindPairKeys: Int32Array;
-  /** Group-generic (shared phrase x, key id) as codes x · keys + id, ascending. */
-  groupGenericCode: Float64Array;
-  groupGeneric: GroupGenericIntention[];
-}
-
-/**
- * The index's data from every input assertion. The checks run inside the window draws, so they
- * are integer work: each distinct raw intention text is normalised once into a key id, each product
- * id becomes a product index (its vector row when `products` are given, so that a draw's candidate
- * row is its product index; products without a row are numbered after the rows), and the pairs are
- * stored sorted (compressed rows: per lower product index, its partners ascending, each with the
- * key ids asserted for the pair), so that a pair is a binary search and its intentions a view of an
- * Int32Array.
- */
-export function buildValidityIndexData(
-  assertions: readonly Assertion[],
-  phrases: ReadonlyMap<string, readonly string[]>,
-  genericMinGroups: number,
-  products?: ProductRows,
-  groupGenericShare = DEFAULT_GROUP_GENERIC_SHARE,
-): ValidityIndexData {
-  const n = assertions.length;
-  const rows = products ? products.vectors.size : 0;
-  const idOfText = new Map<string, number>();
-  const idOfKey = new Map<string, number>();
-  const keyOfId: string[] = [];
-  const textOfId: string[] = [];
-  const unrowed = new Map<string, number>();
-  const productIndexOrAdd = (product: string): number => {
-    const row = products?.vectors.row(product);
-    if (row !== undefined) return row;
-    let index = unrowed.get(product);
-    if (index === undefined) unrowed.set(product, (index = rows + unrowed.size));
-    return index;
-  };
-  const lo = new Int32Array(n);
-  const hi = new Int32Array(n);
-  const intentionIds = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    const a = assertions[k]!;
-    let id = idOfText.get(a.intention);
-    if (id === undefined) {
-      const key = intentionKey(a.intention);
-      id = idOfKey.get(key);
-      if (id === undefined) {
-        id = keyOfId.length;
-        idOfKey.set(key, id);
-        keyOfId.push(key);
-        textOfId.push(a.intention); // the first text seen stands for its key
-      }
-      idOfText.set(a.intention, id);
-    }
-    intentionIds[k] = id;
-    const x = productIndexOrAdd(a.itemA);
-    const y = productIndexOrAdd(a.itemB);
-    lo[k] = x < y ? x : y;
-    hi[k] = x < y ? y : x;
-  }
-  const keys = keyOfId.length;
-  const productCount = rows + unrowed.size;
-
-  // Assertions ordered by (lo, hi, input order): a counting sort by lo (stable), then each
-  // product's bucket by hi (stable); runs of one (lo, hi) are the pair slots.
-  const bucket = new Int32Array(productCount + 1);
-  for (let k = 0; k < n; k++) bucket[lo[k]! + 1]! += 1;
-  for (let p = 0; p < productCount; p++) bucket[p + 1]! += bucket[p]!;
-  const order = new Int32Array(n);
-  const fill = bucket.slice(0, productCount);
-  for (let k = 0; k < n; k++) order[fill[lo[k]!]!++] = k;
-  const firstPair = new Int32Array(productCount + 1);
-  const partner: number[] = [];
-  const firstId: number[] = [];
-  const pairIds: number[] = [];
-  /** Per key id, the pair slots it is asserted for (each slot once, ascending). */
-  const slotsOfId: number[][] = Array.from({ length: keys }, () => []);
-  const pairLo: number[] = [];
-  for (let p = 0; p < productCount; p++) {
-    const from = bucket[p]!;
-    const to = bucket[p + 1]!;
-    if (to - from > 1)
-      order.set(
-        order.subarray(from, to).sort((u, v) => hi[u]! - hi[v]! || u - v),
-        from,
-      );
-    firstPair[p] = partner.length;
-    for (let k = from; k < to; k++) {
-      const a = order[k]!;
-      if (k === from || hi[a] !== hi[order[k - 1]!]) {
-        partner.push(hi[a]!);
-        pairLo.push(p);
-        firstId.push(pairIds.length);
-      }
-      const id = intentionIds[a]!;
-      const slot = partner.length - 1;
-      let seen = false;
-      for (let j = firstId[slot]!; j < pairIds.length; j++) if (pairIds[j] === id) seen = true;
-      if (!seen) {
-        pairIds.push(id);
-        slotsOfId[id]!.push(slot);
-      }
-    }
-  }
-  firstPair[productCount] = partner.length;
-  firstId.push(pairIds.length);
-
-  // Generic: the concept groups of each key's pairs (a row's words are the context's already).
-  const unrowedIds: string[] = [...unrowed.keys()];
-  const wordsOfUnrowed: Array<WordSet | undefined> = [];
-  const words = (p: number): WordSet =>
-    p < rows ? products!.wordsOfRow[p]! : (wordsOfUnrowed[p - rows] ??= wordsOf([phrases.get(unrowedIds[p - rows]!)]));
-  const genericId = new Uint8Array(keys);
-  const generic: Array<[string, GenericIntention]> = [];
-  slotsOfId.forEach((slots, id) => {
-    if (slots.length < genericMinGroups) return; // fewer pairs than the cut-off cannot span enough groups
-    const groups = groupsOfPairs(slots.length, (k) => [words(pairLo[slots[k]!]!), words(partner[slots[k]!]!)]);
-    if (groups >= genericMinGroups) {
-      generic.push([keyOfId[id]!, { text: textOfId[id]!, groups, pairs: slots.length }]);
-      genericId[id] = 1;
-    }
-  });
-  generic.sort((x, y) => y[1].groups - x[1].groups || (x[1].text < y[1].text ? -1 : x[1].text > y[1].text ? 1 : 0));
-
-  const kinds = productKinds(productCount, (p) =>
-    phrases.get(p < rows ? products!.vectors.ids[p]! : unrowedIds[p - rows]!),
-  );
-  const slots = partner.length;
-  const phraseCount = kinds.phraseOfId.length;
-  // Kind pairs: every asserted pair's keys under each (kind phrase of one, kind phrase of the other).
-  const keysOfKindPair = new Map<number, Set<number>>();
-  for (let s = 0; s < slots; s++) {
-    const ka = kindOf(kinds, pairLo[s]!);
-    const kb = kindOf(kinds, partner[s]!);
-    for (const x of ka)
-      for (const y of kb) {
-        const code = x <= y ? x * phraseCount + y : y * phraseCount + x;
-        let set = keysOfKindPair.get(code);
-        if (!set) keysOfKindPair.set(code, (set = new Set()));
-        for (let j = firstId[s]!; j < firstId[s + 1]!; j++) set.add(pairIds[j]!);
-      }
-  }
-  const kindPairCode = Float64Array.from([...keysOfKindPair.keys()].sort((a, b) => a - b));
-  const firstKindPairKey = new Int32Array(kindPairCode.length + 1);
-  const kindPairKeys: number[] = [];
-  kindPairCode.forEach((code, c) => {
-    firstKindPairKey[c] = kindPairKeys.length;
-    kindPairKeys.push(...[...keysOfKindPair.get(code)!].sort((a, b) => a - b));
-  });
-  firstKindPairKey[kindPairCode.length] = kindPairKeys.length;
-
-  // Group-generic: within the group of each shared phrase (the pairs whose two products both hold
-  // it), the distinct kind pairs, and per key the kind pairs it is asserted for.
-  const kindSignature = new Map<string, number>();
-  const signatureOf = (p: number): number => {
-    const text = kindOf(kinds, p).join(',');
-    let id = kindSignature.get(text);
-    if (id === undefined) kindSignature.set(text, (id = kindSignature.size));
-    return id;
-  };
-  const signatures = Int32Array.from({ length: productCount }, (_, p) => signatureOf(p));
-  const groupPairs = new Map<number, Set<string>>();
-  const groupKeyPairs = new Map<number, Map<number, Set<string>>>();
-  for (let s = 0; s < slots; s++) {
-    const a = pairLo[s]!;
-    const b = partner[s]!;
-    const pa = phrasesOfProduct(kinds, a);
-    const pb = phrasesOfProduct(kinds, b);
-    if (!intersects(pa, pb)) continue;
-    const sa = signatures[a]!;
-    const sb = signatures[b]!;
-    const kindPair = sa <= sb ? `${sa},${sb}` : `${sb},${sa}`;
-    for (const x of pa) {
-      if (kinds.sharedPhrase[x] !== 1 || !pb.includes(x)) continue;
-      let pairsOfGroup = groupPairs.get(x);
-      if (!pairsOfGroup) groupPairs.set(x, (pairsOfGroup = new Set()));
-      pairsOfGroup.add(kindPair);
-      let byKey = groupKeyPairs.get(x);
-      if (!byKey) groupKeyPairs.set(x, (byKey = new Map()));
-      for (let j = firstId[s]!; j < firstId[s + 1]!; j++) {
-        const id = pairIds[j]!;
-        let set = byKey.get(id);
-        if (!set) byKey.set(id, (set = new Set()));
-        set.add(kindPair);
-      }
-    }
-  }
-  const groupGenericCodes: number[] = [];
-  const groupGeneric: GroupGenericIntention[] = [];
-  for (const [x, pairsOfGroup] of groupPairs) {
-    const of = pairsOfGroup.size;
-    if (of < GROUP_GENERIC_MIN_KIND_PAIRS) continue;
-    for (const [id, set] of groupKeyPairs.get(x)!) {
-      if (set.size < groupGenericShare * of) continue;
-      groupGenericCodes.push(x * keys + id);
-      groupGeneric.push({ text: textOfId[id]!, group: kinds.phraseOfId[x]!, kindPairs: set.size, of });
-    }
-  }
-  groupGeneric.sort(
-    (u, v) =>
-      (u.group < v.group ? -1 : u.group > v.group ? 1 : 0) ||
-      v.kindPairs - u.kindPairs ||
-      (u.text < v.text ? -1 : u.text > v.text ? 1 : 0),
-  );
-  return {
-    keyOfId,
-    intentionIds,
-    rows,
-    unrowed: [...unrowed],
-    firstPair,
-    partner: Int32Array.from(partner),
-    firstId: Int32Array.from(firstId),
-    pairIds: Int32Array.from(pairIds),
-    genericId,
-    generic,
-    kinds,
-    kindPairCode,
-    firstKindPairKey,
-    kindPairKeys: Int32Array.from(kindPairKeys),
-    groupGenericCode: Float64Array.from(groupGenericCodes.sort((a, b) => a - b)),
-    groupGeneric,
-  };
 }
 
 /**
@@ -449,6 +178,8 @@ export class ValidityIndex {
   /** What the index is made of: what the items workers receive. */
   readonly data: ValidityIndexData;
   private readonly unrowed: Map<string, number>;
+  /** The fits of intentions to products (undefined without fit vectors: the fit rules then hold for nothing). */
+  readonly fit: IntentionFit | undefined;
   /** Vector row of each key id's text in `vectors`, or -1 (no vector: only equal keys are close). */
   private readonly rowOfId: Int32Array;
   /** Generic intention key → the evidence; sorted by groups (descending), then text. */
@@ -471,14 +202,20 @@ export class ValidityIndex {
     /** The data of an index built from the same assertions, phrases, cut-offs and products (a worker gets the main thread's). */
     prebuilt?: ValidityIndexData,
     readonly groupGenericShare = DEFAULT_GROUP_GENERIC_SHARE,
+    extras: ValidityExtras = {},
   ) {
+    const { fitVectors } = extras;
     const d = (this.data =
-      prebuilt ?? buildValidityIndexData(assertions, phrases, genericMinGroups, products, groupGenericShare));
+      prebuilt ?? buildValidityIndexData(assertions, phrases, genericMinGroups, products, groupGenericShare, extras));
     this.unrowed = new Map(d.unrowed);
     this.generic = new Map(d.generic);
     this.keys = d.keyOfId.length;
     this.intentionIds = d.intentionIds;
     this.rowOfId = new Int32Array(this.keys).fill(-1);
+    if (fitVectors) {
+      const productIds = [...(products?.vectors.ids ?? []), ...d.unrowed.map(([id]) => id)];
+      this.fit = new IntentionFit(fitVectors, d.keyOfId, productIds);
+    }
     if (vectors)
       d.keyOfId.forEach((key, id) => {
         const row = vectors.row(key);
@@ -538,21 +275,33 @@ export class ValidityIndex {
   // implementation. The order of the checks is the order the refusal reasons are recorded in.
 
   /** What the Task-1 rules consult about the item's pair (product indices a, b): computed once per item. */
-  task1Pair(a: number, b: number): Task1Pair {
-    return { a, b, asserted: this.assertedIds(a, b) };
+  task1Pair(a: number, b: number, goldKey = -1): Task1Pair {
+    return { a, b, asserted: this.assertedIds(a, b), goldFit: this.fit?.pairFit(goldKey, a, b) ?? NaN };
   }
 
   /**
    * Task 1: the rule that refuses intention key id `key` as a distractor of `pair` (task1Pair);
    * undefined when none does. -1 (a text no assertion has) is refused by no rule.
    */
-  task1Refusal(key: number, pair: Task1Pair, rules: ValidityRules): ValidityFilter | undefined {
+  task1Refusal(
+    key: number,
+    pair: Task1Pair,
+    rules: ValidityRules,
+    /** The product indices of the pair the candidate is asserted for, when known: it must explain them. */
+    own?: { a: number; b: number },
+  ): ValidityFilter | undefined {
     if (key < 0) return undefined;
     if (rules.excludePairAsserted && includesId(pair.asserted, key)) return 'pair-asserted';
     if (rules.excludeGeneric && this.isGenericId(key)) return 'generic';
     if (rules.excludeSecondAnswers && this.closeToAnyId(key, pair.asserted)) return 'second-answer';
     if (rules.excludeKindAsserted && this.kindAssertedCloseTo(key, pair.a, pair.b)) return 'kind-asserted';
     if (rules.excludeGroupGeneric && this.groupGenericFor(key, pair.a, pair.b)) return 'group-generic';
+    if (rules.excludeVacuous && this.isVacuousId(key)) return 'vacuous';
+    if (rules.excludeKindWords && (this.kindUsesWordsOf(key, pair.a) || this.kindUsesWordsOf(key, pair.b)))
+      return 'kind-words';
+    // A candidate that explains nothing of its own pair says nothing of any (NaN: not known, not refused).
+    if (rules.excludeUnexplained && own && this.fit && this.fit.pairFit(key, own.a, own.b) < rules.explainedMinFit)
+      return 'vacuous';
     return undefined;
   }
 
@@ -582,12 +331,39 @@ export class ValidityIndex {
     if (rules.excludeKindAsserted && known && this.kindAssertedCloseTo(goldKey, given, candidate))
       return 'kind-asserted';
     if (rules.excludeGroupGeneric && known && this.groupGenericFor(goldKey, given, candidate)) return 'group-generic';
+    if (
+      rules.excludeFitsAsWell &&
+      known &&
+      this.fit &&
+      this.fit.fit(goldKey, candidate) >= this.fit.fit(goldKey, gold) - rules.fitMargin
+    )
+      return 'fits-as-well';
     return undefined;
   }
 
-  /** Whether an item whose gold is intention key id `goldKey` is refused: its intention is generic (`generic-gold`). */
-  goldRefused(goldKey: number, rules: ValidityRules): boolean {
-    return rules.excludeGeneric && goldKey >= 0 && this.isGenericId(goldKey);
+  /** Whether the intentions asserted for product `p`'s kind use a particular word of key `key` (kind-words.ts). */
+  kindUsesWordsOf(key: number, p: number): boolean {
+    const d = this.data.kindWords;
+    return d !== undefined && kindUsesWordsOf(d, this.data.kinds, key, p);
+  }
+
+  /**
+   * Why the assertion of pair (a, b) whose intention is key id `goldKey` makes no item: its intention
+   * is generic (`generic-gold`), vacuous (`vacuous-gold`), or fits its own pair less than the cut-off
+   * (`unexplained`: it explains nothing); undefined when it may.
+   */
+  goldRefusal(goldKey: number, a: number, b: number, rules: ValidityRules): GoldRefusal | undefined {
+    if (goldKey < 0) return undefined;
+    if (rules.excludeGeneric && this.isGenericId(goldKey)) return 'generic-gold';
+    if (rules.excludeVacuous && this.isVacuousId(goldKey)) return 'vacuous-gold';
+    if (rules.excludeUnexplained && this.fit && this.fit.pairFit(goldKey, a, b) < rules.explainedMinFit)
+      return 'unexplained';
+    return undefined;
+  }
+
+  /** Whether the key id is a vacuous intention's (every word generic: vacuous-intentions.ts). */
+  isVacuousId(id: number): boolean {
+    return this.data.vacuousId[id] === 1;
   }
 
   /** The key id of an intention text (by intentionKey), or -1 when no input assertion has it. */

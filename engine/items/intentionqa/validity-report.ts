@@ -17,6 +17,10 @@ export interface ValidityStats {
   task2: Record<ValidityFilter, FilterCounts>;
   /** Assertions dropped before either task because their own intention is generic. */
   genericGold: number;
+  /** … because it is vacuous (every word generic: `vacuous-gold`). */
+  vacuousGold: number;
+  /** … because it explains nothing of its own pair (`unexplained`). */
+  unexplained: number;
 }
 
 function emptyCounts(): Record<ValidityFilter, FilterCounts> {
@@ -27,7 +31,7 @@ function emptyCounts(): Record<ValidityFilter, FilterCounts> {
 }
 
 export function emptyValidityStats(): ValidityStats {
-  return { task1: emptyCounts(), task2: emptyCounts(), genericGold: 0 };
+  return { task1: emptyCounts(), task2: emptyCounts(), genericGold: 0, vacuousGold: 0, unexplained: 0 };
 }
 
 const isFilter = (reason: string): reason is ValidityFilter => (VALIDITY_FILTERS as readonly string[]).includes(reason);
@@ -37,6 +41,8 @@ export function addToValidityStats(v: ValidityStats, record: IntentionQaRecord):
     const d = record.dropped;
     if (d.task === null) {
       if (d.reason === 'generic-gold') v.genericGold += 1;
+      if (d.reason === 'vacuous-gold') v.vacuousGold += 1;
+      if (d.reason === 'unexplained') v.unexplained += 1;
       return;
     }
     const counts = v[`task${d.task}`];
@@ -55,10 +61,18 @@ const FILTER_WORDS: Record<ValidityFilter, string> = {
   'kind-asserted': 'asserted for the same kinds of products',
   'group-generic': 'generic within the group',
   substitute: 'a substitute of the gold',
+  vacuous: 'says nothing of any product',
+  'fits-as-well': 'fits within the margin of the gold',
+  'kind-words': "a word of the kind's intentions",
 };
 
 /** Task 1's options are intentions and Task 2's products: the rules that apply to one task only. */
-const ONLY_TASK: Partial<Record<ValidityFilter, 1 | 2>> = { generic: 1, substitute: 2 };
+const ONLY_TASK: Partial<Record<ValidityFilter, 1 | 2>> = {
+  generic: 1,
+  substitute: 2,
+  'fits-as-well': 2,
+  'kind-words': 1,
+};
 
 /** The markdown section. */
 export function validitySection(v: ValidityStats, s: ValiditySettings, encoder: string | undefined): string[] {
@@ -75,6 +89,8 @@ export function validitySection(v: ValidityStats, s: ValiditySettings, encoder: 
     'gold is refused), the validity filters refuse window members that would be a second right answer;',
     "a window they leave with fewer than three distractors is dropped under the filter's name.",
     '',
+    `Rules that read fits (intention to title cosines, intention-fit.ts): ${s.fitVectors === null ? 'no fit vectors, so unexplained and fits-as-well hold for nothing' : `${s.fitVectors} titles encoded`}; unexplained ${onOff(s.excludeUnexplained)} (fit < ${s.explainedMinFit}), fits-as-well ${onOff(s.excludeFitsAsWell)} (margin ${s.fitMargin}); vacuous ${onOff(s.excludeVacuous)} (cut-off ${s.vacuousWordGroups} concept groups a word); kind-words ${onOff(s.excludeKindWords)}; kinds from ${s.kindsFrom}.`,
+    '',
     `Filters: pair-asserted ${onOff(s.excludePairAsserted)}, generic ${onOff(s.excludeGeneric)} (cut-off: ${s.genericMinGroups} concept groups), second-answer ${onOff(s.excludeSecondAnswers)} (cosine ≥ ${s.secondAnswerCosine}; ${vectors}), kind-asserted ${onOff(s.excludeKindAsserted)}, group-generic ${onOff(s.excludeGroupGeneric)} (share ≥ ${s.groupGenericShare} of a group's kind pairs), substitute ${onOff(s.excludeSubstitutes)} (the gold's kind, or Sim_p ≥ ${s.substituteCosine}).`,
     '',
     '| filter | Task 1 members refused | Task 1 items dropped | Task 2 members refused | Task 2 items dropped |',
@@ -88,7 +104,7 @@ export function validitySection(v: ValidityStats, s: ValiditySettings, encoder: 
   }
   lines.push(
     '',
-    `Assertions whose own intention is generic, dropped before either task (\`generic-gold\`): ${v.genericGold}.`,
+    `Assertions whose own intention is generic, dropped before either task (\`generic-gold\`): ${v.genericGold}; vacuous (\`vacuous-gold\`: every word of it generic, cut-off ${s.vacuousWordGroups} concept groups): ${v.vacuousGold}; that explain nothing of their own pair (\`unexplained\`: fit to the two titles below ${s.explainedMinFit}): ${v.unexplained}.`,
     'They are dropped rather than flagged: a generic intention fits any pair bought together, so in Task 2',
     'every plausible product is a second answer, and in Task 1 the item asks nothing about the pair.',
   );
