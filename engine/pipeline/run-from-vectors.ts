@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
-import { checkPaths } from '../../core/check-paths.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, UserError, type OnError } from '../../core/errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
 import { writeNpyMatrix } from '../../core/npy.js';
@@ -112,7 +112,12 @@ export const NO_CALIBRATION_NOTE =
   "the vectors were given, not made by the pipeline's encoder: its calibration does not apply, so the windows and difficulty cut points are the ones given";
 
 /** The paths read and written, checked before any work. */
-export function productVectorsPaths(o: ProductVectorsPipelineOptions) {
+export function productVectorsPaths(
+  o: Pick<
+    ProductVectorsPipelineOptions,
+    'productVectors' | 'productIds' | 'products' | 'assertions' | 'concepts' | 'out'
+  >,
+): PathChecks {
   return {
     inputFiles: {
       products: o.products,
