@@ -121,6 +121,9 @@ function checkModelDir(path: string, field: string): void {
 function checkOutputFile(path: string, field: string): void {
   const s = stat(path);
   if (s?.isDirectory()) throw fail(path, field, 'EISDIR', 'is a folder, not a file', 'give the path of a file');
+  // `--mturk-csv new/`: a folder's name, whose write fails with EISDIR after the other outputs (issue 45).
+  if (path.endsWith('/') || path.endsWith(sep))
+    throw fail(path, field, 'EISDIR', 'names a folder (it ends with a slash), not a file', 'give the path of a file');
   checkWritableDir(dirname(path), field);
 }
 

@@ -249,6 +249,23 @@ describe('faults 3 and 18: review export writes no output over another, nor a CS
       `intentsim: ${folder} (--mturk-csv): is a folder, not a file; give the path of a file\n`,
     );
     expect(existsSync(out)).toBe(false);
+    // A folder not made yet, named with a trailing slash: the CSV's write failed with EISDIR after
+    // the other outputs were written.
+    const slash = join(d, 'new-folder') + '/';
+    const slashErr = await failure([
+      'review',
+      'export',
+      '--review',
+      join(d, 'review'),
+      '--out',
+      out,
+      '--mturk-csv',
+      slash,
+    ]);
+    expect(await printed(slashErr, 'review', 'export')).toBe(
+      `intentsim: ${slash} (--mturk-csv): names a folder (it ends with a slash), not a file; give the path of a file\n`,
+    );
+    expect(existsSync(out)).toBe(false);
   });
 });
 
