@@ -338,7 +338,8 @@ describe('fault 14: an output folder that cannot be created fails at once', () =
     const result = await promisify(execFile)(
       process.execPath,
       ['bin/intentsim.js', 'items', 'check', '--items', items, '--assertions', assertions, '--out', proc!],
-      { timeout: 60_000 },
+      // SIGKILL: the old code ignored SIGTERM while it spun.
+      { timeout: 60_000, killSignal: 'SIGKILL' },
     ).catch((err: { code: number; stderr: string; killed: boolean }) => err);
     expect(result).toMatchObject({ code: 1, killed: false });
     expect((result as { stderr: string }).stderr).toBe(
