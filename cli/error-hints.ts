@@ -4,8 +4,16 @@ import { InputLimitError } from '../core/jsonl-batches.js';
 import { DEFAULT_MODEL_ID } from '../embeddings/model-files.js';
 import { DeviceUnavailableError } from '../embeddings/execution-providers.js';
 import { ModelNotFoundError } from '../embeddings/model-resolution.js';
+import type { Command } from '@commander-js/extra-typings';
+import { flagOf } from './option-flags.js';
 
-export function cliHint(err: unknown): string | undefined {
+/**
+ * The hint for `err` on the command line of `program` (the command that ran): a hint names only
+ * flags that command has (issue 45: `items check` suggested --max-line-bytes, which it refuses).
+ * Without a program (a library caller formatting an error), every flag is named.
+ */
+export function cliHint(err: unknown, program?: Command): string | undefined {
+  const flag = (field: string, fallback: string) => (program === undefined ? fallback : flagOf(field, program));
   if (err instanceof ModelNotFoundError) {
     return [
       'How to supply a local copy:',
@@ -17,10 +25,16 @@ export function cliHint(err: unknown): string | undefined {
     ].join('\n');
   }
   if (err instanceof InputLimitError) {
-    const flag = err.limit === 'maxLineBytes' ? '--max-line-bytes' : '--max-text-length';
-    return `  If such ${err.limit === 'maxLineBytes' ? 'lines' : 'texts'} are meant to be there, raise the limit with ${flag} N.`;
+    const raise = flag(err.limit, err.limit === 'maxLineBytes' ? '--max-line-bytes' : '--max-text-length');
+    if (raise === undefined) return undefined;
+    return `  If such ${err.limit === 'maxLineBytes' ? 'lines' : 'texts'} are meant to be there, raise the limit with ${raise} N.`;
   }
-  if (err instanceof DeviceUnavailableError && err.device !== 'auto' && err.device !== 'cpu') {
+  if (
+    err instanceof DeviceUnavailableError &&
+    err.device !== 'auto' &&
+    err.device !== 'cpu' &&
+    flag('device', '--device') !== undefined
+  ) {
     return '  Use --device auto to fall back to the CPU, or --device cpu.';
   }
   return undefined;

@@ -9,6 +9,7 @@ import { redact } from '../core/redact.js';
 import { exitCleanlyOnInterrupt, undoAllForInterrupt } from '../core/interrupt.js';
 import { cliHint } from './error-hints.js';
 import { messageInFlags } from './option-flags.js';
+import { checkDeclaredPathsBeforeAction } from './declared-paths.js';
 
 type Register = (program: Command) => void;
 
@@ -52,6 +53,8 @@ export async function buildProgram(commandName?: string): Promise<Command> {
   const named = COMMANDS.filter(([name]) => name === commandName);
   for (const [, load] of named.length > 0 ? named : COMMANDS) (await load())(program);
   inheritHelpSettings(program);
+  // Every command's declared paths are checked before its action (cli/declared-paths.ts).
+  checkDeclaredPathsBeforeAction(program);
   return program;
 }
 
@@ -127,7 +130,7 @@ export function formatFailure(err: unknown, program: Command | undefined = runni
 
 function describeFailure(err: unknown, program: Command | undefined): string {
   if (err instanceof UserError || isSystemError(err)) {
-    const hint = cliHint(err);
+    const hint = cliHint(err, program);
     const message = err instanceof UserError ? messageInFlags(err, program) : (err as Error).message;
     return `intentsim: ${message}\n${hint === undefined ? '' : hint + '\n'}`;
   }

@@ -3,10 +3,11 @@
 // or SIGTERM (core/interrupt.ts); one left by `kill -9` is removed by the next run that writes there
 // (removeStaleTemporaryFiles).
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
 import { removeOnInterrupt, temporaryPathFor } from './temporary-files.js';
+import { makeDirs } from './make-dirs.js';
 
 /**
  * An output on its way: `tmp` (beside `path`, a file or a folder) is written by the caller, then
@@ -24,7 +25,7 @@ export interface TemporaryOutput {
 }
 
 export async function openTemporaryOutput(path: string): Promise<TemporaryOutput> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeDirs(dirname(path));
   const tmp = temporaryPathFor(path);
   const forget = removeOnInterrupt(tmp);
   return {

@@ -26,6 +26,13 @@ export interface PathChecks {
   outputDirs?: NamedPaths;
   /** Files written: each is not a folder, and its folder exists or can be created, and is writable. */
   outputFiles?: NamedPaths;
+  /**
+   * A model's folder and cache: read through the model's resolution, which says where it looked and
+   * how to supply a model when nothing is there, and a cache is filled only with what is missing; so
+   * they need not exist nor be writable. Each must not be a file. No overlap is checked: a model
+   * folder inside the cache is the cache's own content, and no command writes over a model's files.
+   */
+  modelDirs?: NamedPaths;
 }
 
 function stat(path: string): Stats | undefined {
@@ -100,23 +107,41 @@ function checkOutputDir(path: string, field: string): void {
   checkWritableDir(path, field);
 }
 
+function checkModelDir(path: string, field: string): void {
+  if (stat(path)?.isDirectory() === false)
+    throw fail(
+      path,
+      field,
+      'ENOTDIR',
+      'is a file, not a folder',
+      'give the path of a folder (it is created if missing)',
+    );
+}
+
 function checkOutputFile(path: string, field: string): void {
   const s = stat(path);
   if (s?.isDirectory()) throw fail(path, field, 'EISDIR', 'is a folder, not a file', 'give the path of a file');
+  // `--mturk-csv new/`: a folder's name, whose write fails with EISDIR after the other outputs (issue 45).
+  if (path.endsWith('/') || path.endsWith(sep))
+    throw fail(path, field, 'EISDIR', 'names a folder (it ends with a slash), not a file', 'give the path of a file');
   checkWritableDir(dirname(path), field);
 }
 
 /**
- * An output that is, holds or lies inside an input: writing it could replace or remove the input.
- * `field` and `inputField` are option fields (the CLI names its flags instead).
+ * An output that is, holds or lies inside an input: writing it could replace or remove the input;
+ * or an output that is another output of the command (`also`): one would be written over the other.
+ * `field` and `inputField` are option fields (the CLI names its flags instead); for `also`, the
+ * "input" is the other output.
  */
+export type OverlapRelation = 'is' | 'holds' | 'inside' | 'also';
+
 export class PathOverlapError extends UserError {
   constructor(
     readonly path: string,
     readonly field: string,
     readonly inputPath: string,
     readonly inputField: string,
-    readonly relation: 'is' | 'holds' | 'inside',
+    readonly relation: OverlapRelation,
   ) {
     super(PathOverlapError.describe(path, field, inputPath, inputField, relation));
     this.name = 'PathOverlapError';
@@ -128,9 +153,14 @@ export class PathOverlapError extends UserError {
     field: string,
     inputPath: string,
     inputField: string,
-    relation: 'is' | 'holds' | 'inside',
+    relation: OverlapRelation,
   ): string {
     const input = `${inputPath} (${inputField})`;
+    if (relation === 'also')
+      return (
+        `${path} (${field}): the output is also the output ${input}: one would be written over the other; ` +
+        'give each output a path of its own (nothing was written)'
+      );
     const what =
       relation === 'is'
         ? `is the input ${input}: writing it would destroy the input`
@@ -174,21 +204,31 @@ function overlap(output: string, input: string): 'is' | 'holds' | 'inside' | und
   return undefined;
 }
 
-/** Refuses the first output that is, holds or lies inside an input (see the file comment). */
+/**
+ * Refuses the first output that is, holds or lies inside an input (see the file comment), then the
+ * first output that is another output: `review export --out O --mturk-csv O/labels.jsonl` would
+ * write the CSV over its own labels. (One output inside another is how commands nest their files:
+ * OUT/cache, OUT/items; only the same path twice is refused.)
+ */
 export function checkNoOverlap(checks: PathChecks): void {
   const named = (groups: Array<NamedPaths | undefined>) =>
     groups.flatMap((g) =>
-      Object.entries(g ?? {}).flatMap(([field, path]) => (path === undefined ? [] : [{ field, path }])),
+      Object.entries(g ?? {}).flatMap(([field, path]) =>
+        path === undefined ? [] : [{ field, path, real: resolvedPath(path) }],
+      ),
     );
-  const inputs = named([checks.inputFiles, checks.inputDirs]).map((i) => ({ ...i, real: resolvedPath(i.path) }));
-  if (inputs.length === 0) return;
-  for (const o of named([checks.outputDirs, checks.outputFiles])) {
-    const real = resolvedPath(o.path);
+  const inputs = named([checks.inputFiles, checks.inputDirs]);
+  const outputs = named([checks.outputDirs, checks.outputFiles]);
+  for (const o of outputs) {
     for (const i of inputs) {
-      const relation = overlap(real, i.real);
+      const relation = overlap(o.real, i.real);
       if (relation !== undefined) throw new PathOverlapError(o.path, o.field, i.path, i.field, relation);
     }
   }
+  outputs.forEach((o, k) => {
+    const earlier = outputs.slice(0, k).find((e) => e.real === o.real);
+    if (earlier !== undefined) throw new PathOverlapError(o.path, o.field, earlier.path, earlier.field, 'also');
+  });
 }
 
 /**
@@ -201,6 +241,7 @@ export function checkPaths(checks: PathChecks): void {
     [checks.inputDirs, checkInputDir],
     [checks.outputDirs, checkOutputDir],
     [checks.outputFiles, checkOutputFile],
+    [checks.modelDirs, checkModelDir],
   ];
   for (const [paths, check] of groups) {
     for (const [field, path] of Object.entries(paths ?? {})) {

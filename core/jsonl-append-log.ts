@@ -2,9 +2,10 @@
 // responses file of `ask`. Each record is appended as one whole line, in call order. On open, lines
 // that cannot be read (a torn last line, after a crash) are counted and skipped, so that what they
 // held is simply asked again; the next append starts on a fresh line, so it never joins the torn one.
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirs } from './make-dirs.js';
 
 export interface OpenedAppendLog<T> {
   log: JsonlAppendLog;
@@ -52,7 +53,7 @@ export class JsonlAppendLog {
   append(record: unknown): Promise<void> {
     const next = this.tail.then(async () => {
       const prefix = this.needsNewline ? '\n' : '';
-      await mkdir(dirname(this.file), { recursive: true });
+      await makeDirs(dirname(this.file));
       await appendFile(this.file, prefix + JSON.stringify(record) + '\n');
       this.needsNewline = false;
     });

@@ -5,11 +5,12 @@
 //      is present always means "complete and consistent": a rerun killed half-way leaves no old
 //      manifest next to new partial files.
 // `release` removes the lock; the command writes the completion file last, before releasing.
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { notice } from './notice.js';
 import { lockOutput } from './output-lock.js';
 import { removeStaleTemporaryFiles } from './temporary-files.js';
+import { makeDirsSync } from './make-dirs.js';
 
 export interface OutputClaim {
   release(): void;
@@ -21,7 +22,7 @@ export interface ClaimOptions {
 }
 
 export function claimOutput(target: string, kind: 'folder' | 'file', options: ClaimOptions = {}): OutputClaim {
-  mkdirSync(kind === 'folder' ? target : dirname(target), { recursive: true });
+  makeDirsSync(kind === 'folder' ? target : dirname(target));
   const lock = lockOutput(target, kind, (holder, path) =>
     notice(
       `took over the lock ${path}: intentsim pid ${holder.pid} (${holder.command}), which took it at ${holder.since}, no longer runs`,

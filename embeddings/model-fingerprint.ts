@@ -4,12 +4,13 @@
 // (path, size, mtime, inode), and recomputed when any of these changes. A record that cannot be read,
 // does not parse or fails its own checksum is recomputed too: a cache never yields a wrong value.
 import { createReadStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.js';
 import { readChecksummedJson, sha256OfJson, withJsonChecksum } from '../core/checksum.js';
 import type { ModelDtype } from './model-files.js';
+import { makeDirs } from '../core/make-dirs.js';
 
 /** What identifies a model for the fingerprint: its two files and the settings that change vectors. */
 export interface ModelFingerprintInput {
@@ -78,7 +79,7 @@ export async function modelFingerprint(input: ModelFingerprintInput, cacheRoot: 
     const fields = { format: 1 as const, files, dtype: input.dtype, maxTokens: input.maxTokens, fingerprint };
     const record: FingerprintRecord = withJsonChecksum(fields);
     try {
-      await mkdir(join(cacheRoot, 'fingerprints'), { recursive: true });
+      await makeDirs(join(cacheRoot, 'fingerprints'));
       await writeFileAtomic(recordPath, JSON.stringify(record) + '\n');
     } catch {
       // A read-only cache folder: the next open hashes again.

@@ -14,12 +14,13 @@
 // aside with a note and replaced by an empty cache (issue 29): its nodes are computed again.
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { float32LittleEndian } from '../core/npy.js';
 import { UserError } from '../core/errors.js';
 import { NODE_CACHE_FILE_CONTEXT, fileError } from '../core/file-errors.js';
 import { notice } from '../core/notice.js';
+import { makeDirsSync } from '../core/make-dirs.js';
 
 /** SQLite's verdict on a damaged file: a malformed image, or not a database at all. */
 function isDamaged(err: unknown): boolean {
@@ -103,7 +104,7 @@ export class NodeEmbeddingCache {
   }
 
   static open(path: string, key: NodeContextKey): NodeEmbeddingCache {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirsSync(dirname(path));
     const cache = new NodeEmbeddingCache(path, key);
     cache.guard(() => cache.connect());
     return cache;

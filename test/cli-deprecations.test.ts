@@ -3,11 +3,11 @@
 // the command line is parsed twice, with the old spelling and with the new one, and the options its
 // action receives must be the same (the old option's own hidden value aside); then a few old
 // spellings run for real and must give the new spelling's output, byte for byte.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../cli/main.js';
 import { commandDeprecationNote, deprecationNote } from '../cli/options/deprecated-spellings.js';
 
@@ -294,6 +294,18 @@ describe('the note of an old command path', () => {
 });
 
 describe('old spellings (one release): the same options, and one note each', () => {
+  // Every command checks the paths it declares before its action (cli/declared-paths.ts): the
+  // relative paths of the cases name files and folders that exist, in a folder of this test's own.
+  const cwd = process.cwd();
+  beforeAll(() => {
+    const inputs = join(dir, 'inputs');
+    mkdirSync(join(inputs, 'x'), { recursive: true });
+    for (const f of ['g.sqlite', 'e.jsonl', 'g', 'p', 'a', 'i', 'q', 's', 't']) writeFileSync(join(inputs, f), '');
+    if (!existsSync(responses)) writeFileSync(responses, '');
+    process.chdir(inputs);
+  });
+  afterAll(() => process.chdir(cwd));
+
   it.each(CASES)('%j', async (old, now, notes) => {
     const expected = await parsedOptions(now);
     expect(stderr).toEqual([]); // the new spelling prints nothing

@@ -115,6 +115,15 @@ describe('blind view', () => {
         body: JSON.stringify({ correct: ['E'], validity: 'valid', reasons: [], ms: 5 }),
       });
       expect(bad.status).toBe(400);
+      // The blind page offers no "gold wrong": the server takes none either (issue 45).
+      const goldWrong = await fetch(`${server.url}api/items/1`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ correct: ['A'], validity: 'invalid', reasons: ['gold-wrong'], ms: 5 }),
+      });
+      expect(goldWrong.status).toBe(400);
+      expect(await goldWrong.json()).toEqual({ error: 'a blind review offers no reason "gold-wrong"' });
+      expect(r.store.labels('a')[0]!.reasons).toEqual(['second-right-answer']);
     } finally {
       await server.close();
       r.store.close();
@@ -294,6 +303,18 @@ describe('blind review with Mechanical Turk', () => {
     await expect(importMturkResults(store, bad)).rejects.toThrow(
       `${bad}:2 (field "Input.item_ref"): "item-0" is not an item of this review`,
     );
+    // Issue 45: "gold wrong" is no reason of a blind batch (its template shows no gold).
+    writeFileSync(
+      bad,
+      stringify([
+        [...head, ...answers],
+        [...rows[0]!.slice(0, 5), 'A', 'invalid', 'gold-wrong', ''],
+      ]),
+    );
+    await expect(importMturkResults(store, bad)).rejects.toThrow(
+      `${bad}:2 (field "Answer.reasons"): "gold-wrong" is not a reason of a blind review (its template shows no gold)`,
+    );
+    expect(store.labels('mturk-W1')).toHaveLength(4);
     store.close();
   });
 });

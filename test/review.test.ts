@@ -312,6 +312,17 @@ describe('review server', () => {
     const r = await sixItemReview();
     server = await serveReview({ store: r.store });
     expect((await call('/', { host: 'attacker.example:80' })).status).toBe(421);
+    await server.close();
+    // Issue 45: on another loopback address the printed link's host is answered, not 421.
+    server = await serveReview({ store: r.store, host: '127.0.0.2' });
+    const linked = new URL(server.url);
+    expect(linked.hostname).toBe('127.0.0.2');
+    expect((await call('/', { host: linked.host })).status).toBe(200);
+    expect((await call('/', { host: 'attacker.example:80' })).status).toBe(421);
+    // A port out of range is a clear error, not Node's RangeError.
+    await expect(serveReview({ store: r.store, port: 99999 })).rejects.toThrow(
+      'port must be a port, 0 to 65535, got 99999',
+    );
     await expect(serveReview({ store: r.store, host: '0.0.0.0', tokens: false })).rejects.toThrow(
       'refusing to serve the review on 0.0.0.0 without tokens',
     );

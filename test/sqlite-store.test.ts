@@ -308,3 +308,22 @@ describe('SQLite store specifics', () => {
     db.close();
   });
 });
+
+describe('close, however it ends (issue 45, fault 19)', () => {
+  it('releases the output lock when another connection keeps the database locked', async () => {
+    const path = freshPath();
+    const store = SqliteGraphStore.open(path, { mode: 'write' });
+    await store.beginBulkLoad();
+    const other = new Database(path);
+    other.exec('BEGIN EXCLUSIVE');
+    // Ending the bulk load waits out the busy timeout, then fails: the lock must go all the same.
+    await expect(store.close()).rejects.toThrow(/database is locked|busy/i);
+    expect(existsSync(lockPathFor(path, 'file'))).toBe(false);
+    other.exec('ROLLBACK');
+    other.close();
+    // The unfinished bulk load is finished by the next writer.
+    const again = SqliteGraphStore.open(path, { mode: 'write' });
+    await again.close();
+    expect(existsSync(lockPathFor(path, 'file'))).toBe(false);
+  });
+});

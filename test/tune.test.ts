@@ -184,6 +184,9 @@ describe('tune --review', () => {
   it('says clearly what is wrong with a review or a settings file', async () => {
     const dir = tmp();
     await expect(tuneReview({ reviewDir: join(dir, 'none'), settingsOut: join(dir, 'x.json') })).rejects.toThrow(
+      `${join(dir, 'none')} (reviewDir): no such folder`,
+    );
+    await expect(tuneReview({ reviewDir: dir, settingsOut: join(dir, 'x.json') })).rejects.toThrow(
       'not a review folder',
     );
     const noScores = JSON.parse(itemLine(0, [0.4, 0.5, 0.6], 'A')) as Record<string, unknown>;

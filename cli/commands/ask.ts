@@ -4,13 +4,20 @@ import { join } from 'node:path';
 import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
 import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
-import { ask } from '../../engine/evaluation/ask.js';
+import { ask, askPaths } from '../../engine/evaluation/ask.js';
 import { EMBEDDING_SOLVER, solveByEmbedding } from '../../engine/evaluation/embedding-solver.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
 import { openEncoder } from '../../workers/open-encoder.js';
 import { addChatEndpointOptions, addSamplesOption, ASK_GENERATION_DEFAULTS } from '../options/chat-options.js';
 import { addResponseCacheOptions, chatRunOptions, RESPONSE_CACHE_FILE } from '../options/chat-run-options.js';
-import { addModelOptions, encoderExecution, encoderSpec, setUnlessGiven } from '../options/model-options.js';
+import {
+  addModelOptions,
+  encoderExecution,
+  encoderSpec,
+  modelPaths,
+  setUnlessGiven,
+} from '../options/model-options.js';
+import { declarePaths, mergePaths } from '../declared-paths.js';
 import { underscoreChoice } from '../options/deprecated-spellings.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { malformedItemsLine } from '../malformed-items.js';
@@ -99,7 +106,9 @@ export function registerAskCommand(program: Command): void {
     ),
     { cacheDirAlso },
   );
-  withOptions.action(async (o) => {
+  declarePaths(withOptions, (o) =>
+    mergePaths(askPaths({ ...o, cacheFile: typeof o.cache === 'string' ? o.cache : undefined }), modelPaths(o)),
+  ).action(async (o) => {
     if (o.solver === EMBEDDING_SOLVER) {
       const encoder = await openEncoder(encoderSpec(o), encoderExecution(o));
       try {

@@ -1,13 +1,13 @@
 // `intentsim items sib` (formerly `assemble sib`): SessionIntentBench tasks and distractor-backed
 // items from sessions JSONL.
 import { Command, InvalidArgumentError } from '@commander-js/extra-typings';
-import { checkPaths } from '../../core/check-paths.js';
 import { ModelNotFoundError } from '../../embeddings/model-resolution.js';
 import { openEncoder } from '../../workers/open-encoder.js';
 import { assembleSib, sibPaths, SIB_OUTPUT_FILES, type SibSummary } from '../../engine/items/sib/assemble-sib.js';
 import { DEFAULT_WINDOWS, type CosineWindow, type DistractorWindows } from '../../engine/items/sib/distractors.js';
 import { PROMPT_STYLES, type PromptStyle } from '../../engine/items/sib/sib-types.js';
-import { addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
+import { addModelOptions, encoderExecution, encoderSpec, modelPaths } from '../options/model-options.js';
+import { declarePaths, mergePaths } from '../declared-paths.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
@@ -135,8 +135,10 @@ export function sibCommand(deprecatedFor?: string) {
     { flags: '--window-comparison <lo,hi>', use: '--task3-window', parse: cosineBounds },
     { flags: '--window-next <lo,hi>', use: '--next-product-window', parse: cosineBounds },
   ]);
-  return addModelOptions(addBadInputOptions(withSib, `OUT/${SIB_OUTPUT_FILES.rejects}`)).action(async (o) => {
-    checkPaths(sibPaths({ sessions: o.sessions, annotations: o.annotations, catalog: o.catalog, out: o.out }));
+  const paths = declarePaths(addModelOptions(addBadInputOptions(withSib, `OUT/${SIB_OUTPUT_FILES.rejects}`)), (o) =>
+    mergePaths(sibPaths(o), modelPaths(o)),
+  );
+  return paths.action(async (o) => {
     const wantDistractors = o.distractors ?? o.catalog !== undefined;
     const encoder = wantDistractors
       ? await openEncoder(encoderSpec(o), encoderExecution(o)).catch((err: unknown) => {

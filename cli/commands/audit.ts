@@ -1,7 +1,8 @@
 // `intentsim audit`: a judge model asked which options of every IntentionQA item are right
 // (engine/evaluation/audit.ts); verdicts, their counts, and with --drop-flagged the items kept.
 import type { Command } from '@commander-js/extra-typings';
-import { AUDIT_FILES, DEFAULT_JUDGE_SETTINGS, runAudit } from '../../engine/evaluation/audit.js';
+import { AUDIT_FILES, auditPaths, DEFAULT_JUDGE_SETTINGS, runAudit } from '../../engine/evaluation/audit.js';
+import { declarePaths } from '../declared-paths.js';
 import { verdictTable } from '../../engine/evaluation/audit-summary.js';
 import { JUDGE_PROMPT_FILE } from '../../engine/evaluation/judge-prompt.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
@@ -75,7 +76,9 @@ export function registerAuditCommand(program: Command): void {
     }),
     `OUT/${AUDIT_FILES.rejects}`,
   );
-  withOptions.action(async (o) => {
+  declarePaths(withOptions, (o) =>
+    auditPaths({ ...o, cacheFile: typeof o.cache === 'string' ? o.cache : null }),
+  ).action(async (o) => {
     const r = await runAudit({
       ...chatRunOptions(o, 'audit'),
       items: o.items,

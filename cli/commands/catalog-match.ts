@@ -1,12 +1,12 @@
 // `intentsim catalog match` (formerly `graph match`): a product catalogue's concept phrases matched
 // to the purchase-event nodes of a graph store.
 import { Command, Option } from '@commander-js/extra-typings';
-import { checkPaths } from '../../core/check-paths.js';
 import type { OpenAiConceptOptions } from '../../engine/products/concepts-openai.js';
 import { matchFilePaths, matchProductsFile } from '../../engine/products/match-file.js';
 import { openConceptualizer } from '../../engine/products/open-conceptualizer.js';
 import { openGraphStore } from '../../graph/open-store.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
+import { declarePaths, mergePaths } from '../declared-paths.js';
 import { addChatConnectionOptions, chatClientOptions, type ChatConnectionCliOptions } from '../options/chat-options.js';
 import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
 import { addGraphStoreOption } from '../options/graph-options.js';
@@ -103,8 +103,11 @@ export function matchCommand(deprecatedFor?: string) {
     { flags: '--openai-rpm <n>', use: '--requests-per-minute', parse: positiveInt },
     { flags: '--openai-concurrency <n>', use: '--concurrency', parse: positiveInt },
   ]);
-  return addJsonOption(withChat).action(async (opts) => {
-    checkPaths(matchFilePaths(opts));
+  // The answer cache is appended to: an input given as the cache would grow cached lines.
+  const paths = declarePaths(addJsonOption(withChat), (o) =>
+    mergePaths(matchFilePaths(o), { outputFiles: { rejects: o.rejects, cache: o.cache } }),
+  );
+  return paths.action(async (opts) => {
     const store = await openGraphStore(opts.graph);
     try {
       const conceptualizer = await openConceptualizer(

@@ -2,14 +2,20 @@
 // index (issue 8), nearest-product queries, and its match to a graph's purchase events
 // (catalog-match.ts). Items from the index are `items catalog` (catalogItemsCommand, items.ts).
 import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { checkPaths } from '../../core/check-paths.js';
 import { UserError } from '../../core/errors.js';
 import { openEncoder } from '../../workers/open-encoder.js';
 import { buildCatalogIndex, catalogIndexPaths, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
 import { CatalogIndex, indexEncoder } from '../../engine/catalog/catalog-query.js';
 import { buildProductItems, productItemsPaths } from '../../engine/items/catalog/product-items.js';
 import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
-import { addEncodeWorkersOption, addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
+import {
+  addEncodeWorkersOption,
+  addModelOptions,
+  encoderExecution,
+  encoderSpec,
+  modelPaths,
+} from '../options/model-options.js';
+import { declarePaths, mergePaths } from '../declared-paths.js';
 import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
 import { matchCommand } from './catalog-match.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
@@ -66,8 +72,9 @@ Example
     .option('--chunk-products <n>', 'products per chunk (the unit of resumption)', positiveInt, DEFAULT_CHUNK_SIZE);
   const indexOptions = addEncodeWorkersOption(addBadInputOptions(index, 'OUT/rejects.jsonl'));
   addDeprecatedOptions(indexOptions, [{ flags: '--chunk-size <n>', use: '--chunk-products', parse: positiveInt }]);
-  addQueueOptions(addModelOptions(indexOptions)).action(async (o) => {
-    checkPaths(catalogIndexPaths(o));
+  declarePaths(addQueueOptions(addModelOptions(indexOptions)), (o) =>
+    mergePaths(catalogIndexPaths(o), modelPaths(o)),
+  ).action(async (o) => {
     // --workers N ≥ 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1).
     const encoder = await openEncoder(
       encoderSpec(o),
@@ -121,27 +128,29 @@ Example
     .requiredOption('--text <text>', 'the query text')
     .option('--k <n>', 'how many products', positiveInt, 10)
     .option('--exhaustive', 'scan every product instead of the HNSW candidates');
-  addModelOptions(query).action(async (o, cmd) => {
-    const index = await CatalogIndex.open(o.index, { withIndex: !o.exhaustive });
-    // The index's encoder, unless --encoder names one (the option's default is not a choice).
-    const built = indexEncoder(index.manifest);
-    if (cmd.getOptionValueSource('encoder') === 'cli' && o.encoder !== built)
-      throw new UserError(
-        `--encoder ${o.encoder} does not match the index, which was built with ${built}${built === index.manifest.model ? '' : ` (${index.manifest.model})`}; leave --encoder out to use the index's encoder`,
-      );
-    if (index.manifest.notMeaningfulBecause)
-      process.stderr.write(`warning: these cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);
-    if (index.manifest.similarityNote)
-      process.stderr.write(`note: these cosines are not Sentence-BERT's: ${index.manifest.similarityNote}\n`);
-    const encoder = await openEncoder({ ...encoderSpec(o), encoder: built }, encoderExecution(o));
-    try {
-      const query = await index.embed(o.text, encoder);
-      for (const hit of index.nearest(query, o.k, { exhaustive: o.exhaustive }))
-        process.stdout.write(JSON.stringify(hit) + '\n');
-    } finally {
-      await encoder.close();
-    }
-  });
+  declarePaths(addModelOptions(query), (o) => mergePaths({ inputDirs: { index: o.index } }, modelPaths(o))).action(
+    async (o, cmd) => {
+      const index = await CatalogIndex.open(o.index, { withIndex: !o.exhaustive });
+      // The index's encoder, unless --encoder names one (the option's default is not a choice).
+      const built = indexEncoder(index.manifest);
+      if (cmd.getOptionValueSource('encoder') === 'cli' && o.encoder !== built)
+        throw new UserError(
+          `--encoder ${o.encoder} does not match the index, which was built with ${built}${built === index.manifest.model ? '' : ` (${index.manifest.model})`}; leave --encoder out to use the index's encoder`,
+        );
+      if (index.manifest.notMeaningfulBecause)
+        process.stderr.write(`warning: these cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);
+      if (index.manifest.similarityNote)
+        process.stderr.write(`note: these cosines are not Sentence-BERT's: ${index.manifest.similarityNote}\n`);
+      const encoder = await openEncoder({ ...encoderSpec(o), encoder: built }, encoderExecution(o));
+      try {
+        const query = await index.embed(o.text, encoder);
+        for (const hit of index.nearest(query, o.k, { exhaustive: o.exhaustive }))
+          process.stdout.write(JSON.stringify(hit) + '\n');
+      } finally {
+        await encoder.close();
+      }
+    },
+  );
 
   catalog.addCommand(matchCommand());
   // `catalog items` is the old path of `items catalog`, kept for one release.
@@ -192,12 +201,14 @@ Example
     { flags: '--lo <x>', use: '--window lo,hi', parse: number, apply: bound('lo'), conflictsWith: ['window'] },
     { flags: '--hi <x>', use: '--window lo,hi', parse: number, apply: bound('hi'), conflictsWith: ['window'] },
   ]);
-  return addBadInputOptions(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl').action(async (o) => {
+  const paths = declarePaths(addBadInputOptions(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl'), (o) =>
+    productItemsPaths(o),
+  );
+  return paths.action(async (o) => {
     const lo = o.window?.lo;
     const hi = o.window?.hi;
     if (lo !== undefined && hi !== undefined && !(lo <= hi))
       throw new UserError(`--lo (${lo}) must not exceed --hi (${hi})`); // only the old --lo/--hi can
-    checkPaths(productItemsPaths({ index: o.index, questions: o.questions, out: o.out }));
     const index = await CatalogIndex.open(o.index);
     if (index.manifest.notMeaningfulBecause)
       process.stderr.write(`warning: window cosines are NOT meaningful: ${index.manifest.notMeaningfulBecause}\n`);

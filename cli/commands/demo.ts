@@ -5,7 +5,8 @@ import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
 import { GLOVE_ENCODER_NAME } from '../../embeddings/glove-encoder.js';
 import { runDemo } from '../../engine/demo/run-demo.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
-import { MODEL_HELP, addModelOptions } from '../options/model-options.js';
+import { MODEL_HELP, addModelOptions, modelPaths } from '../options/model-options.js';
+import { declarePaths, mergePaths } from '../declared-paths.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { accuracyTable } from '../../engine/scoring/intentionqa/intentionqa-score-tables.js';
 import type { PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
@@ -40,7 +41,10 @@ export function registerDemoCommand(program: Command): void {
     .command('demo')
     .summary('the main job: demo world → pipeline → IntentionQA items, plus SessionIntentBench tasks')
     .description(DEMO_HELP);
-  addItemOptions(addModelOptions(addOutDirOption(command))).action(async (o) => {
+  const withAll = addItemOptions(addModelOptions(addOutDirOption(command)));
+  declarePaths(withAll, (o) =>
+    mergePaths({ inputFiles: { settings: o.settings }, outputDirs: { out: o.out } }, modelPaths(o)),
+  ).action(async (o) => {
     const demo = await runDemo({
       ...pipelineStageOptions(o),
       out: o.out,

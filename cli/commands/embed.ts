@@ -10,6 +10,7 @@ import {
   encoderExecution,
   encoderSpec,
   formatProviderLine,
+  modelPaths,
   setUnlessGiven,
 } from '../options/model-options.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
@@ -17,6 +18,7 @@ import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addChunkProductsOption, addProductsOptions } from '../options/product-options.js';
 import { positiveInt } from '../options/value-parsers.js';
+import { declarePaths, mergePaths } from '../declared-paths.js';
 
 const EMBED_HELP = `Computes a context embedding CE(p) for every product: its category phrases are
 matched to purchase-event nodes of the graph; each matched node's embedding is
@@ -77,11 +79,16 @@ export function registerEmbedCommand(program: Command): void {
   const all = addEncodeWorkersOption(addChunkProductsOption(addBadInputOptions(withEmbedding, 'OUT/rejects.jsonl')));
   // The old --cache-dir DIR was the node cache's folder too.
   const cacheDirAlso = (dir: string, c: CommandUnknownOpts) => setUnlessGiven(c, 'nodeCache', dir);
-  addQueueOptions(addModelOptions(all, { cacheDirAlso })).action(async (o) => {
+  const withAll = addQueueOptions(addModelOptions(all, { cacheDirAlso }));
+  // The model code loads when the command runs: so does the library's list of its paths.
+  declarePaths(withAll, async (o) => {
+    const { embedPaths } = await import('../../engine/pipeline/run-embed.js');
+    const nodeCacheDir = typeof o.nodeCache === 'string' ? o.nodeCache : undefined;
+    return mergePaths(embedPaths({ ...o, nodeCacheDir, nodeCache: o.nodeCache !== false }), modelPaths(o));
+  }).action(async (o) => {
     // The model code (transformers.js, ONNX Runtime) loads when the command runs.
-    const { embedPaths, runEmbed } = await import('../../engine/pipeline/run-embed.js');
+    const { runEmbed } = await import('../../engine/pipeline/run-embed.js');
     const { withEncoder } = await import('../../workers/open-encoder.js');
-    const { checkPaths } = await import('../../core/check-paths.js');
     const { checkNotLocked } = await import('../../core/output-lock.js');
     const inputs = {
       graph: o.graph,
@@ -90,9 +97,7 @@ export function registerEmbedCommand(program: Command): void {
       out: o.out,
       nodeCacheDir: typeof o.nodeCache === 'string' ? o.nodeCache : undefined,
     };
-    // Paths first: a bad path fails before the model is opened.
-    checkPaths(embedPaths(inputs));
-    // And an output another run is writing stops the command before the model opens (runEmbed claims it).
+    // Its paths were checked before this action (cli/declared-paths.ts); an output another run is writing stops the command before the model opens (runEmbed claims it).
     checkNotLocked(o.out, 'folder');
     const execution = encoderExecution(o, { workers: o.workers, queue: queueOptions(o) });
     const manifest = await withEncoder(encoderSpec(o), execution, (encoder) =>

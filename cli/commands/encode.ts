@@ -1,13 +1,14 @@
 // `intentsim encode`: one sentence a line → a .npy matrix of sentence vectors (the plain encoder).
 import type { Command } from '@commander-js/extra-typings';
-import { checkPaths } from '../../core/check-paths.js';
 import {
   MODEL_HELP,
   addModelOptions,
   encoderExecution,
   encoderSpec,
   formatProviderLine,
+  modelPaths,
 } from '../options/model-options.js';
+import { declarePaths, mergePaths } from '../declared-paths.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 
 const ENCODE_HELP = `Embeds every line of a text file (one sentence a line; a blank line is an
@@ -29,11 +30,13 @@ export function registerEncodeCommand(program: Command): void {
     .requiredOption('--in <file>', 'sentences, one a line (UTF-8)')
     .requiredOption('--out <file>', 'output .npy file')
     .option('--no-normalize', 'keep the mean-pooled vectors unnormalised');
-  addQueueOptions(addModelOptions(command)).action(async (o) => {
+  declarePaths(addQueueOptions(addModelOptions(command)), async (o) => {
+    const { encodeFilePaths } = await import('../../engine/pipeline/encode-file.js');
+    return mergePaths(encodeFilePaths(o.in, o.out), modelPaths(o));
+  }).action(async (o) => {
     // The model code (transformers.js, ONNX Runtime) loads when the command runs.
     const { openEncoder } = await import('../../workers/open-encoder.js');
-    const { encodeFilePaths, encodeSentenceFile } = await import('../../engine/pipeline/encode-file.js');
-    checkPaths(encodeFilePaths(o.in, o.out));
+    const { encodeSentenceFile } = await import('../../engine/pipeline/encode-file.js');
     const encoder = await openEncoder(encoderSpec(o), encoderExecution(o, { queue: queueOptions(o) }));
     try {
       const manifest = await encodeSentenceFile(o.in, o.out, encoder, {

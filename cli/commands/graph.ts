@@ -6,7 +6,6 @@ import { InputError, UserError } from '../../core/errors.js';
 import { createProgress } from '../../core/progress.js';
 import { redact } from '../../core/redact.js';
 import { writeDemo } from '../../engine/demo/demo-world.js';
-import { checkPaths } from '../../core/check-paths.js';
 import { writeScaleGraph, writeScalePaths } from '../../graph/generate/generate-scale.js';
 import {
   RELATION_SENSES,
@@ -16,16 +15,17 @@ import {
   type NodeId,
 } from '../../graph/graph-store.js';
 import { DEFAULT_IMPORT_BATCH, type ImportSummary } from '../../graph/import/import-checkpoint.js';
-import { importGraph } from '../../graph/import/import-graph.js';
+import { importGraph, importPaths } from '../../graph/import/import-graph.js';
 import { exportNeo4jAdmin, neo4jAdminExportPaths, sqliteDumpSource } from '../../graph/export/neo4j-admin-export.js';
 import { isNeo4jUri } from '../../graph/neo4j/neo4j-config.js';
-import { openGraphStore } from '../../graph/open-store.js';
+import { graphStoreFile, openGraphStore } from '../../graph/open-store.js';
 import { edgeSentences } from '../../graph/relation-sentences.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-store.js';
 import { addGraphStoreOption, addNeighbourhoodModeOption, addSqliteGraphOption } from '../options/graph-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addJsonOption } from '../options/output-options.js';
 import { addDeprecatedOptions } from '../options/deprecated-spellings.js';
+import { declarePaths, mergePaths } from '../declared-paths.js';
 import { matchCommand } from './catalog-match.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { fraction, nonNegativeInt, positiveInt } from '../options/value-parsers.js';
@@ -212,7 +212,7 @@ export function registerGraphCommands(program: Command): void {
     )
     .option('--jsonl <files...>', 'JSONL edge lists, one edge a line');
   addDeprecatedOptions(importCommand, [{ flags: '--batch <n>', use: '--batch-records', parse: positiveInt }]);
-  addJsonOption(
+  const importOptions = addJsonOption(
     addBadInputOptions(importCommand, 'the --rejects file')
       .option(
         '--rejects <file>',
@@ -225,6 +225,10 @@ export function registerGraphCommands(program: Command): void {
         DEFAULT_IMPORT_BATCH,
       )
       .option('--restart', 'ignore the checkpoints of an earlier run and write everything again'),
+  );
+  // A --rejects given with --on-error fail is never written, and still checked.
+  declarePaths(importOptions, (o) =>
+    mergePaths(importPaths({ ...o, to: o.to }), { outputFiles: { rejects: o.rejects } }),
   ).action(async (opts) => {
     if (!opts.aserSqlite && !(opts.jsonl && opts.jsonl.length > 0)) {
       throw new UserError('graph import: give --aser-sqlite FILE or --jsonl FILE… (see --help)');
@@ -252,7 +256,9 @@ export function registerGraphCommands(program: Command): void {
     .command('stats')
     .summary('print the counts (and, for a SQLite file, the metadata) of a graph store')
     .description(STATS_HELP);
-  addJsonOption(addGraphStoreOption(stats)).action(async (opts) => {
+  declarePaths(addJsonOption(addGraphStoreOption(stats)), (o) => ({
+    inputFiles: { graph: graphStoreFile(o.graph) },
+  })).action(async (opts) => {
     const store = await openGraphStore(opts.graph);
     try {
       const counts = await store.counts();
@@ -291,7 +297,8 @@ export function registerGraphCommands(program: Command): void {
     .command('reindex-purchases')
     .summary('rebuild the purchase-event index of a SQLite store with the current parser')
     .description(REINDEX_HELP);
-  addSqliteGraphOption(reindex).action(async (opts) => {
+  // The store is rewritten in place: its one path is an input that must exist.
+  declarePaths(addSqliteGraphOption(reindex), (o) => ({ inputFiles: { graph: o.graph } })).action(async (opts) => {
     const store = SqliteGraphStore.open(opts.graph, { mode: 'write', allowStalePurchaseIndex: true });
     const { nodes } = await store.counts();
     const progress = createProgress({ label: 'reindex purchases', total: nodes, unit: 'nodes' });
@@ -312,13 +319,15 @@ export function registerGraphCommands(program: Command): void {
   const exportOptions = addSqliteGraphOption(exportCommand)
     .requiredOption('--neo4j-admin <dir>', 'directory for the CSV files (created; files in it are replaced)')
     .option('--database <name>', 'database name in the printed neo4j-admin command', 'neo4j');
-  addJsonOption(exportOptions).action(async (opts) => {
+  declarePaths(addJsonOption(exportOptions), (o) =>
+    // A Neo4j URI is refused by the action, with its own message.
+    isNeo4jUri(o.graph) ? {} : neo4jAdminExportPaths(o.graph, o.neo4jAdmin),
+  ).action(async (opts) => {
     if (isNeo4jUri(opts.graph)) {
       throw new UserError(
         `graph export: --graph must be a SQLite graph store file, got a Neo4j URI (${redact(opts.graph)})`,
       );
     }
-    checkPaths(neo4jAdminExportPaths(opts.graph, opts.neo4jAdmin));
     const source = sqliteDumpSource(opts.graph);
     const { nodes, edges } = await source.counts();
     const progress = createProgress({ label: 'export for neo4j-admin', total: nodes + edges, unit: 'rows' });
@@ -375,7 +384,14 @@ export function registerGraphCommands(program: Command): void {
     .option('--assertions-out <file>', 'where the assertions go (default: <out stem>.assertions.jsonl)')
     .option('--text-source <file>', 'node texts to use first, one a line (e.g. ASER eventualities)')
     .option('--purchase-fraction <f>', 'fraction of nodes that are purchase events', fraction, 0.05);
-  addJsonOption(generateOptions).action(async (opts) => {
+  declarePaths(addJsonOption(generateOptions), (o) =>
+    o.demo
+      ? { outputDirs: { out: o.out } }
+      : // The catalogue's files are named even without --products: a path given is checked.
+        mergePaths(writeScalePaths(o.out, { ...o, nodes: o.nodes ?? 0, edges: o.edges ?? 0 }), {
+          outputFiles: { productsOut: o.productsOut, conceptsOut: o.conceptsOut, assertionsOut: o.assertionsOut },
+        }),
+  ).action(async (opts) => {
     if (opts.demo) {
       const r = await writeDemo(opts.out, { seed: opts.seed });
       if (opts.json) process.stdout.write(JSON.stringify(r) + '\n');
@@ -404,7 +420,6 @@ export function registerGraphCommands(program: Command): void {
       assertions: opts.assertions,
       assertionsOut: opts.assertionsOut,
     };
-    checkPaths(writeScalePaths(opts.out, scale));
     const r = await writeScaleGraph(opts.out, scale);
     if (opts.json) process.stdout.write(JSON.stringify(r) + '\n');
     else {
@@ -429,16 +444,18 @@ export function registerGraphCommands(program: Command): void {
       .addOption(new Option('--text <text>', 'the node text, exactly as stored').conflicts('id'))
       .option('--id <id>', 'the node id in this store', nonNegativeInt),
   ).option('--limit <n>', 'print at most n edges (all are still counted)', positiveInt);
-  addJsonOption(neighboursOptions).action(async (opts) => {
-    if (opts.text === undefined && opts.id === undefined)
-      throw new UserError('graph neighbours: give --text TEXT or --id ID');
-    const store = await openGraphStore(opts.graph);
-    try {
-      await printNeighbours(store, opts);
-    } finally {
-      await store.close();
-    }
-  });
+  declarePaths(addJsonOption(neighboursOptions), (o) => ({ inputFiles: { graph: graphStoreFile(o.graph) } })).action(
+    async (opts) => {
+      if (opts.text === undefined && opts.id === undefined)
+        throw new UserError('graph neighbours: give --text TEXT or --id ID');
+      const store = await openGraphStore(opts.graph);
+      try {
+        await printNeighbours(store, opts);
+      } finally {
+        await store.close();
+      }
+    },
+  );
 
   // `graph match` is the old path of `catalog match`, kept for one release.
   graph.addCommand(matchCommand('catalog match'), { hidden: true });

@@ -5,12 +5,14 @@ import { ENCODER_CHOICES } from '../../embeddings/encoder-choice.js';
 import { LOCAL_EXECUTION } from '../../workers/encoder-spec.js';
 import type { Encoder } from '../../workers/encoder.js';
 import { withEncoder } from '../../workers/open-encoder.js';
-import { checkItems, CHECK_FILES } from '../../engine/evaluation/check-items.js';
+import { checkItems, checkItemsPaths, CHECK_FILES } from '../../engine/evaluation/check-items.js';
+import { UserError } from '../../core/errors.js';
+import { declarePaths } from '../declared-paths.js';
 import { INTENTIONQA_FILES } from '../../engine/items/intentionqa/write-items.js';
 import { positiveInt } from '../options/value-parsers.js';
 
 export function itemsCheckCommand() {
-  return new Command('check')
+  const command = new Command('check')
     .summary("the pipeline's validity rules over any IntentionQA item file, ours or the released one")
     .description(
       `Checks IntentionQA items against the assertions they were made from, with the
@@ -57,45 +59,47 @@ Output --out DIR: ${CHECK_FILES.summary} (per rule the items flagged and the tex
         '--encoder <name>',
         'encode intention texts and titles as the pipeline does (the rules that compare vectors and fits)',
       ).choices(ENCODER_CHOICES),
-    )
-    .action(async (o) => {
-      const check = (encoder?: Encoder) =>
-        checkItems({
-          items: o.items,
-          assertions: o.assertions,
-          products: o.products,
-          out: o.out,
-          dropFlagged: o.dropFlagged,
-          genericMinGroups: o.genericMinGroups,
-          ...(encoder ? { encoder } : {}),
-        });
-      const r =
-        o.encoder === undefined ? await check() : await withEncoder({ encoder: o.encoder }, LOCAL_EXECUTION, check);
-      const s = r.summary;
-      const lines = [
-        `${s.assertions} assertions; ${s.generic.length} generic intention(s) (cut-off ${s.genericMinGroups} concept groups${s.products === null ? ', no products: a pair is a group' : `, groups from ${s.products} titles`})`,
-      ];
-      for (const f of s.files) {
+    );
+  return declarePaths(command, checkItemsPaths).action(async (o) => {
+    if (o.dropFlagged && o.out === undefined)
+      throw new UserError('--drop-flagged needs --out (the folder the kept items go to)');
+    const check = (encoder?: Encoder) =>
+      checkItems({
+        items: o.items,
+        assertions: o.assertions,
+        products: o.products,
+        out: o.out,
+        dropFlagged: o.dropFlagged,
+        genericMinGroups: o.genericMinGroups,
+        ...(encoder ? { encoder } : {}),
+      });
+    const r =
+      o.encoder === undefined ? await check() : await withEncoder({ encoder: o.encoder }, LOCAL_EXECUTION, check);
+    const s = r.summary;
+    const lines = [
+      `${s.assertions} assertions; ${s.generic.length} generic intention(s) (cut-off ${s.genericMinGroups} concept groups${s.products === null ? ', no products: a pair is a group' : `, groups from ${s.products} titles`})`,
+    ];
+    for (const f of s.files) {
+      lines.push(
+        `${f.file}: ${f.items} items (Task ${f.task ?? '1 and 2'}); malformed ${f.malformed}; flagged ${f.flagged} (malformed included)`,
+      );
+      for (const rule of f.rules) {
+        const top = rule.texts
+          .slice(0, 3)
+          .map((t) => `"${t.text}" ${t.items}`)
+          .join('; ');
         lines.push(
-          `${f.file}: ${f.items} items (Task ${f.task ?? '1 and 2'}); malformed ${f.malformed}; flagged ${f.flagged} (malformed included)`,
+          `  ${rule.rule.padEnd(14)} ${String(rule.items).padStart(6)} items${top === '' ? '' : `  e.g. ${top}`}`,
         );
-        for (const rule of f.rules) {
-          const top = rule.texts
-            .slice(0, 3)
-            .map((t) => `"${t.text}" ${t.items}`)
-            .join('; ');
-          lines.push(
-            `  ${rule.rule.padEnd(14)} ${String(rule.items).padStart(6)} items${top === '' ? '' : `  e.g. ${top}`}`,
-          );
-        }
       }
-      if (r.kept !== undefined)
-        lines.push(
-          `kept ${Object.entries(r.kept)
-            .map(([f, n]) => `${n} of ${f}`)
-            .join(', ')}; dropped ${r.dropped} → ${o.out}/${CHECK_FILES.keptDir}/`,
-        );
-      if (r.written.length > 0) lines.push(`written: ${r.written.join(', ')}`);
-      process.stdout.write(lines.join('\n') + '\n');
-    });
+    }
+    if (r.kept !== undefined)
+      lines.push(
+        `kept ${Object.entries(r.kept)
+          .map(([f, n]) => `${n} of ${f}`)
+          .join(', ')}; dropped ${r.dropped} → ${o.out}/${CHECK_FILES.keptDir}/`,
+      );
+    if (r.written.length > 0) lines.push(`written: ${r.written.join(', ')}`);
+    process.stdout.write(lines.join('\n') + '\n');
+  });
 }

@@ -1,6 +1,5 @@
 // `intentsim model …`: generated test and benchmark models, downloading the real one, and checking
 // which model and device a command would use.
-import { checkPaths } from '../../core/check-paths.js';
 import { Option, type Command } from '@commander-js/extra-typings';
 import { DEFAULT_MODEL_ID, MODEL_DTYPES } from '../../embeddings/model-files.js';
 import { sharedMiniLmTokenizerDir } from '../../core/shared-files.js';
@@ -11,7 +10,10 @@ import {
   downloadReporter,
   encoderExecution,
   encoderSpec,
+  modelPaths,
 } from '../options/model-options.js';
+import { declarePaths } from '../declared-paths.js';
+import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { positiveInt } from '../options/value-parsers.js';
@@ -42,7 +44,8 @@ Example
   intentsim model make-test --out /tmp/tiny
   intentsim encode --model-dir /tmp/tiny --in s.txt --out v.npy`,
     );
-  addSeedOption(addOutDirOption(makeTest), positiveInt).action(async (o) => {
+  const makeTestOptions = addSeedOption(addOutDirOption(makeTest), positiveInt);
+  declarePaths(makeTestOptions, (o) => ({ outputDirs: { out: o.out } })).action(async (o) => {
     const { makeTestModel } = await import('../../embeddings/model-generator.js');
     const report = await makeTestModel(o.out, { seed: o.seed });
     process.stdout.write(report.files.map((f) => `${o.out}/${f.path}  ${f.bytes} bytes`).join('\n') + '\n');
@@ -68,9 +71,13 @@ Example
   const makeBenchOptions = addOutDirOption(makeBench)
     .addOption(graphsOption())
     .option('--tokenizer-from <dir>', 'copy tokenizer files from this folder ("none": generate a vocabulary)');
-  addSeedOption(makeBenchOptions, positiveInt).action(async (o) => {
-    const tokenizerFrom = o.tokenizerFrom === 'none' ? undefined : (o.tokenizerFrom ?? sharedMiniLmTokenizerDir());
-    checkPaths({ inputDirs: { tokenizerFrom }, outputDirs: { out: o.out } });
+  const tokenizerFromOf = (o: { tokenizerFrom?: string }) =>
+    o.tokenizerFrom === 'none' ? undefined : (o.tokenizerFrom ?? sharedMiniLmTokenizerDir());
+  declarePaths(addSeedOption(makeBenchOptions, positiveInt), (o) => ({
+    inputDirs: { tokenizerFrom: tokenizerFromOf(o) },
+    outputDirs: { out: o.out },
+  })).action(async (o) => {
+    const tokenizerFrom = tokenizerFromOf(o);
     const { makeBenchModel } = await import('../../embeddings/model-generator.js');
     const report = await makeBenchModel(o.out, {
       seed: o.seed,
@@ -97,20 +104,21 @@ Example
   intentsim model download --model-cache ~/intentsim-cache
   rsync -a ~/intentsim-cache/ server:intentsim-cache/  # then --model-cache`,
     );
-  addModelCacheOptions(download)
-    .addOption(graphsOption())
-    .action(async (o) => {
-      const { resolveModel } = await import('../../embeddings/model-resolution.js');
-      for (const dtype of o.dtype === 'both' ? MODEL_DTYPES : [o.dtype]) {
-        const resolved = await resolveModel({
-          modelId: o.modelId,
-          cacheDir: o.modelCache,
-          dtype,
-          onDownload: downloadReporter(),
-        });
-        process.stdout.write(`${dtype}: ${resolved.onnxPath} (${resolved.source})\n`);
-      }
-    });
+  // The cache is what `model download` writes: an output, checked as one (a folder, writable).
+  declarePaths(addModelCacheOptions(download).addOption(graphsOption()), (o) => ({
+    outputDirs: { modelCache: o.modelCache ?? defaultCacheRoot() },
+  })).action(async (o) => {
+    const { resolveModel } = await import('../../embeddings/model-resolution.js');
+    for (const dtype of o.dtype === 'both' ? MODEL_DTYPES : [o.dtype]) {
+      const resolved = await resolveModel({
+        modelId: o.modelId,
+        cacheDir: o.modelCache,
+        dtype,
+        onDownload: downloadReporter(),
+      });
+      process.stdout.write(`${dtype}: ${resolved.onnxPath} (${resolved.source})\n`);
+    }
+  });
 
   const info = model
     .command('info')
@@ -125,7 +133,7 @@ ${MODEL_HELP}
 Example
   intentsim model info --model-dir /tmp/minilm-shape --device auto`,
     );
-  addModelOptions(info).action(async (o) => {
+  declarePaths(addModelOptions(info), modelPaths).action(async (o) => {
     const { describeEncoder, openEncoder } = await import('../../workers/open-encoder.js');
     const encoder = await openEncoder(encoderSpec(o), encoderExecution(o));
     try {

@@ -1,7 +1,6 @@
 // `intentsim pipeline`: graph + products + assertions → IntentionQA items, every stage in one run.
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { pipelinePaths, runPipeline, type PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
-import { checkPaths } from '../../core/check-paths.js';
 import { checkNotLocked } from '../../core/output-lock.js';
 import { withEncoder } from '../../workers/open-encoder.js';
 import { givenVectorsModel } from '../../engine/pipeline/given-vectors.js';
@@ -19,7 +18,15 @@ import {
 } from '../../engine/pipeline/run-from-vectors.js';
 import { addNodeCacheOption, addOptionalGraphStoreOption } from '../options/graph-options.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
-import { MODEL_HELP, addModelOptions, formatProviderLine, setUnlessGiven } from '../options/model-options.js';
+import {
+  MODEL_HELP,
+  addModelOptions,
+  formatProviderLine,
+  modelPaths,
+  setUnlessGiven,
+} from '../options/model-options.js';
+import { declarePaths, mergePaths } from '../declared-paths.js';
+import { graphStoreFile } from '../../graph/open-store.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addChunkProductsOption, addProductsOptions } from '../options/product-options.js';
@@ -120,7 +127,27 @@ export function registerPipelineCommand(program: Command): void {
   const withCache = addNodeCacheOption(addOutDirOption(withInputs), 'OUT/cache');
   // The old --cache-dir DIR was the node cache's folder too.
   const cacheDirAlso = (dir: string, c: CommandUnknownOpts) => setUnlessGiven(c, 'nodeCache', dir);
-  addQueueOptions(addItemOptions(addModelOptions(withCache, { cacheDirAlso }))).action(async (o, cmd) => {
+  const withAll = addQueueOptions(addItemOptions(addModelOptions(withCache, { cacheDirAlso })));
+  declarePaths(withAll, (o) =>
+    mergePaths(
+      o.productVectors !== undefined
+        ? productVectorsPaths({ ...o, productVectors: o.productVectors })
+        : o.graph === undefined
+          ? {} // the action says what is missing
+          : pipelinePaths({
+              embed: { graph: o.graph, products: o.products, concepts: o.concepts, nodeCacheDir: o.nodeCache },
+              assertions: o.assertions,
+              out: o.out,
+            }),
+      // What the branch taken does not read is still named (the action refuses --graph with
+      // --product-vectors); a path given is checked.
+      {
+        inputFiles: { graph: o.graph === undefined ? undefined : graphStoreFile(o.graph), settings: o.settings },
+        outputDirs: { nodeCacheDir: o.nodeCache },
+      },
+      modelPaths(o),
+    ),
+  ).action(async (o, cmd) => {
     const { encoder: open, ...stage } = pipelineStageOptions(o, queueOptions(o));
     if (o.productVectors !== undefined) {
       if (o.graph !== undefined) throw new UserError('give --graph or --product-vectors, not both');
@@ -133,7 +160,6 @@ export function registerPipelineCommand(program: Command): void {
         concepts: o.concepts,
         out: o.out,
       };
-      checkPaths(productVectorsPaths(fromVectors));
       checkNotLocked(o.out, 'folder');
       // The texts the rules compare are encoded by the encoder asked for, else the one the catalog
       // index names, else glove-100d (offline, installed with the package).
@@ -154,9 +180,7 @@ export function registerPipelineCommand(program: Command): void {
     }
     if (o.graph === undefined) throw new UserError('pipeline needs --graph (or --product-vectors)');
     const inputs = { graph: o.graph, products: o.products, concepts: o.concepts, nodeCacheDir: o.nodeCache };
-    // Paths first: a bad path fails before the model is opened.
-    checkPaths(pipelinePaths({ embed: inputs, assertions: o.assertions, out: o.out }));
-    // And an output another run is writing stops the command before the model opens (runPipeline claims it).
+    // Its paths were checked before this action (cli/declared-paths.ts); an output another run is writing stops the command before the model opens (runPipeline claims it).
     checkNotLocked(o.out, 'folder');
     const manifest = await withEncoder(open.spec, open.execution, (encoder) =>
       runPipeline({

@@ -3,13 +3,14 @@
 import type { Command } from '@commander-js/extra-typings';
 import { workerCommand } from './worker.js';
 import { addQueueNameOption, QUEUE_URL_HELP, requireQueueUrl } from '../options/queue-options.js';
+import { declarePaths, NO_PATHS } from '../declared-paths.js';
 
 export function registerQueueCommands(program: Command): void {
   const queue = program
     .command('queue')
     .description('the Redis job queue of runs with --queue: the workers that serve it, its status, clean-up');
   queue.addCommand(workerCommand());
-  addQueueNameOption(
+  const statusCommand = addQueueNameOption(
     queue
       .command('status')
       .description(
@@ -17,7 +18,9 @@ export function registerQueueCommands(program: Command): void {
       )
       .option('--queue [url]', QUEUE_URL_HELP)
       .option('--json', 'print JSON'),
-  ).action(async (o) => {
+  );
+  // The queue commands name no file or folder: the queue is in Redis.
+  declarePaths(statusCommand, NO_PATHS).action(async (o) => {
     const { completedLine, queueStatus } = await import('../../workers/queue/queue-admin.js');
     const queues = await queueStatus(requireQueueUrl(o.queue), o.queueName);
     if (o.json) {
@@ -33,7 +36,7 @@ export function registerQueueCommands(program: Command): void {
       );
     }
   });
-  addQueueNameOption(
+  const cleanCommand = addQueueNameOption(
     queue
       .command('clean')
       .description(
@@ -44,7 +47,8 @@ export function registerQueueCommands(program: Command): void {
         '--force',
         'clean even while a coordinator runs on the queue (it adds the jobs it waits for again, up to 3 times a job, then stops)',
       ),
-  ).action(async (o) => {
+  );
+  declarePaths(cleanCommand, NO_PATHS).action(async (o) => {
     const { cleanQueue } = await import('../../workers/queue/queue-admin.js');
     const removed = await cleanQueue(requireQueueUrl(o.queue), o.queueName, { force: o.force === true });
     process.stdout.write(`removed ${removed.join(', ')}\n`);

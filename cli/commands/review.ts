@@ -2,14 +2,14 @@
 // items on a local web page, and the labels become a summary (validity, second right answers, gold
 // agreement, κ) and, with --keep valid, filtered item files.
 import { Option, type Command } from '@commander-js/extra-typings';
-import { openReview } from '../../engine/review/open-review.js';
+import { openReview, openReviewPaths } from '../../engine/review/open-review.js';
 import { serveReview } from '../../engine/review/review-server.js';
-import { exportReview } from '../../engine/review/export-review.js';
+import { exportReview, exportReviewPaths } from '../../engine/review/export-review.js';
 import { importMturkPaths, importMturkResults } from '../../engine/review/mturk.js';
-import { checkPaths } from '../../core/check-paths.js';
+import { declarePaths } from '../declared-paths.js';
 import { ReviewStore } from '../../engine/review/review-store.js';
 import { STRATUM_FIELDS, type StratumField } from '../../engine/review/sample-items.js';
-import { nameList, nonNegativeInt, positiveInt } from '../options/value-parsers.js';
+import { nameList, nonNegativeInt, portNumber, positiveInt } from '../options/value-parsers.js';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import { malformedItemsLine } from '../malformed-items.js';
 
@@ -28,7 +28,7 @@ export function registerReviewCommands(program: Command): void {
     .command('review')
     .description('check items by hand on a local web page, measure agreement, keep the items that pass');
 
-  review
+  const start = review
     .command('start')
     .summary('serve the review page and print one link per annotator')
     .description(
@@ -60,35 +60,35 @@ Example
       'comma-separated annotator names (default: annotator; a resumed review adds new ones)',
       nameList,
     )
-    .option('--port <n>', 'port (0: any free one, printed)', nonNegativeInt, 0)
+    .option('--port <n>', 'port (0: any free one, printed)', portNumber, 0)
     .option('--host <address>', 'address to listen on (another than loopback needs tokens)', '127.0.0.1')
     .option('--no-tokens', 'links without tokens (loopback only)')
-    .option('--blind', 'the page shows no gold, no ids; annotators mark every right option (fixed at the start)')
-    .action(async (o) => {
-      const { store, annotators, resumed, malformed } = await openReview({
-        itemsDir: o.items,
-        reviewDir: o.out,
-        sample: o.sample,
-        stratify: o.stratify,
-        seed: o.seed,
-        annotators: o.annotators,
-        blind: o.blind,
-      });
-      const server = await serveReview({ store, host: o.host, port: o.port, tokens: o.tokens });
-      const total = store.itemCount();
-      process.stdout.write(
-        `${resumed ? 'resuming' : 'started'} ${store.settings().blind ? 'blind ' : ''}review of ${total} items in ${o.out} ` +
-          `(${store.labels().length} labels so far); serving ${server.url}\n`,
-      );
-      const setApart = malformedItemsLine(malformed);
-      if (setApart !== undefined) process.stdout.write(`${setApart}; not sampled\n`);
-      for (const link of server.links) process.stdout.write(`  ${link.annotator}: ${link.url}\n`);
-      process.stdout.write(`${annotators.length} annotator link(s); Ctrl-C stops (every save is already on disk)\n`);
-      // Serve until interrupted: the interrupt handler of main.ts ends the process.
-      await new Promise<never>(() => undefined);
+    .option('--blind', 'the page shows no gold, no ids; annotators mark every right option (fixed at the start)');
+  declarePaths(start, (o) => openReviewPaths({ itemsDir: o.items, reviewDir: o.out })).action(async (o) => {
+    const { store, annotators, resumed, malformed } = await openReview({
+      itemsDir: o.items,
+      reviewDir: o.out,
+      sample: o.sample,
+      stratify: o.stratify,
+      seed: o.seed,
+      annotators: o.annotators,
+      blind: o.blind,
     });
+    const server = await serveReview({ store, host: o.host, port: o.port, tokens: o.tokens });
+    const total = store.itemCount();
+    process.stdout.write(
+      `${resumed ? 'resuming' : 'started'} ${store.settings().blind ? 'blind ' : ''}review of ${total} items in ${o.out} ` +
+        `(${store.labels().length} labels so far); serving ${server.url}\n`,
+    );
+    const setApart = malformedItemsLine(malformed);
+    if (setApart !== undefined) process.stdout.write(`${setApart}; not sampled\n`);
+    for (const link of server.links) process.stdout.write(`  ${link.annotator}: ${link.url}\n`);
+    process.stdout.write(`${annotators.length} annotator link(s); Ctrl-C stops (every save is already on disk)\n`);
+    // Serve until interrupted: the interrupt handler of main.ts ends the process.
+    await new Promise<never>(() => undefined);
+  });
 
-  review
+  const exportCommand = review
     .command('export')
     .summary('write labels.jsonl, the summary (JSON, markdown, SVG) and optionally the items that passed')
     .description(
@@ -106,47 +106,47 @@ no gold in the CSV).`,
     .requiredOption('--review <dir>', 'review folder (of `review start`)')
     .requiredOption('--out <dir>', 'output folder')
     .addOption(new Option('--keep <which>', 'also write the items that passed').choices(['valid'] as const))
-    .option('--mturk-csv <file>', 'also write the MTurk batch input CSV')
-    .action(async (o) => {
-      const r = await exportReview({ reviewDir: o.review, out: o.out, keep: o.keep, mturkCsv: o.mturkCsv });
-      const s = r.summary;
-      const kappa = s.agreement?.kappa;
+    .option('--mturk-csv <file>', 'also write the MTurk batch input CSV');
+  declarePaths(exportCommand, (o) => exportReviewPaths({ ...o, reviewDir: o.review })).action(async (o) => {
+    const r = await exportReview({ reviewDir: o.review, out: o.out, keep: o.keep, mturkCsv: o.mturkCsv });
+    const s = r.summary;
+    const kappa = s.agreement?.kappa;
+    process.stdout.write(
+      `${s.judgements} judgements of ${s.items.labelled} items; valid ${s.validityCounts.valid}; ` +
+        (s.agreement
+          ? `${s.agreement.method === 'cohen' ? "Cohen's" : "Fleiss'"} κ ${kappa === null ? 'undefined' : kappa?.toFixed(3)}`
+          : 'no κ (one annotator per item)') +
+        '\n',
+    );
+    for (const m of s.measures.filter((row) => row.difficulty === 'all')) {
+      const cell = (p: { rate: number | null; successes: number; n: number }) =>
+        `${p.rate === null ? '–' : (100 * p.rate).toFixed(1) + '%'} (${p.successes}/${p.n})`;
       process.stdout.write(
-        `${s.judgements} judgements of ${s.items.labelled} items; valid ${s.validityCounts.valid}; ` +
-          (s.agreement
-            ? `${s.agreement.method === 'cohen' ? "Cohen's" : "Fleiss'"} κ ${kappa === null ? 'undefined' : kappa?.toFixed(3)}`
-            : 'no κ (one annotator per item)') +
-          '\n',
+        `${m.task}: per item, Valid ${cell(m.valid)}, F-Neg ${cell(m.fNeg)}, Correct ${cell(m.correct)}` +
+          `${s.blind ? ' (blind)' : ''}\n`,
       );
-      for (const m of s.measures.filter((row) => row.difficulty === 'all')) {
-        const cell = (p: { rate: number | null; successes: number; n: number }) =>
-          `${p.rate === null ? '–' : (100 * p.rate).toFixed(1) + '%'} (${p.successes}/${p.n})`;
-        process.stdout.write(
-          `${m.task}: per item, Valid ${cell(m.valid)}, F-Neg ${cell(m.fNeg)}, Correct ${cell(m.correct)}` +
-            `${s.blind ? ' (blind)' : ''}\n`,
-        );
-      }
-      const c = s.consistency;
-      if (c.labels.length > 0) {
-        process.stdout.write(
-          `flagged ${c.labels.length} labels that say valid: ${c.validWithoutGold} without the gold marked, ` +
-            `${c.validWithDistractor} with a distractor marked (summary.md; not counted as votes to keep)\n`,
-        );
-      }
-      if (r.kept) for (const [file, n] of Object.entries(r.kept)) process.stdout.write(`kept ${n} items of ${file}\n`);
-      for (const f of r.files) process.stdout.write(`wrote ${f}\n`);
-    });
+    }
+    const c = s.consistency;
+    if (c.labels.length > 0) {
+      process.stdout.write(
+        `flagged ${c.labels.length} labels that say valid: ${c.validWithoutGold} without the gold marked, ` +
+          `${c.validWithDistractor} with a distractor marked (summary.md; not counted as votes to keep)\n`,
+      );
+    }
+    if (r.kept) for (const [file, n] of Object.entries(r.kept)) process.stdout.write(`kept ${n} items of ${file}\n`);
+    for (const f of r.files) process.stdout.write(`wrote ${f}\n`);
+  });
 
-  review
+  const importCommand = review
     .command('import')
     .summary("read Mechanical Turk's results CSV into a review")
     .requiredOption('--review <dir>', 'review folder (of `review start`)')
     .requiredOption(
       '--mturk-results <file>',
       'the results CSV MTurk gives for the batch of `review export --mturk-csv`',
-    )
-    .action(async (o) => {
-      checkPaths(importMturkPaths({ reviewDir: o.review, mturkResults: o.mturkResults }));
+    );
+  declarePaths(importCommand, (o) => importMturkPaths({ reviewDir: o.review, mturkResults: o.mturkResults })).action(
+    async (o) => {
       const store = ReviewStore.open(o.review);
       try {
         const r = await importMturkResults(store, o.mturkResults);
@@ -158,5 +158,6 @@ no gold in the CSV).`,
       } finally {
         store.close();
       }
-    });
+    },
+  );
 }

@@ -1,7 +1,6 @@
 // `score shoppingbench`: ShoppingBench relevance scores (CAR, ASR per intent) of an agent's run.
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { join } from 'node:path';
-import { checkPaths } from '../../core/check-paths.js';
 import { UserError, type OnError } from '../../core/errors.js';
 import { claimOutput } from '../../core/output-claim.js';
 import type { AnswerFiles } from '../../engine/scoring/answer-sheets.js';
@@ -13,7 +12,8 @@ import { openEncoder } from '../../workers/open-encoder.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
 import { scorePaths, scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
-import { addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
+import { addModelOptions, encoderExecution, encoderSpec, modelPaths } from '../options/model-options.js';
+import { declarePaths, listPaths, mergePaths } from '../declared-paths.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
 import { seed } from '../options/value-parsers.js';
@@ -141,11 +141,11 @@ Example
     .requiredOption('--predictions <file>', 'predictions JSONL')
     .requiredOption('--targets <file>', 'targets JSONL')
     .option('--out <dir>', 'output folder (needed by --on-error skip, for rejects.jsonl)');
-  addQueueOptions(
+  const withAll = addQueueOptions(
     addModelOptions(addBadInputOptions(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }),
-  ).action(async (o) => {
+  );
+  declarePaths(withAll, (o) => mergePaths(scorePaths(o), modelPaths(o))).action(async (o) => {
     if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
-    checkPaths(scorePaths(o));
     // --out is claimed (locked, temporary files of killed runs removed, summary.json removed until done).
     const claim = o.out ? claimOutput(o.out, 'folder', { completionFiles: [join(o.out, 'summary.json')] }) : undefined;
     let encoder: Awaited<ReturnType<typeof openEncoder>>;
@@ -209,7 +209,10 @@ Example
     --responses answers/task1.cot.jsonl answers/task2.cot.jsonl --out scores/cot`,
     )
     .requiredOption('--items <files...>', 'IntentionQA items files (Task 1, Task 2, or the released files)');
-  addAnswerScoringOptions(command, INTENTIONQA_STYLES, '--items').action(async (o) => {
+  declarePaths(addAnswerScoringOptions(command, INTENTIONQA_STYLES, '--items'), (o) => ({
+    inputFiles: { ...listPaths('items', o.items), ...listPaths('responses', o.responses) },
+    outputDirs: { out: o.out },
+  })).action(async (o) => {
     const result = await scoreIntentionQa({
       ...scoringOptions(o),
       files: answerFiles(o.items, o.responses, '--items'),
@@ -251,7 +254,10 @@ Example
     --style zero_shot --out scores/sib`,
     )
     .requiredOption('--tasks <files...>', 'sib-tasks.jsonl and/or sib-distractors.jsonl');
-  addAnswerScoringOptions(command, SIB_STYLES, '--tasks').action(async (o) => {
+  declarePaths(addAnswerScoringOptions(command, SIB_STYLES, '--tasks'), (o) => ({
+    inputFiles: { ...listPaths('tasks', o.tasks), ...listPaths('responses', o.responses) },
+    outputDirs: { out: o.out },
+  })).action(async (o) => {
     const result = await scoreSib({ ...scoringOptions(o), files: answerFiles(o.tasks, o.responses, '--tasks') });
     process.stdout.write(result.markdown);
     warnWhenUnparseable(

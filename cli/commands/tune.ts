@@ -1,7 +1,8 @@
 // `intentsim tune --review DIR` (issue 34): window bounds from a review's labels, written as an item
 // settings file for `pipeline --settings` and `demo --settings` (docs/tune.md).
 import type { Command } from '@commander-js/extra-typings';
-import { tuneReview } from '../../engine/review/tune-review.js';
+import { tunePaths, tuneReview } from '../../engine/review/tune-review.js';
+import { declarePaths } from '../declared-paths.js';
 import { renderTuneTable } from '../../engine/review/tune-report.js';
 import { fraction, nonNegativeInt } from '../options/value-parsers.js';
 
@@ -25,7 +26,7 @@ Example
   intentsim demo --out demo-tuned --settings tuned.json`;
 
 export function registerTuneCommand(program: Command): void {
-  program
+  const command = program
     .command('tune')
     .summary('window bounds from a review’s labels, under an F-Neg target, as a settings file')
     .description(TUNE_HELP)
@@ -33,21 +34,21 @@ export function registerTuneCommand(program: Command): void {
     .requiredOption('--settings-out <file>', 'the settings file to write (for `pipeline` / `demo --settings`)')
     .option('--max-f-neg <x>', 'the largest estimated F-Neg of an item, in (0, 1)', fraction, 0.05)
     .option('--bootstrap <n>', 'bootstrap replicates for the intervals (0: none)', nonNegativeInt, 1000)
-    .option('--seed <n>', 'seed of the bootstrap (same review + seed = same figures)', nonNegativeInt, 1)
-    .action(async (o) => {
-      const r = await tuneReview({
-        reviewDir: o.review,
-        settingsOut: o.settingsOut,
-        maxFNeg: o.maxFNeg,
-        bootstrap: o.bootstrap,
-        seed: o.seed,
-      });
-      const lines = [
-        ...(r.blind ? [] : ['NOTE: the review was not blind: its annotators saw the gold.', '']),
-        ...renderTuneTable(r.result),
-        '',
-        `wrote ${r.file}: ${Object.keys(r.settings).length === 0 ? 'no window (none meets the target)' : JSON.stringify(r.settings)}`,
-      ];
-      process.stdout.write(lines.join('\n') + '\n');
+    .option('--seed <n>', 'seed of the bootstrap (same review + seed = same figures)', nonNegativeInt, 1);
+  declarePaths(command, (o) => tunePaths({ reviewDir: o.review, settingsOut: o.settingsOut })).action(async (o) => {
+    const r = await tuneReview({
+      reviewDir: o.review,
+      settingsOut: o.settingsOut,
+      maxFNeg: o.maxFNeg,
+      bootstrap: o.bootstrap,
+      seed: o.seed,
     });
+    const lines = [
+      ...(r.blind ? [] : ['NOTE: the review was not blind: its annotators saw the gold.', '']),
+      ...renderTuneTable(r.result),
+      '',
+      `wrote ${r.file}: ${Object.keys(r.settings).length === 0 ? 'no window (none meets the target)' : JSON.stringify(r.settings)}`,
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+  });
 }

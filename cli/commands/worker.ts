@@ -3,10 +3,11 @@
 // other model work) and, with --graph, node-context units (`embed`, `pipeline`). SIGTERM or Ctrl-C:
 // it stops taking jobs, finishes the ones in hand and exits 0.
 import { Command } from '@commander-js/extra-typings';
-import { addSentenceBertOptions, sentenceBertOptions } from '../options/model-options.js';
+import { addSentenceBertOptions, modelPaths, sentenceBertOptions } from '../options/model-options.js';
 import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
 import { addQueueNameOption, QUEUE_URL_HELP, requireQueueUrl } from '../options/queue-options.js';
 import { positiveInt } from '../options/value-parsers.js';
+import { declarePaths, mergePaths } from '../declared-paths.js';
 
 const WORKER_HELP = `Serves a run's job queues, until SIGTERM or Ctrl-C (then it finishes the jobs in
 hand and exits 0). Two kinds of job:
@@ -66,7 +67,15 @@ export function workerCommand(deprecatedFor?: string) {
       instead: "leave it out: each job brings its coordinator's batch size",
     },
   ]);
-  return withModel.action(async (o) => {
+  // A worker writes no files: it reads its graph and its model.
+  const paths = declarePaths(withModel, async (o) => {
+    const { graphStoreFile } = await import('../../graph/open-store.js');
+    return mergePaths(
+      { inputFiles: { graph: o.graph === undefined ? undefined : graphStoreFile(o.graph) } },
+      modelPaths(o),
+    );
+  });
+  return paths.action(async (o) => {
     const url = requireQueueUrl(o.queue);
     const { OnnxSentenceEncoder } = await import('../../embeddings/onnx-encoder.js');
     const { serveQueueJobs } = await import('../../workers/queue/queue-worker.js');

@@ -18,6 +18,7 @@ import type { OnnxEncoderOptions } from '../../embeddings/onnx-encoder.js';
 import { executionFor, type EncoderExecution, type EncoderSpec } from '../../workers/encoder-spec.js';
 import type { QueueOptions } from '../../workers/queue/job-client.js';
 import { addDeprecatedOptions } from './deprecated-spellings.js';
+import type { PathChecks } from '../../core/check-paths.js';
 import { nonNegativeInt, positiveInt } from './value-parsers.js';
 import type { EncoderDescription } from '../../embeddings/encoder-description.js';
 
@@ -70,6 +71,14 @@ export function addModelCacheOptions<Args extends unknown[], Opts extends Option
       },
     },
   ]);
+}
+
+/**
+ * The paths of the model options (cli/declared-paths.ts): the model's folder and its cache, which the
+ * model's resolution reads (`model download` declares the cache as its output instead).
+ */
+export function modelPaths(o: { modelDir?: string; modelCache?: string }): PathChecks {
+  return { modelDirs: { modelDir: o.modelDir, modelCache: o.modelCache } };
 }
 
 /** An option value, unless the command line gave that option itself (then it stays). */

@@ -15,6 +15,13 @@ export function nonNegativeInt(value: string): number {
   return n;
 }
 
+/** A TCP port, 0–65535 (0: any free one); refused while the options are parsed, before any file is made. */
+export function portNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('Expected a port, 0 to 65535.');
+  return n;
+}
+
 /** `auto`, or a non-negative integer (e.g. a worker count that the engine may choose itself). */
 export function autoOrNonNegativeInt(value: string): number | 'auto' {
   if (value === 'auto') return value;

@@ -11,7 +11,7 @@
 // inserts single-threaded either way, one graph answers a query with one search instead of one per
 // shard, and the build (minutes for millions) is small next to the embedding (hours on CPU).
 import { existsSync, rmSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { FingerprintedEncoder, SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import { writeFileAtomic } from '../../core/atomic.js';
@@ -48,6 +48,7 @@ import {
 } from './catalog-layout.js';
 import { decodeNpyFloat32, writeNpyMatrix, type StorageDtype } from '../../core/npy.js';
 import { embeddingText, parseCatalogProduct, type CatalogProduct } from '../products/catalog-products.js';
+import { makeDirs } from '../../core/make-dirs.js';
 
 export interface CatalogIndexOptions {
   products: string;
@@ -119,7 +120,7 @@ async function buildClaimed(o: CatalogIndexOptions): Promise<CatalogIndexResult>
     attributes: o.attributes ?? false,
     chunkSize,
   };
-  await mkdir(join(o.out, 'chunks'), { recursive: true });
+  await makeDirs(join(o.out, 'chunks'));
   if (existsSync(manifestPath(o.out))) {
     const previous = (await readJsonFile(manifestPath(o.out), {
       what: 'catalogue index manifest',

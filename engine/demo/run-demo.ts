@@ -20,7 +20,6 @@
 // each part claims its own folder and removes its completion file (world.json, intentionqa's
 // manifest.json, sib-summary.json) before rewriting it.
 import { existsSync, rmSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
@@ -56,6 +55,7 @@ import {
   type SolverComparison,
 } from './solver-comparison.js';
 import { writeSampleFiles } from './sib-sample-data.js';
+import { makeDirs } from '../../core/make-dirs.js';
 
 export interface RunDemoOptions {
   /** Output folder: world/, intentionqa/, sib-input/, sib/. */
@@ -232,7 +232,7 @@ async function runStages(
   if (unfiltered) {
     log("demo: answering the unfiltered items too (the report's validity section)\n");
     for (const f of unfilteredFiles) {
-      await mkdir(dirname(f.responses), { recursive: true });
+      await makeDirs(dirname(f.responses));
       await solveByEmbedding({ items: f.items, out: f.responses, encoder, onError: options.onError });
     }
     const accuracy = async (k: 0 | 1) => ({

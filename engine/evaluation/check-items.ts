@@ -20,11 +20,11 @@
 // items), flagged.jsonl (one line per flagged option); with dropFlagged, items/<file> holding the
 // items no rule flags, each line as read, and items/intentionqa_dropped.jsonl with one line per item
 // set apart (the rule, or `malformed`, as its reason).
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
-import { checkPaths } from '../../core/check-paths.js';
-import { UserError } from '../../core/errors.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
+import { ConfigError, UserError } from '../../core/errors.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
 import { readProducts, type Product } from '../products/products.js';
 import { titleHeadPhrases } from '../products/title-head-concepts.js';
@@ -186,14 +186,24 @@ export function checkedItemFiles(items: string): string[] {
   return files;
 }
 
-export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult> {
-  checkPaths({
-    inputFiles: { assertions: o.assertions, products: o.products },
+/**
+ * The paths `items check` reads and writes (core/check-paths.ts): an output folder that is, holds or
+ * lies in the items (issue 45: `--items pv/items --out pv --drop-flagged` replaced the pipeline's
+ * own items) is refused before anything is read.
+ */
+export function checkItemsPaths(o: Pick<CheckItemsOptions, 'items' | 'assertions' | 'products' | 'out'>): PathChecks {
+  const folder = statSync(o.items, { throwIfNoEntry: false })?.isDirectory() === true;
+  return {
+    inputFiles: { assertions: o.assertions, products: o.products, ...(folder ? {} : { items: o.items }) },
+    inputDirs: folder ? { items: o.items } : {},
     outputDirs: { out: o.out },
-  });
-  if (!existsSync(o.items)) throw new UserError(`${o.items}: no such items file or folder`);
+  };
+}
+
+export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult> {
   if (o.dropFlagged && o.out === undefined)
-    throw new UserError('dropFlagged needs out (the folder the kept items go to)');
+    throw new ConfigError('dropFlagged', 'needs out (the folder the kept items go to)');
+  checkPaths(checkItemsPaths(o));
   const files = checkedItemFiles(o.items);
   const assertions: Assertion[] = [];
   for await (const a of readAssertions(o.assertions)) assertions.push(a);
@@ -304,7 +314,13 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
   };
   if (o.out === undefined) return run();
   const completionFiles = [CHECK_FILES.summary, CHECK_FILES.flagged].map((f) => join(o.out!, f));
-  return withClaimedOutput(o.out, 'folder', { completionFiles }, run);
+  const out = o.out;
+  return withClaimedOutput(out, 'folder', { completionFiles }, async () => {
+    // OUT/items is this command's own: an earlier run's kept items (another file, or a run with
+    // --drop-flagged before one without) must not stand beside this run's (issue 45, fault 11).
+    rmSync(join(out, CHECK_FILES.keptDir), { recursive: true, force: true });
+    return run();
+  });
 }
 
 /** The rules counted on their own: each is a condition no other rule implies. */

@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
-import { checkPaths } from '../../core/check-paths.js';
+import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, UserError, type OnError } from '../../core/errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
@@ -143,7 +143,12 @@ function calibrationNote(model: string): string {
 }
 
 /** The paths read and written, checked before any work. */
-export function productVectorsPaths(o: ProductVectorsPipelineOptions) {
+export function productVectorsPaths(
+  o: Pick<
+    ProductVectorsPipelineOptions,
+    'productVectors' | 'productIds' | 'products' | 'assertions' | 'concepts' | 'out'
+  >,
+): PathChecks {
   return {
     inputFiles: {
       products: o.products,

@@ -9,6 +9,10 @@
 import { createHash } from 'node:crypto';
 import { Rng } from '../../core/rng.js';
 import type { ReviewItem, ReviewOption } from './review-items.js';
+import { REASONS, type Reason } from './review-store.js';
+
+/** The reasons a blind page offers: without the gold shown, "gold wrong" is no reason one can give. */
+export const BLIND_REASONS: readonly Reason[] = REASONS.filter((r) => r !== 'gold-wrong');
 
 /** One item as a blind page (or a blind MTurk row) shows it. */
 export interface BlindItemView {

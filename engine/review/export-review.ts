@@ -41,11 +41,23 @@ export interface ExportReviewResult {
  * an input too (checked once the review is open): `--keep valid` into the folder above it would
  * overwrite the items the review was drawn from.
  */
-export function exportReviewPaths(o: Pick<ExportReviewOptions, 'reviewDir' | 'out' | 'mturkCsv'>): PathChecks {
+export function exportReviewPaths(o: Pick<ExportReviewOptions, 'reviewDir' | 'out' | 'keep' | 'mturkCsv'>): PathChecks {
+  // The files written into out are named too, so that the CSV given as one of them is refused
+  // (issue 45: `--mturk-csv O/labels.jsonl` was written over the labels).
+  const inOut = (name: string) => ({ [`out/${name}`]: join(o.out, name) });
   return {
     inputFiles: { reviewDir: join(o.reviewDir, REVIEW_DB_FILE) },
-    outputDirs: { out: o.out },
-    outputFiles: { mturkCsv: o.mturkCsv },
+    outputDirs: {
+      out: o.out,
+      ...(o.keep === 'valid' ? inOut(REVIEW_EXPORT_FILES.keptDir) : {}),
+    },
+    outputFiles: {
+      ...inOut(REVIEW_EXPORT_FILES.labels),
+      ...inOut(REVIEW_EXPORT_FILES.summary),
+      ...inOut(REVIEW_EXPORT_FILES.report),
+      ...inOut(REVIEW_EXPORT_FILES.svg),
+      mturkCsv: o.mturkCsv,
+    },
   };
 }
 

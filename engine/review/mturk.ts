@@ -15,7 +15,7 @@ import { checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { InputError } from '../../core/errors.js';
 import { fileError } from '../../core/file-errors.js';
 import type { ReviewItem } from './review-items.js';
-import { blindLetters, blindRef, blindView, itemLettersOf } from './blind-view.js';
+import { BLIND_REASONS, blindLetters, blindRef, blindView, itemLettersOf } from './blind-view.js';
 import { REASONS, REVIEW_DB_FILE, VALIDITIES, type Reason, type ReviewStore, type Validity } from './review-store.js';
 
 /** The annotator name of an MTurk worker: `mturk-<WorkerId>` (page annotators may not take it). */
@@ -230,6 +230,12 @@ export async function importMturkResults(store: ReviewStore, file: string): Prom
     for (const r of reasons) {
       if (!REASONS.includes(r as Reason))
         throw new InputError({ ...at, field: 'Answer.reasons' }, `unknown reason "${r}"`);
+      // The blind template shows no gold, and offers no "gold wrong" (issue 45).
+      if (blind && !BLIND_REASONS.includes(r as Reason))
+        throw new InputError(
+          { ...at, field: 'Answer.reasons' },
+          `"${r}" is not a reason of a blind review (its template shows no gold): the results are not of this review's batch`,
+        );
     }
     const seconds = workSeconds(field('WorkTimeInSeconds'), at);
     const submitted = submitTime(field('SubmitTime'), at);

@@ -2,7 +2,7 @@
 // one already there. A review belongs to one items folder and one sample; asking an existing review
 // for another folder or another sample is refused, naming both, instead of mixing labels.
 import { resolve } from 'node:path';
-import { checkPaths, type PathChecks } from '../../core/check-paths.js';
+import { checkPaths, resolvedPath, type PathChecks } from '../../core/check-paths.js';
 import { ConfigError, UserError } from '../../core/errors.js';
 import { MTURK_ANNOTATOR_PREFIX } from './mturk.js';
 import { checkSampleUnchanged } from './review-drift.js';
@@ -65,7 +65,8 @@ export async function openReview(options: OpenReviewOptions): Promise<OpenedRevi
     const store = ReviewStore.open(options.reviewDir);
     try {
       const settings = store.settings();
-      if (settings.itemsDir !== itemsDir) {
+      // Compared as the file system resolves them: a link to the same folder is the same items (issue 45).
+      if (resolvedPath(settings.itemsDir) !== resolvedPath(itemsDir)) {
         throw new UserError(
           `${options.reviewDir} reviews items from ${settings.itemsDir}, not ${itemsDir}: ` +
             'use another review folder for other items',

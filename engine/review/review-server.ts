@@ -9,11 +9,18 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
-import { UserError } from '../../core/errors.js';
+import { ConfigError, UserError } from '../../core/errors.js';
 import { projectRoot } from '../../core/shared-files.js';
 import { REASONS, VALIDITIES, type ReviewMarks, type ReviewStore } from './review-store.js';
 import type { ReviewItem } from './review-items.js';
-import { blindLetters, blindView, itemLettersOf, shownLettersOf, type BlindLetters } from './blind-view.js';
+import {
+  BLIND_REASONS,
+  blindLetters,
+  blindView,
+  itemLettersOf,
+  shownLettersOf,
+  type BlindLetters,
+} from './blind-view.js';
 
 /** Largest request body the API reads (a label is a few hundred bytes). */
 export const REVIEW_BODY_LIMIT = 16 * 1024;
@@ -81,6 +88,13 @@ class HttpError extends Error {
 export async function serveReview(options: ReviewServerOptions): Promise<ReviewServer> {
   const host = options.host ?? '127.0.0.1';
   const tokens = options.tokens ?? true;
+  const requestedPort = options.port ?? 0;
+  // Node throws a RangeError (a stack) for any other.
+  if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535)
+    throw new ConfigError('port', `must be a port, 0 to 65535, got ${requestedPort}`);
+  // The host as the printed link names it; on a loopback address it is also a Host header the server
+  // accepts (issue 45: `--host 127.0.0.2` printed a link that answered 421).
+  const shown = host === '0.0.0.0' || host === '::' ? hostname() : host.includes(':') ? `[${host}]` : host;
   if (!tokens && !isLoopbackHost(host)) {
     throw new UserError(`refusing to serve the review on ${host} without tokens: only a loopback host may go without`);
   }
@@ -109,7 +123,7 @@ export async function serveReview(options: ReviewServerOptions): Promise<ReviewS
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (isLoopbackHost(host) && !loopbackHostHeader(req.headers.host, port)) {
+    if (isLoopbackHost(host) && !loopbackHostHeader(req.headers.host, port, shown)) {
       throw new HttpError(421, 'unexpected Host header');
     }
     const path = (req.url ?? '/').split('?')[0]!;
@@ -187,13 +201,12 @@ export async function serveReview(options: ReviewServerOptions): Promise<ReviewS
 
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new UserError(`cannot serve the review on ${host}:${options.port ?? 0}: ${err.code ?? err.message}`)),
+      reject(new UserError(`cannot serve the review on ${host}:${requestedPort}: ${err.code ?? err.message}`)),
     );
-    server.listen(options.port ?? 0, host, () => resolveListen());
+    server.listen(requestedPort, host, () => resolveListen());
   });
   const address = server.address();
   port = typeof address === 'object' && address !== null ? address.port : 0;
-  const shown = host === '0.0.0.0' || host === '::' ? hostname() : host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${port}/`;
   return {
     url,
@@ -211,9 +224,10 @@ export async function serveReview(options: ReviewServerOptions): Promise<ReviewS
   };
 }
 
-function loopbackHostHeader(header: string | undefined, port: number): boolean {
+/** A Host header naming the loopback server: a loopback name, or the host its link names, with its port. */
+function loopbackHostHeader(header: string | undefined, port: number, shown: string): boolean {
   if (header === undefined) return false;
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(header.toLowerCase());
+  return ['127.0.0.1', 'localhost', '[::1]', shown.toLowerCase()].some((h) => header.toLowerCase() === `${h}:${port}`);
 }
 
 function marksOf(m: ReviewMarks): ReviewMarks {
@@ -272,6 +286,8 @@ export function parseMarks(body: unknown, item: ReviewItem): ReviewMarks {
 /** A blind page's label: checked against the view it was shown, its letters mapped back to the item's. */
 function blindMarks(body: unknown, item: ReviewItem, letters: BlindLetters, seed: number): ReviewMarks {
   const marks = parseMarks(body, { ...item, options: blindView(item, seed).options });
+  const notOffered = marks.reasons.find((r) => !BLIND_REASONS.includes(r));
+  if (notOffered !== undefined) throw new HttpError(400, `a blind review offers no reason "${notOffered}"`);
   return { ...marks, correct: itemLettersOf(marks.correct, letters)! };
 }
 

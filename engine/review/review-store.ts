@@ -4,11 +4,11 @@
 // transaction in WAL mode with synchronous=FULL, so a save that was answered survives kill -9.
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import type { ReviewItem, SourcedReviewItem } from './review-items.js';
 import type { SampleSettings } from './sample-items.js';
+import { makeDirsSync } from '../../core/make-dirs.js';
 
 export const REVIEW_DB_FILE = 'review.sqlite';
 
@@ -145,7 +145,7 @@ export class ReviewStore {
 
   /** Creates a review in `dir` holding `sample`, in order. */
   static create(dir: string, settings: ReviewSettings, sample: readonly SourcedReviewItem[]): ReviewStore {
-    mkdirSync(dir, { recursive: true });
+    makeDirsSync(dir);
     const store = ReviewStore.configure(new Database(join(dir, REVIEW_DB_FILE)), dir);
     store.db.transaction(() => {
       store.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('settings', JSON.stringify(settings));

@@ -1,10 +1,12 @@
 // `intentsim tune --review DIR`'s library call: read a review's labels, propose windows
 // (tune-windows.ts) and write them as an item settings file that `pipeline` and `demo` accept
 // (engine/items/intentionqa/item-settings-file.ts). Written to a temporary name and renamed.
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
+import { checkNoOverlap, checkPaths, type PathChecks } from '../../core/check-paths.js';
 import { itemSettingsText, type ItemSettings } from '../items/intentionqa/item-settings-file.js';
-import { ReviewStore } from './review-store.js';
+import { REVIEW_DB_FILE, ReviewStore } from './review-store.js';
 import { readTuneItems, tuneWindows, type TuneOptions, type TuneResult } from './tune-windows.js';
 
 export interface TuneReviewOptions extends TuneOptions {
@@ -22,11 +24,33 @@ export interface TuneReviewResult {
   file: string;
 }
 
+/**
+ * The paths `tune` reads and writes (core/check-paths.ts): a settings file given as the review's
+ * database (issue 45: `--settings-out R/review.sqlite` replaced every label with JSON) is refused.
+ */
+export function tunePaths(o: Pick<TuneReviewOptions, 'reviewDir' | 'settingsOut'>): PathChecks {
+  const db = join(o.reviewDir, REVIEW_DB_FILE);
+  // The database where there is one; a missing folder, whose check says so; nothing for a folder
+  // without a database, which ReviewStore.open refuses saying how to start a review.
+  const input = existsSync(db)
+    ? { inputFiles: { reviewDir: db } }
+    : existsSync(o.reviewDir)
+      ? {}
+      : { inputDirs: { reviewDir: o.reviewDir } };
+  return { ...input, outputFiles: { settingsOut: o.settingsOut } };
+}
+
 export async function tuneReview(options: TuneReviewOptions): Promise<TuneReviewResult> {
+  checkPaths(tunePaths(options));
   const store = ReviewStore.open(options.reviewDir);
   let blind: boolean;
   let result: TuneResult;
   try {
+    // Nor may it replace one of the reviewed items' files: the review names their folder.
+    checkNoOverlap({
+      inputDirs: { "the review's items folder": store.settings().itemsDir },
+      outputFiles: { settingsOut: options.settingsOut },
+    });
     blind = store.settings().blind === true;
     result = tuneWindows(readTuneItems(store), options);
   } finally {

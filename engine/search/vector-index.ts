@@ -14,7 +14,7 @@
 // renamed into place before the new sidecar is written, so that no sidecar ever vouches for a
 // half-written index or another build's.
 import { createHash } from 'node:crypto';
-import { rm, mkdir } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -31,6 +31,7 @@ import { ExactScanRange, passesLo } from './range-search.js';
 /** Above k = n / this, one full scan is cheaper than a kNN search (hnswlib keeps a k-heap and visits ≥ k nodes). */
 const SCAN_INSTEAD_OF_KNN = 8;
 import type { UnitVectors } from './unit-vectors.js';
+import { makeDirs } from '../../core/make-dirs.js';
 
 // hnswlib-node is a CommonJS native add-on.
 const hnswlib = createRequire(import.meta.url)('hnswlib-node') as typeof Hnsw;
@@ -153,7 +154,7 @@ export class VectorIndex {
   }
 
   private async write(path: string): Promise<void> {
-    await mkdir(dirname(path), { recursive: true });
+    await makeDirs(dirname(path));
     await removeSidecar(path);
     const content = await writeAtomically(path, async (tmp) => {
       this.hnsw.writeIndexSync(tmp);

@@ -14,7 +14,7 @@
 // Version 1 differs only in declaring the text index as the inline constraint `text UNIQUE`; this
 // code reads and writes both (a version 1 store just cannot defer that index during a bulk load).
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { parsePurchaseEvent } from '../purchase-events.js';
@@ -22,6 +22,7 @@ import { hashString } from '../../core/rng.js';
 import { RELATION_SENSES, type SenseWeights } from '../graph-store.js';
 import { fileError } from '../../core/file-errors.js';
 import { UserError } from '../../core/errors.js';
+import { makeDirsSync } from '../../core/make-dirs.js';
 
 export type Db = Database.Database;
 export type Stmt = Database.Statement;
@@ -174,7 +175,7 @@ export function openStoreDatabase(path: string, readonly: boolean, allowStalePur
   if (readonly && !existsSync(path))
     throw new UserError(`${path}: no such graph store (create one with \`intentsim graph import --to ${path} …\`)`);
   if (existsSync(path) && !statSync(path).isFile()) throw new UserError(`${path}: not a file`);
-  if (!readonly) mkdirSync(dirname(path), { recursive: true });
+  if (!readonly) makeDirsSync(dirname(path));
   let db: Db;
   try {
     db = new Database(path, { readonly, fileMustExist: readonly });

@@ -222,14 +222,26 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     this.guard(() => this.bulkLoad.end());
   }
 
+  /**
+   * Ends a bulk load, closes the connection and releases the output lock, however the first two end
+   * (issue 45: a "database is locked" from another writer left the lock behind); the first failure
+   * is thrown. An unfinished bulk load is finished by the next open in write mode.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.closed = true;
+    let failure: unknown;
     try {
-      if (!this.readonly) await this.endBulkLoad();
-      this.closed = true;
-      this.guard(() => closeStoreDatabase(this.db, this.readonly));
-    } finally {
-      if (this.closed) this.claim?.release();
+      if (!this.readonly) this.guard(() => this.bulkLoad.end());
+    } catch (err) {
+      failure = err;
     }
+    try {
+      this.guard(() => closeStoreDatabase(this.db, this.readonly));
+    } catch (err) {
+      failure ??= err;
+    }
+    this.claim?.release();
+    if (failure !== undefined) throw failure;
   }
 }
