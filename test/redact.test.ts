@@ -103,3 +103,33 @@ describe('redact: every form a known key takes (issue 35, fault 13)', () => {
     }
   });
 });
+
+describe('redact: a key echoed base64-encoded (issue 45, fault 13)', () => {
+  const key = 'k3y-Secret/Value+42';
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  it('masks the whole encoding, padded or not, base64url and URL-encoded', () => {
+    for (const form of [
+      b64(key),
+      b64(key).replace(/=+$/, ''),
+      Buffer.from(key).toString('base64url'),
+      encodeURIComponent(b64(key)),
+    ]) {
+      const out = redact(`{"echo":"${form}"}`, [key], none);
+      expect(out, form).toBe('{"echo":"***"}');
+    }
+  });
+  it('masks the key inside a longer encoded value, at each of the three byte alignments', () => {
+    for (const prefix of ['', 'u:', 'us:', 'use:']) {
+      const encoded = b64(`${prefix}${key}|tail`);
+      const out = redact(`echo ${encoded}`, [key], none);
+      // What is left of the encoding cannot give the key back: decode every run of base64 left.
+      const runs = out.match(/[A-Za-z0-9+/=]{8,}/g) ?? [];
+      for (const run of runs) expect(Buffer.from(run, 'base64').toString('latin1'), prefix).not.toContain('Secret');
+      expect(out, prefix).toContain('***');
+    }
+  });
+  it('masks the base64 form of an environment secret', () => {
+    const out = redact(`body ${b64('env-secret-123')}`, [], { OPENAI_API_KEY: 'env-secret-123' });
+    expect(out).toBe('body ***');
+  });
+});
