@@ -300,6 +300,7 @@ export {
   ITEM_SETTINGS_FORMAT,
   type ItemSettings,
   type ItemSettingsFile,
+  type NotTuned,
   type ReadItemSettings,
 } from './engine/items/intentionqa/item-settings-file.js';
 export {
