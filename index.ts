@@ -280,6 +280,7 @@ export {
   mturkBatchCsv,
   importMturkResults,
   MTURK_BLIND_INPUT_COLUMNS,
+  type MturkImportOptions,
   type MturkImportResult,
 } from './engine/review/mturk.js';
 export { blindView, type BlindItemView } from './engine/review/blind-view.js';
