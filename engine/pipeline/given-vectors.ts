@@ -59,7 +59,7 @@ export async function loadGivenVectors(o: GivenVectorsSource): Promise<GivenVect
       throw new ConfigError(
         'productIds',
         `is for an .npy matrix; ${o.productVectors} is a catalog index folder, which lists its own product ids ` +
-          `(leave productIds out)`,
+          `(give no ids file with it)`,
       );
     }
     const manifest = (await readJsonFile(manifestPath(o.productVectors), {
