@@ -416,7 +416,9 @@ describe('JSONL edge-list import', () => {
       { head: 'a', tail: 'b', relations: { Result: 1 } },
       { head: 'b', tail: 'c', relations: { Result: 2 } },
     ]);
-    const { mtime } = statSync(file);
+    // A whole second: utimes keeps it exactly (a Date's milliseconds may come back as .999).
+    const mtime = 1_700_000_000;
+    utimesSync(file, mtime, mtime);
     const store = SqliteGraphStore.open(fresh('sqlite'), { mode: 'write' });
     expect(await importJsonlEdges(store, file)).toMatchObject({ edgesWritten: 2, alreadyImported: 0 });
     // The same bytes but one weight, and the old modification time put back.
@@ -425,7 +427,7 @@ describe('JSONL edge-list import', () => {
       { head: 'b', tail: 'c', relations: { Result: 2 } },
     ]);
     utimesSync(file, mtime, mtime);
-    expect(statSync(file).mtimeMs).toBe(mtime.getTime());
+    expect(statSync(file).mtimeMs).toBe(mtime * 1000);
     const second = await importJsonlEdges(store, file);
     expect(second).toMatchObject({ edgesWritten: 2, alreadyImported: 0 });
     const weights = (await edgeTexts(store)).join('\n');
