@@ -280,6 +280,7 @@ export {
   mturkBatchCsv,
   importMturkResults,
   MTURK_BLIND_INPUT_COLUMNS,
+  type MturkImportOptions,
   type MturkImportResult,
 } from './engine/review/mturk.js';
 export { blindView, type BlindItemView } from './engine/review/blind-view.js';
@@ -300,6 +301,7 @@ export {
   ITEM_SETTINGS_FORMAT,
   type ItemSettings,
   type ItemSettingsFile,
+  type NotTuned,
   type ReadItemSettings,
 } from './engine/items/intentionqa/item-settings-file.js';
 export {

@@ -21,6 +21,18 @@ import { UserError, ConfigError } from './errors.js';
 /** OpenAI's API host: the only endpoint that the default key variable is sent to. */
 export const OPENAI_API_HOST = 'api.openai.com';
 
+/**
+ * The request URL of a base URL: `/chat/completions` appended to its path, before any query string
+ * (issue 45: `http://h/v1?api-key=X` posted to `/v1?api-key=X/chat/completions`); a fragment is not
+ * sent. Throws (TypeError) for what is not a URL.
+ */
+export function completionsUrl(baseUrl: string): URL {
+  const url = new URL(baseUrl);
+  url.pathname = url.pathname.replace(/\/+$/, '') + '/chat/completions';
+  url.hash = '';
+  return url;
+}
+
 export interface ChatCompletionsOptions {
   /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8000/v1`; `/chat/completions` is appended. */
   baseUrl: string;
@@ -180,13 +192,13 @@ export class ChatCompletionsClient {
   private readonly onRetryWait: ((wait: RetryWait) => void) | undefined;
 
   constructor(options: ChatCompletionsOptions) {
-    this.requestUrl = options.baseUrl.replace(/\/+$/, '') + '/chat/completions';
     let parsed: URL;
     try {
-      parsed = new URL(this.requestUrl);
+      parsed = completionsUrl(options.baseUrl);
     } catch {
       throw new ConfigError('baseUrl', `is not a URL: ${JSON.stringify(publicUrl(options.baseUrl))}`);
     }
+    this.requestUrl = parsed.href;
     if (parsed.username !== '' || parsed.password !== '')
       throw new ConfigError('baseUrl', 'must not carry credentials; the key comes from the environment');
     this.url = publicUrl(this.requestUrl);

@@ -7,6 +7,7 @@
 import type { Hash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { openTemporaryOutput, type TemporaryOutput } from './atomic.js';
+import { UserError } from './errors.js';
 import { decodeFloat16, encodeFloat16 } from './float16.js';
 
 const MAGIC = Uint8Array.of(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59); // \x93NUMPY
@@ -147,38 +148,96 @@ interface NpyLayout {
   dataBytes: number;
 }
 
+/** What a file holds and what is read, for the messages of a file that is not read (issue 45). */
+const ACCEPTED =
+  "accepted: a .npy file of little-endian float32 ('<f4') or float16 ('<f2'), C order, " +
+  "not pickled (numpy: np.save(path, np.ascontiguousarray(a, dtype='<f4')))";
+
+/** A dtype's description in words: `'>f4'` → big-endian float32. */
+function describeDtype(descr: string): string {
+  const m = /^([<>|=])([a-zA-Z])(\d*)$/.exec(descr);
+  if (!m) return descr.startsWith('[') || descr.startsWith('(') ? 'structured records' : `dtype '${descr}'`;
+  const [, order, kind, size] = m as unknown as [string, string, string, string];
+  const kinds: Record<string, string> = {
+    f: 'float',
+    i: 'int',
+    u: 'uint',
+    b: 'bool',
+    c: 'complex',
+    O: 'Python objects (a pickled array)',
+    U: 'unicode strings',
+    S: 'byte strings',
+    V: 'raw bytes',
+    M: 'datetimes',
+    m: 'timedeltas',
+  };
+  const name = kinds[kind] ?? `kind '${kind}'`;
+  const bits = size !== '' && 'fiuc'.includes(kind) ? String(Number(size) * 8) : '';
+  const endian = order === '>' ? 'big-endian ' : order === '<' && bits !== '' && size !== '1' ? 'little-endian ' : '';
+  return `${endian}${name}${bits}`;
+}
+
 /**
  * The layout that a .npy file's first bytes declare; `prefix` must hold the preamble and, once its
- * header length is known (`headerEnd`), the whole header. `path` names the file in errors.
+ * header length is known (`headerEnd`), the whole header. `path` names the file in errors. What is
+ * not read (another dtype, Fortran order, a pickled array, a damaged header) is a UserError saying
+ * what was found and what is accepted, not an internal error (issue 45).
  */
 function parseNpyLayout(prefix: Uint8Array, path: string): NpyLayout {
   const fail = (why: string): never => {
-    throw new Error(`${path}: ${why}`);
+    throw new UserError(`${path}: ${why}; ${ACCEPTED}`);
   };
   const end = headerEnd(prefix, path);
-  if (prefix.length < end) fail('the file ended inside its header');
+  if (prefix.length < end) fail(`the file ends inside its header (${prefix.length} of ${end} bytes): truncated`);
   const header = Buffer.from(prefix.subarray(prefix[6] === 1 ? PREAMBLE : PREAMBLE + 2, end)).toString('latin1');
-  const descr = /'descr':\s*'([^']*)'/.exec(header)?.[1];
-  const dtype = descr === '<f4' ? 'float32' : descr === '<f2' ? 'float16' : undefined;
-  if (!dtype)
-    return fail(`only little-endian float32 ('<f4') or float16 ('<f2') is supported, header ${header.trim()}`);
-  if (!/'fortran_order':\s*False/.test(header)) fail('Fortran-order arrays are not supported');
+  const descr = /'descr':\s*('([^']*)'|\[)/.exec(header);
+  if (!descr) return fail(`its header names no dtype (${JSON.stringify(header.trim().slice(0, 200))})`);
+  const dtype = descr[2] === '<f4' ? 'float32' : descr[2] === '<f2' ? 'float16' : undefined;
+  if (!dtype) return fail(`it holds ${describeDtype(descr[2] ?? '[')} (descr ${descr[1]!})`);
+  if (!/'fortran_order':\s*False/.test(header)) fail('it is stored in Fortran (column-major) order');
   const shapeMatch = /'shape':\s*\(([^)]*)\)/.exec(header);
-  if (!shapeMatch) return fail('header has no shape');
+  if (!shapeMatch) return fail(`its header has no shape (${JSON.stringify(header.trim().slice(0, 200))})`);
   const shape = shapeMatch[1]!
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '')
-    .map(Number);
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : NaN));
+  if (!shape.every((d) => Number.isSafeInteger(d))) return fail(`its shape (${shapeMatch[1]!}) is not whole numbers`);
   const count = shape.reduce((a, b) => a * b, 1);
   return { shape, dtype, dataStart: end, dataBytes: count * BYTES[dtype] };
 }
 
 /** Where a .npy file's header ends, from its preamble (which `prefix` must hold). */
 function headerEnd(prefix: Uint8Array, path: string): number {
-  if (prefix.length < PREAMBLE || !MAGIC.every((b, i) => prefix[i] === b)) throw new Error(`${path}: not a .npy file`);
+  if (prefix.length < PREAMBLE || !MAGIC.every((b, i) => prefix[i] === b)) {
+    const zip = prefix[0] === 0x50 && prefix[1] === 0x4b; // "PK": numpy's .npz is a zip archive
+    const found =
+      prefix.length === 0
+        ? 'it is empty'
+        : zip
+          ? 'it is a zip archive (an .npz? take the array out with np.load(path)[name] and np.save it)'
+          : prefix.length < PREAMBLE && MAGIC.subarray(0, prefix.length).every((b, i) => prefix[i] === b)
+            ? `it ends after ${prefix.length} bytes, inside the .npy preamble: truncated`
+            : `it does not start with the .npy magic "\\x93NUMPY" (first bytes: ${Buffer.from(prefix.subarray(0, 8)).toString('hex')})`;
+    throw new UserError(`${path}: not a .npy file: ${found}; ${ACCEPTED}`);
+  }
+  const version = prefix[6]!;
+  if (version < 1 || version > 3 || prefix.length < PREAMBLE + (version === 1 ? 0 : 2))
+    throw new UserError(
+      `${path}: .npy format version ${version}.${prefix[7]} is not one this reads (1.0–3.0); ${ACCEPTED}`,
+    );
   const lengths = new DataView(prefix.buffer, prefix.byteOffset, prefix.byteLength);
-  return prefix[6] === 1 ? PREAMBLE + lengths.getUint16(8, true) : PREAMBLE + 2 + lengths.getUint32(8, true);
+  return version === 1 ? PREAMBLE + lengths.getUint16(8, true) : PREAMBLE + 2 + lengths.getUint32(8, true);
+}
+
+/** The data bytes a file holds against those its shape needs: a UserError when they differ. */
+function checkDataBytes(path: string, held: number, layout: NpyLayout): void {
+  if (held === layout.dataBytes) return;
+  const { shape, dtype, dataBytes } = layout;
+  const why = held < dataBytes ? 'truncated' : 'more bytes than its shape needs';
+  throw new UserError(
+    `${path}: holds ${held} data bytes, but its shape (${shape.join(', ')}) of ${dtype} needs ${dataBytes}: ${why}`,
+  );
 }
 
 /** float32 values from the data bytes of a layout (little-endian on disk). */
@@ -202,13 +261,13 @@ export async function readNpyFloat32(path: string, options: { hash?: Hash } = {}
     const { size: fileSize } = await file.stat();
     const preamble = new Uint8Array(PREAMBLE + 2);
     const { bytesRead } = await file.read(preamble, 0, preamble.length, 0);
-    const headerBytes = new Uint8Array(headerEnd(preamble.subarray(0, bytesRead), path));
+    // A damaged length could ask for gigabytes: no more is read than the file holds.
+    const headerBytes = new Uint8Array(Math.min(headerEnd(preamble.subarray(0, bytesRead), path), fileSize));
     await file.read(headerBytes, 0, headerBytes.length, 0);
     const layout = parseNpyLayout(headerBytes, path);
     options.hash?.update(headerBytes.subarray(0, layout.dataStart));
     const { shape, dtype, dataStart, dataBytes } = layout;
-    if (fileSize - dataStart !== dataBytes)
-      throw new Error(`${path}: ${fileSize - dataStart} data bytes for shape (${shape.join(', ')}) of ${dtype}`);
+    checkDataBytes(path, fileSize - dataStart, layout);
     // Read straight into the result where the layout allows it: one pass over the bytes and no
     // second buffer (the 136 MB of GloVe vectors: 0.5 s instead of 1.1 s through readFile and a
     // copy, on the loaded 2-core development VM, where touching fresh memory is most of the cost).
@@ -217,7 +276,7 @@ export async function readNpyFloat32(path: string, options: { hash?: Hash } = {}
     const bytes = data ? new Uint8Array(data.buffer) : new Uint8Array(dataBytes);
     for (let at = 0; at < dataBytes;) {
       const { bytesRead: n } = await file.read(bytes, at, Math.min(dataBytes - at, 1 << 26), dataStart + at);
-      if (n === 0) throw new Error(`${path}: the file ended early`);
+      if (n === 0) throw new UserError(`${path}: the file ended early (changed while read?)`);
       at += n;
     }
     options.hash?.update(bytes);
@@ -230,8 +289,7 @@ export async function readNpyFloat32(path: string, options: { hash?: Hash } = {}
 /** The matrix in the bytes of a .npy file (`path` names it in errors): for bytes already read and checked. */
 export function decodeNpyFloat32(bytes: Buffer, path: string): NpyMatrix {
   const layout = parseNpyLayout(bytes, path);
-  const { shape, dtype, dataStart, dataBytes } = layout;
-  if (bytes.length - dataStart !== dataBytes)
-    throw new Error(`${path}: ${bytes.length - dataStart} data bytes for shape (${shape.join(', ')}) of ${dtype}`);
+  const { shape, dtype, dataStart } = layout;
+  checkDataBytes(path, bytes.length - dataStart, layout);
   return { shape, dtype, data: decodeValues(bytes.subarray(dataStart), layout) };
 }

@@ -10,7 +10,7 @@
 //     header values, OpenAI-style keys (`sk-…`);
 //   - known secret values: those the caller passes (a password it was given) and those of the
 //     environment variables that hold credentials (NEO4J_PASSWORD, OPENAI_API_KEY, *_TOKEN, …),
-//     each in every form it takes in a text: raw, JSON-escaped, URL-encoded (secretForms).
+//     each in every form it takes in a text: raw, JSON-escaped, URL-encoded, base64 (secretForms).
 // Patterns catch what is shaped like a secret; the known values catch the rest (a password echoed
 // alone in a server's message).
 
@@ -88,8 +88,41 @@ export function secretForms(secret: string): string[] {
     url,
     url.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
     url.replace(/%20/g, '+'),
+    ...base64Forms(secret),
   ];
   return [...new Set(forms)].filter((f) => f.length > 0);
+}
+
+/**
+ * Base64 and base64url carry at least this many characters of a secret before an aligned run
+ * (below) is taken as a form of it: a shorter run of base64 letters would match unrelated text.
+ */
+const MIN_BASE64_RUN = 8;
+
+/**
+ * The base64 forms of a secret (issue 45: a server that echoed the key base64-encoded had it stored
+ * in clear): its whole encoding, padded or not, base64url, and URL-encoded; and, for a secret
+ * encoded inside a longer value (`Basic base64(user:key)`), the characters that depend on the
+ * secret alone at each of the three byte alignments it can start at (the first group, shared with
+ * the bytes before, and a last partial group, shared with those after, are left out).
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const whole = bytes.toString('base64');
+  const forms =
+    whole.length >= MIN_BASE64_RUN
+      ? [whole, whole.replace(/=+$/, ''), bytes.toString('base64url'), encodeURIComponent(whole)]
+      : [];
+  for (let shift = 0; shift < 3; shift++) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes])
+      .toString('base64')
+      .replace(/=+$/, '');
+    const start = shift === 0 ? 0 : 4;
+    const end = (shift + bytes.length) % 3 === 0 ? encoded.length : Math.floor((shift + bytes.length) / 3) * 4;
+    const run = encoded.slice(start, end);
+    if (run.length >= MIN_BASE64_RUN) forms.push(run, run.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 import { onnxFileForDtype } from '../embeddings/model-files.js';
 import { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { formatFailure } from '../cli/main.js';
+import { ConfigError } from '../core/errors.js';
 
 let modelDir: string;
 let server: Server;
@@ -170,3 +171,17 @@ describe('model resolution', () => {
 });
 
 afterAll(() => rmSync(modelDir, { recursive: true, force: true }));
+
+describe('model ids that would leave the cache (issue 45, fault 12)', () => {
+  it('refuses an id with "..", an absolute path, a backslash or more than org/name, before touching anything', async () => {
+    const cache = emptyCache();
+    for (const id of ['../../../outside', 'org/../../x', '/etc', 'org\\..\\x', 'a/b/c', '..', 'org/', '']) {
+      expect(() => cachedModelDir(cache, id), id).toThrow(ConfigError);
+      const err = await resolveModel({ modelId: id, cacheDir: cache, remoteHost: hubUrl }).catch((e: unknown) => e);
+      expect(err, id).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toContain(`modelId must be a Hugging Face model id`);
+    }
+    expect(requests).toEqual([]);
+    expect(cachedModelDir(cache, 'test-org/tiny.v2_x-1')).toBe(join(cache, 'models', 'test-org', 'tiny.v2_x-1'));
+  });
+});

@@ -174,3 +174,30 @@ describe('embed after another client edited the graph (the issue 35 repro)', () 
     expect(after.npy.equals(before.npy)).toBe(false);
   }, 60_000);
 });
+
+describe('a committed own_write row (issue 45, fault 11)', () => {
+  it('does not turn off the detection of outside edits; a writer removes it and redraws the id', async () => {
+    const path = await sqliteStore('own-write.sqlite');
+    const before = await identityOf(path);
+    expect(before).toMatch(/^sqlite:5n:4e:r1:id:/);
+    // Another client commits the marker intentsim only ever holds inside its own transactions,
+    // then edits a node's text: the triggers skip the edit, the identity must change anyway.
+    edit(path, "INSERT INTO meta (key, value) VALUES ('own_write', '1')");
+    const marked = await identityOf(path);
+    edit(path, "UPDATE nodes SET text = 'PersonX call PersonZ' WHERE text = 'PersonX call PersonY'");
+    const edited = await identityOf(path);
+    expect(marked).toMatch(/^sqlite:5n:4e:r1:sha256:/);
+    expect(edited).toMatch(/^sqlite:5n:4e:r1:sha256:/);
+    expect(edited).not.toBe(marked);
+    // Opened for writing: the marker goes, the content id is redrawn, and the triggers work again.
+    await SqliteGraphStore.open(path, { mode: 'write' }).close();
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare("SELECT count(*) FROM meta WHERE key = 'own_write'").pluck().get()).toBe(0);
+    db.close();
+    const rewritten = await identityOf(path);
+    expect(rewritten).toMatch(/^sqlite:5n:4e:r1:id:/);
+    expect(rewritten).not.toBe(before);
+    edit(path, 'UPDATE edges SET "Result" = 5 WHERE "Result" = 1');
+    expect(await identityOf(path)).not.toBe(rewritten);
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -408,6 +408,32 @@ describe('JSONL edge-list import', () => {
     const second = await importJsonlEdges(store, file);
     expect(second).toMatchObject({ edgesWritten: 2, alreadyImported: 0 });
     expect((await store.counts()).edges).toBe(2);
+    await store.close();
+  });
+
+  it('starts over when the file was edited with the same size and modification time (issue 45)', async () => {
+    const file = writeJsonl(fresh('jsonl'), [
+      { head: 'a', tail: 'b', relations: { Result: 1 } },
+      { head: 'b', tail: 'c', relations: { Result: 2 } },
+    ]);
+    // A whole second: utimes keeps it exactly (a Date's milliseconds may come back as .999).
+    const mtime = 1_700_000_000;
+    utimesSync(file, mtime, mtime);
+    const store = SqliteGraphStore.open(fresh('sqlite'), { mode: 'write' });
+    expect(await importJsonlEdges(store, file)).toMatchObject({ edgesWritten: 2, alreadyImported: 0 });
+    // The same bytes but one weight, and the old modification time put back.
+    writeJsonl(file, [
+      { head: 'a', tail: 'b', relations: { Result: 7 } },
+      { head: 'b', tail: 'c', relations: { Result: 2 } },
+    ]);
+    utimesSync(file, mtime, mtime);
+    expect(statSync(file).mtimeMs).toBe(mtime * 1000);
+    const second = await importJsonlEdges(store, file);
+    expect(second).toMatchObject({ edgesWritten: 2, alreadyImported: 0 });
+    const weights = (await edgeTexts(store)).join('\n');
+    expect(weights).toContain('"Result":7');
+    // Unchanged, it resumes (nothing written again).
+    expect(await importJsonlEdges(store, file)).toMatchObject({ edgesWritten: 0, alreadyImported: 2 });
     await store.close();
   });
 });

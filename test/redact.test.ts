@@ -1,7 +1,7 @@
 // URL user-info is masked whatever characters the password holds: everything from `://` to the last
 // `@` (issue 29, item 6). The old pattern stopped at `/ # ? @` and spaces and printed the rest.
 import { describe, expect, it } from 'vitest';
-import { ChatCompletionsClient, publicUrl } from '../core/chat-completions.js';
+import { ChatCompletionsClient, completionsUrl, publicUrl } from '../core/chat-completions.js';
 import { redact, redactUrl, secretForms } from '../core/redact.js';
 import { FakeChatServer } from './support/fake-chat-server.js';
 
@@ -98,6 +98,52 @@ describe('redact: every form a known key takes (issue 35, fault 13)', () => {
       expect(err?.message).toContain('Incorrect API key provided: ***');
       for (const form of secretForms(key)) expect(err?.message).not.toContain(form);
       expect(err?.message).not.toContain('k3y');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('redact: a key echoed base64-encoded (issue 45, fault 13)', () => {
+  const key = 'k3y-Secret/Value+42';
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  it('masks the whole encoding, padded or not, base64url and URL-encoded', () => {
+    for (const form of [
+      b64(key),
+      b64(key).replace(/=+$/, ''),
+      Buffer.from(key).toString('base64url'),
+      encodeURIComponent(b64(key)),
+    ]) {
+      const out = redact(`{"echo":"${form}"}`, [key], none);
+      expect(out, form).toBe('{"echo":"***"}');
+    }
+  });
+  it('masks the key inside a longer encoded value, at each of the three byte alignments', () => {
+    for (const prefix of ['', 'u:', 'us:', 'use:']) {
+      const encoded = b64(`${prefix}${key}|tail`);
+      const out = redact(`echo ${encoded}`, [key], none);
+      // What is left of the encoding cannot give the key back: decode every run of base64 left.
+      const runs = out.match(/[A-Za-z0-9+/=]{8,}/g) ?? [];
+      for (const run of runs) expect(Buffer.from(run, 'base64').toString('latin1'), prefix).not.toContain('Secret');
+      expect(out, prefix).toContain('***');
+    }
+  });
+  it('masks the base64 form of an environment secret', () => {
+    const out = redact(`body ${b64('env-secret-123')}`, [], { OPENAI_API_KEY: 'env-secret-123' });
+    expect(out).toBe('body ***');
+  });
+});
+
+describe('the request URL of an endpoint with a query string (issue 45, fault 11)', () => {
+  it('appends /chat/completions to the path, before the query string', async () => {
+    expect(completionsUrl('http://h/v1?api-key=X').href).toBe('http://h/v1/chat/completions?api-key=X');
+    expect(completionsUrl('http://h/v1/?a=1&b=2#frag').href).toBe('http://h/v1/chat/completions?a=1&b=2');
+    expect(completionsUrl('http://h').href).toBe('http://h/chat/completions');
+    const server = await new FakeChatServer().start();
+    try {
+      const client = new ChatCompletionsClient({ baseUrl: `${server.baseUrl}?api-version=2024`, maxRetries: 0 });
+      await client.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+      expect(server.requests.map((r) => r.path)).toEqual(['/v1/chat/completions?api-version=2024']);
     } finally {
       await server.stop();
     }

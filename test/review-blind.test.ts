@@ -260,14 +260,17 @@ describe('blind review with Mechanical Turk', () => {
     }
     const store = ReviewStore.open(join(r.dir, 'review'));
     const items = store.items();
-    const head = ['WorkerId', 'AssignmentStatus', 'SubmitTime', 'WorkTimeInSeconds', 'Input.item_ref'];
+    const options = ['A', 'B', 'C', 'D'].map((l) => `Input.option_${l}`);
+    const head = ['WorkerId', 'AssignmentStatus', 'SubmitTime', 'WorkTimeInSeconds', 'Input.item_ref', ...options];
     const answers = ['Answer.rightOptions', 'Answer.validity', 'Answer.reasons', 'Answer.other_text'];
+    const shown = (row: Record<string, string>) => ['A', 'B', 'C', 'D'].map((l) => row[`option_${l}`]!);
     const rows = input.map((row, k) => [
       'W1',
       'Submitted',
       'Mon Jan 05 10:01:42 PST 2026',
       '30',
       row.item_ref!,
+      ...shown(row),
       k === 0 ? 'A|C' : 'B',
       k === 0 ? 'invalid' : 'valid',
       k === 0 ? 'second-right-answer' : '',
@@ -275,7 +278,13 @@ describe('blind review with Mechanical Turk', () => {
     ]);
     const results = join(r.dir, 'results.csv');
     writeFileSync(results, stringify([[...head, ...answers], ...rows], { quoted: true }));
-    expect(await importMturkResults(store, results)).toEqual({ imported: 4, rejected: 0, workers: 1 });
+    expect(await importMturkResults(store, results)).toEqual({
+      imported: 4,
+      replaced: 0,
+      unchanged: 0,
+      rejected: 0,
+      workers: 1,
+    });
     for (const [k, row] of input.entries()) {
       const position = items.findIndex((item) => blindRef(item) === row.item_ref);
       const letters = blindLetters(items[position]!, 4);
@@ -287,7 +296,7 @@ describe('blind review with Mechanical Turk', () => {
       bad,
       stringify([
         [...head, ...answers],
-        [...rows[0]!.slice(0, 5), 'E', 'valid', '', ''],
+        [...rows[0]!.slice(0, 9), 'E', 'valid', '', ''],
       ]),
     );
     await expect(importMturkResults(store, bad)).rejects.toThrow(
@@ -297,7 +306,7 @@ describe('blind review with Mechanical Turk', () => {
       bad,
       stringify([
         [...head, ...answers],
-        [...rows[0]!.slice(0, 4), 'item-0', 'A', 'valid', '', ''],
+        [...rows[0]!.slice(0, 4), 'item-0', ...rows[0]!.slice(5, 9), 'A', 'valid', '', ''],
       ]),
     );
     await expect(importMturkResults(store, bad)).rejects.toThrow(

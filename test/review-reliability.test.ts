@@ -157,7 +157,7 @@ describe('8. review import: two assignments of one worker for one item', () => {
     );
     writeResults(results, [resultRow('W1', 'Q1'), resultRow('W2', 'Q1'), resultRow('W1', 'Q2')]);
     const { result, labels } = await importInto(review, results);
-    expect(result).toEqual({ imported: 3, rejected: 0, workers: 2 });
+    expect(result).toEqual({ imported: 3, replaced: 0, unchanged: 0, rejected: 0, workers: 2 });
     expect(labels).toHaveLength(result.imported);
   });
 });

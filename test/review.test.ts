@@ -480,7 +480,13 @@ describe('review with Mechanical Turk', () => {
     const results = join(dir, 'results.csv');
     writeFileSync(results, stringify([head, ...rows], { quoted: true }));
     const reopened = ReviewStore.open(join(dir, 'review'));
-    expect(await importMturkResults(reopened, results)).toEqual({ imported: 6, rejected: 1, workers: 3 });
+    expect(await importMturkResults(reopened, results)).toEqual({
+      imported: 6,
+      replaced: 0,
+      unchanged: 0,
+      rejected: 1,
+      workers: 3,
+    });
     const w2 = reopened.labels('mturk-W2');
     expect(w2.find((l) => l.itemKey.endsWith('#Q1'))).toMatchObject({
       correct: ['A', 'B'],

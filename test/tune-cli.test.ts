@@ -1,12 +1,14 @@
 // `intentsim tune` on the command line: the table on stdout, the settings file written, the same
 // file for the same seed; a folder that is no review is one clear line on stderr and exit code 1.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { labelledReview } from './support/tune-fixtures.js';
+import { openReview } from '../engine/review/open-review.js';
+import { writeItemsDir } from './support/review-fixtures.js';
+import { labelledReview, tuneItemLine } from './support/tune-fixtures.js';
 
 const run = promisify(execFile);
 
@@ -40,5 +42,31 @@ describe('intentsim tune', () => {
     expect((failed as { stderr: string }).stderr).toBe(
       `intentsim: ${dir}: not a review folder (no review.sqlite; start one with \`intentsim review start\`)\n`,
     );
+  });
+});
+
+describe('intentsim tune with no window to propose (issue 45, fault 7)', () => {
+  it('writes nothing, says why on stderr and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'intentsim-tune-cli-'));
+    const lines = Array.from({ length: 10 }, (_, i) => tuneItemLine(i, [0.4 + i / 100, 0.5, 0.6], 'A'));
+    const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': lines });
+    const { store } = await openReview({ itemsDir: items, reviewDir: join(dir, 'review'), blind: true });
+    for (const item of store.items()) {
+      const label = { correct: ['A', 'B', 'C', 'D'], validity: 'valid' as const, reasons: [], otherText: '', ms: 1 };
+      store.save('annotator', store.positionOf(item.key)!, label, new Date(0), 'browser');
+    }
+    store.close();
+    const out = join(dir, 'tuned.json');
+    const args = ['bin/intentsim.js', 'tune', '--review', join(dir, 'review'), '--settings-out', out];
+    const failed = await run(process.execPath, [...args, '--bootstrap', '0']).catch(
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+    expect(failed).toMatchObject({ code: 1 });
+    const { stdout, stderr } = failed as { stdout: string; stderr: string };
+    expect(stdout).toContain('none meets the target');
+    expect(stdout).not.toContain('wrote');
+    expect(stderr).toContain('warning: --task1-window: no window meets the target');
+    expect(stderr).toContain('intentsim: no settings file written: no task has a window that meets the target');
+    expect(existsSync(out)).toBe(false);
   });
 });

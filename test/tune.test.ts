@@ -5,7 +5,7 @@
 // or settings file is a clear error; `--settings` sets the windows, a flag overrides it, and the
 // manifest fields carry the file's SHA-256.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
@@ -224,5 +224,106 @@ describe('tune --review', () => {
     expect(() => readItemSettings(bad)).toThrow(`${bad} (field "items.task1Window"): expected -1 ≤ lo < hi ≤ 1`);
     writeFileSync(bad, '{"format": "other"}');
     expect(() => readItemSettings(bad)).toThrow(`${bad} (field "format"): expected "intentsim-item-settings/1"`);
+  });
+});
+
+/** A review of Task-1 items with the given distractor scores, every item labelled with `marks(i)`. */
+async function reviewOf(
+  dir: string,
+  scores: Array<[number, number, number]>,
+  marks: (i: number) => 'all' | 'gold',
+): Promise<string> {
+  const lines = scores.map((s, i) => itemLine(i, s, 'A'));
+  const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': lines });
+  const { store } = await openReview({ itemsDir: items, reviewDir: join(dir, 'review'), blind: true });
+  for (const item of store.items()) {
+    const i = Number(item.id.slice(1));
+    const correct = marks(i) === 'all' ? ['A', 'B', 'C', 'D'] : ['A'];
+    const label = { correct, validity: 'valid' as const, reasons: [], otherText: '', ms: 1 };
+    store.save('annotator', store.positionOf(item.key)!, label, new Date(0), 'browser');
+  }
+  store.close();
+  return join(dir, 'review');
+}
+
+describe('tune when nothing can be proposed (issue 45, faults 7, 8 and 21)', () => {
+  it('scores all below their window: no window written (never lo > hi), no F-Neg estimate from nothing', async () => {
+    const dir = tmp();
+    // The items say [0.3, 0.9] (tuneItemLine); every distractor score lies below 0.3.
+    const scores = Array.from(
+      { length: 12 },
+      (_, i) => [0.1 + i / 100, 0.2, 0.25 - i / 200] as [number, number, number],
+    );
+    const review = await reviewOf(dir, scores, (i) => (i % 3 === 0 ? 'all' : 'gold'));
+    const out = join(dir, 'tuned.json');
+    const r = await tuneReview({ reviewDir: review, settingsOut: out, bootstrap: 20 });
+    const t = r.result.tasks[0]!;
+    expect(t.current).toMatchObject({ lo: 0.3, hi: 0.9, inside: 0, estimatedFNeg: null });
+    expect(t.proposed).toBeNull();
+    expect(t.noProposal).toBe(
+      "none of the 36 distractor similarities lies inside the items' window [0.3, 0.9]: nothing to estimate from",
+    );
+    expect(r.file).toBeNull();
+    expect(r.notTuned).toEqual({ task1Window: t.noProposal });
+    expect(existsSync(out)).toBe(false);
+    const table = renderTuneTable(r.result).join('\n');
+    expect(table).toContain(
+      '[0.300, 0.900] (no similarity inside) | – [–, –] | none: nothing observed inside the window',
+    );
+    expect(table).not.toContain('0.0%');
+  });
+
+  it('no window meets the target: nothing written, the reason recorded', async () => {
+    const dir = tmp();
+    const scores = Array.from({ length: 10 }, (_, i) => [0.4 + i / 100, 0.5, 0.6] as [number, number, number]);
+    const review = await reviewOf(dir, scores, (i) => (i % 2 === 0 ? 'all' : 'gold'));
+    const out = join(dir, 'tuned.json');
+    const r = await tuneReview({ reviewDir: review, settingsOut: out, bootstrap: 0 });
+    expect(r.result.tasks[0]!.proposed).toBeNull();
+    expect(r.notTuned.task1Window).toMatch(/^no window meets the target \(estimated F-Neg ≤ 0.05\)/);
+    expect(r.file).toBeNull();
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a task without a proposal is listed in notTuned, and read back', () => {
+    const dir = tmp();
+    const file = join(dir, 's.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'intentsim-item-settings/1',
+        items: { task1Window: { lo: 0.3, hi: 0.6 } },
+        notTuned: { task2Window: 'no window meets the target' },
+      }),
+    );
+    expect(readItemSettings(file)).toMatchObject({
+      items: { task1Window: { lo: 0.3, hi: 0.6 } },
+      notTuned: { task2Window: 'no window meets the target' },
+    });
+  });
+
+  it('all similarities tied: "tied, no fit", not "separated"', () => {
+    const f = fitLogistic([0.5, 0.5, 0.5, 0.5], [1, 0, 0, 1]);
+    expect(f).toMatchObject({ tied: true, separated: false, b: 0 });
+    expect(f.a).toBeCloseTo(0, 12);
+    expect(fitLogistic([0.1, 0.2, 0.7, 0.8], [0, 0, 1, 1])).toMatchObject({ tied: false, separated: true });
+    const items: TuneItem[] = Array.from({ length: 8 }, (_, i) => ({
+      key: `k${i}`,
+      task: 1,
+      similarities: [0.5, 0.5, 0.5],
+      right: [i % 4 === 0, false, false],
+      window: null,
+    }));
+    const table = renderTuneTable(tuneWindows(items, { bootstrap: 0 })).join('\n');
+    expect(table).toContain('tied, no fit (every similarity is the same)');
+    expect(table).not.toContain('separated');
+  });
+
+  it('a settings file that starts with a UTF-8 BOM is read', () => {
+    const dir = tmp();
+    const file = join(dir, 'bom.json');
+    const json = JSON.stringify({ format: 'intentsim-item-settings/1', items: { task2Window: { lo: 0.4, hi: 0.8 } } });
+    writeFileSync(file, '\ufeff' + json);
+    expect(readItemSettings(file).items).toEqual({ task2Window: { lo: 0.4, hi: 0.8 } });
   });
 });

@@ -71,8 +71,8 @@ gets the senses of its last writing), so importing the same file twice leaves
 one copy. They are resumable: after each committed batch the store records
 how far the import got, and a re-run of an interrupted import skips the
 writes of what was committed (it still reads and validates everything, so
-that counts and the rejects file are complete). A file that changed (size or
-mtime) starts over; so does --restart.
+that counts and the rejects file are complete). A file that changed (size,
+mtime or content) starts over; so does --restart.
 
 Input formats
   --aser-sqlite FILE

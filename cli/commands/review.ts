@@ -144,14 +144,20 @@ no gold in the CSV).`,
     .requiredOption(
       '--mturk-results <file>',
       'the results CSV MTurk gives for the batch of `review export --mturk-csv`',
+    )
+    .option(
+      '--replace',
+      "replace a worker's label from an earlier import that a row changes (default: refuse; the same label again is left as it is)",
     );
   declarePaths(importCommand, (o) => importMturkPaths({ reviewDir: o.review, mturkResults: o.mturkResults })).action(
     async (o) => {
       const store = ReviewStore.open(o.review);
       try {
-        const r = await importMturkResults(store, o.mturkResults);
+        const r = await importMturkResults(store, o.mturkResults, { replace: o.replace === true });
         process.stdout.write(
           `imported ${r.imported} assignments by ${r.workers} workers` +
+            (r.replaced > 0 ? ` (${r.replaced} replacing an earlier import's label)` : '') +
+            (r.unchanged > 0 ? `; ${r.unchanged} already imported, unchanged` : '') +
             (r.rejected > 0 ? `; left out ${r.rejected} rejected assignments` : '') +
             '\n',
         );

@@ -1,6 +1,7 @@
 // `intentsim tune --review DIR` (issue 34): window bounds from a review's labels, written as an item
 // settings file for `pipeline --settings` and `demo --settings` (docs/tune.md).
 import type { Command } from '@commander-js/extra-typings';
+import { warning } from '../../core/notice.js';
 import { tunePaths, tuneReview } from '../../engine/review/tune-review.js';
 import { declarePaths } from '../declared-paths.js';
 import { renderTuneTable } from '../../engine/review/tune-report.js';
@@ -19,7 +20,10 @@ lower one raised). Intervals: 95%, bootstrap over items, seeded.
 
 Writes --settings-out (JSON): {"format", "items": {"task1Window", "task2Window"},
 "tune": how they were found}; \`pipeline\` and \`demo\` take it with --settings FILE
-(a --task1-window / --task2-window given too overrides it).
+(a --task1-window / --task2-window given too overrides it). A task with no window
+that meets the target is left out, with a warning, and listed in "notTuned"
+(--settings warns that its default applies); with none for any task nothing is
+written and the exit status is 1.
 
 Example
   intentsim tune --review review/ --settings-out tuned.json --max-f-neg 0.05
@@ -47,8 +51,21 @@ export function registerTuneCommand(program: Command): void {
       ...(r.blind ? [] : ['NOTE: the review was not blind: its annotators saw the gold.', '']),
       ...renderTuneTable(r.result),
       '',
-      `wrote ${r.file}: ${Object.keys(r.settings).length === 0 ? 'no window (none meets the target)' : JSON.stringify(r.settings)}`,
+      ...(r.file === null ? [] : [`wrote ${r.file}: ${JSON.stringify(r.settings)}`]),
     ];
     process.stdout.write(lines.join('\n') + '\n');
+    // A task without a proposal keeps its default window, which tune has just found failing: said
+    // loudly, and recorded in the file (notTuned); with no proposal at all nothing is written.
+    for (const [field, why] of Object.entries(r.notTuned)) {
+      const flag = field === 'task1Window' ? '--task1-window' : '--task2-window';
+      warning(`${flag}: ${why}; ${r.file === null ? 'no settings file written' : `${r.file} leaves it out`}`);
+    }
+    if (r.file === null) {
+      process.stderr.write(
+        `intentsim: no settings file written: no task has a window that meets the target ` +
+          `(--max-f-neg ${o.maxFNeg}); see the table above\n`,
+      );
+      process.exitCode = 1;
+    }
   });
 }

@@ -19,6 +19,7 @@ import {
 import { MIN_ASSERTIONS_FOR_WORKERS } from '../../engine/items/intentionqa/draft-pool.js';
 import type { PipelineOptions } from '../../engine/pipeline/run-pipeline.js';
 import { readItemSettings } from '../../engine/items/intentionqa/item-settings-file.js';
+import { warning } from '../../core/notice.js';
 import { addNeighbourhoodModeOption } from './graph-options.js';
 import { addEncodeWorkersOption, encoderExecution, encoderSpec, type ModelCliOptions } from './model-options.js';
 import type { EncoderExecution, EncoderSpec } from '../../workers/encoder-spec.js';
@@ -271,6 +272,16 @@ export function pipelineStageOptions(
 } {
   // A flag given explicitly overrides the settings file (the window flags have no defaults).
   const settings = o.settings === undefined ? undefined : readItemSettings(o.settings);
+  // A window tune found none for is left at its default: said, not silent (issue 45).
+  const flagOf = { task1Window: o.task1Window, task2Window: o.task2Window };
+  for (const [field, why] of Object.entries(settings?.notTuned ?? {})) {
+    if (flagOf[field as keyof typeof flagOf] !== undefined) continue;
+    const flag = field === 'task1Window' ? '--task1-window' : '--task2-window';
+    warning(
+      `${settings!.file}: tune found no ${flag} (${why}); the default window is used for it, ` +
+        `which did not meet tune's target (give ${flag} to choose one)`,
+    );
+  }
   return {
     encoder: { spec: encoderSpec(o), execution: encoderExecution(o, { workers: o.workers, queue }) },
     embed: { mode: o.mode },

@@ -20,12 +20,13 @@
 // each part claims its own folder and removes its completion file (world.json, intentionqa's
 // manifest.json, sib-summary.json) before rewriting it.
 import { existsSync, rmSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { withClaimedOutput } from '../../core/output-claim.js';
 import { readJsonFile } from '../../core/file-errors.js';
 import { checkPaths } from '../../core/check-paths.js';
-import type { OnError } from '../../core/errors.js';
+import { UserError, type OnError } from '../../core/errors.js';
 import type { InputLimits } from '../../core/jsonl.js';
 import { resolveEncoderOrStandIn, withEncoder } from '../../workers/open-encoder.js';
 import { LOCAL_EXECUTION, type EncoderExecution, type EncoderSpec } from '../../workers/encoder-spec.js';
@@ -132,6 +133,12 @@ const STAND_IN_SIB_WINDOWS: DistractorWindows = {
   nextProduct: { lo: 0.05, hi: 0.9 },
 };
 
+/** Whether an items file holds an item (a non-blank line). */
+async function hasItems(file: string): Promise<boolean> {
+  if (!existsSync(file)) return false;
+  return (await readFile(file, 'utf8')).split('\n').some((l) => l.trim() !== '');
+}
+
 export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
   // Paths first: the claim creates the output folder, and a bad path must fail before that.
   checkPaths({ outputDirs: { out: options.out } });
@@ -227,32 +234,47 @@ async function runStages(
     responses: join(evaluationDir, 'unfiltered', `responses_task${task}.jsonl`),
   }));
   let comparison: SolverComparison | undefined;
-  for (const f of files)
+  // A task whose window yielded no item (issue 45: `--settings` with such a Task-2 window exited 1
+  // here, after writing the items) is not answered or scored: said, and its accuracy is "–".
+  const solve = async (f: { items: string; responses: string }, what: string): Promise<boolean> => {
+    if (!(await hasItems(f.items))) {
+      log(`demo: ${what} has no items (its window yielded none): not answered or scored\n`);
+      await rm(f.responses, { force: true });
+      return false;
+    }
+    await makeDirs(dirname(f.responses));
     await solveByEmbedding({ items: f.items, out: f.responses, encoder, onError: options.onError });
+    return true;
+  };
+  const accuracyOf = async (f: { items: string; responses: string }, solved: boolean) =>
+    solved ? solverAccuracy(f.items, f.responses) : { items: 0, correct: 0 };
+  const solved: boolean[] = [];
+  for (const [k, f] of files.entries()) solved.push(await solve(f, `Task ${k + 1}`));
   if (unfiltered) {
     log("demo: answering the unfiltered items too (the report's validity section)\n");
-    for (const f of unfilteredFiles) {
-      await makeDirs(dirname(f.responses));
-      await solveByEmbedding({ items: f.items, out: f.responses, encoder, onError: options.onError });
-    }
+    const unfilteredSolved: boolean[] = [];
+    for (const [k, f] of unfilteredFiles.entries()) unfilteredSolved.push(await solve(f, `Task ${k + 1} (unfiltered)`));
     const accuracy = async (k: 0 | 1) => ({
-      filtered: await solverAccuracy(files[k]!.items, files[k]!.responses),
-      unfiltered: await solverAccuracy(unfilteredFiles[k]!.items, unfilteredFiles[k]!.responses),
+      filtered: await accuracyOf(files[k]!, solved[k]!),
+      unfiltered: await accuracyOf(unfilteredFiles[k]!, unfilteredSolved[k]!),
     });
     comparison = { task1: await accuracy(0), task2: await accuracy(1) };
     await appendSolverComparison(pipeline.outputs.report, comparison, encoder.name);
   }
   const warnings = belowChanceWarnings(
-    [
-      await solverAccuracy(files[0]!.items, files[0]!.responses),
-      await solverAccuracy(files[1]!.items, files[1]!.responses),
-    ],
+    [await accuracyOf(files[0]!, solved[0]!), await accuracyOf(files[1]!, solved[1]!)],
     encoder.name,
   );
   for (const w of warnings) log(`warning: ${w}\n`);
   await appendWarnings(pipeline.outputs.report, warnings);
+  const scored = files.filter((_, k) => solved[k]);
+  if (scored.length === 0)
+    throw new UserError(
+      'no IntentionQA item in either task (the windows yielded none): nothing to evaluate; the items and ' +
+        `their report are in ${itemsDir}`,
+    );
   const evaluation = await scoreIntentionQa({
-    files,
+    files: scored,
     style: 'zero_shot',
     out: join(evaluationDir, 'scores'),
     seed,

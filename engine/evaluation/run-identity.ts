@@ -2,14 +2,11 @@
 // was asked (the style, the generation settings) and each item's prompt (its SHA-256). A responses
 // file resumes only the run that wrote it: answers made another way are refused, the difference
 // named, so that no table is made of answers asked two ways and no answer is reused unverified.
-import { createHash } from 'node:crypto';
 import { UserError } from '../../core/errors.js';
 import type { GenerationSettings } from './generation-settings.js';
 import type { ResponsesFile } from './responses-file.js';
 
-export function promptHash(prompt: string): string {
-  return 'sha256:' + createHash('sha256').update(prompt).digest('hex');
-}
+export { promptHash } from '../scoring/responses.js';
 
 /** The generation settings as a response line records them. */
 export function settingsRecord(s: GenerationSettings): Record<string, number> {

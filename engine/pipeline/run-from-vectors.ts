@@ -34,7 +34,7 @@ import { loadUserConcepts } from '../products/concepts.js';
 import { readProducts, type Product } from '../products/products.js';
 import { titleHeadPhrases } from '../products/title-head-concepts.js';
 import type { PipelineItemOptions } from './items-stage.js';
-import { givenVectorsInputs, givenVectorsModel, loadGivenVectors } from './given-vectors.js';
+import { checkVectorsCoverProducts, givenVectorsInputs, givenVectorsModel, loadGivenVectors } from './given-vectors.js';
 import { runItemsStage } from './items-stage.js';
 import { hasCalibration } from '../items/intentionqa/calibration.js';
 import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
@@ -189,6 +189,8 @@ export async function runPipelineFromVectors(o: ProductVectorsPipelineOptions): 
     const titles = new Map(products.map((p) => [p.id, p.title]));
     const phrases = o.concepts ? await loadUserConcepts(o.concepts, o.limits) : await titleHeadPhrases(products);
     const vectors = await loadGivenVectors(o);
+    // Ids that match no product (issue 45: "3042 of 3042 products without a vector", 0 items, exit 0).
+    checkVectorsCoverProducts(vectors.set.ids, vectors.ids ?? o.productVectors, titles.keys(), o.products);
     timings.loadInputs = Math.round(performance.now() - t);
 
     const source = `${vectors.kind === 'catalog-index' ? 'catalog index' : '.npy'} ${o.productVectors}${vectors.model ? ` (${vectors.model})` : ''}`;

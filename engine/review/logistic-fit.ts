@@ -17,6 +17,11 @@ export interface LogisticFit {
   converged: boolean;
   /** No finite maximum: the classes are separated (or one class only). */
   separated: boolean;
+  /**
+   * Every x is the same value: no slope can be fitted (b stays 0, a is the constant model's), and
+   * the classes are not "separated" by any threshold (issue 45: all-tied data were called separated).
+   */
+  tied: boolean;
 }
 
 export function sigmoid(t: number): number {
@@ -55,6 +60,7 @@ export function fitLogistic(x: readonly number[], y: readonly (0 | 1)[]): Logist
       iterations: 0,
       converged: false,
       separated: true,
+      tied: x.every((v) => v === x[0]),
     };
   }
   // Start from the constant model (b = 0, a = logit of the mean): its likelihood is finite.
@@ -108,7 +114,8 @@ export function fitLogistic(x: readonly number[], y: readonly (0 | 1)[]): Logist
     b += db;
     ll = next;
   }
-  return { a, b, logLikelihood: ll, iterations, converged, separated: isSeparated(x, y) };
+  const tied = x.every((v) => v === x[0]);
+  return { a, b, logLikelihood: ll, iterations, converged, separated: !tied && isSeparated(x, y), tied };
 }
 
 /** Whether a threshold on x puts every y = 1 on one side and every y = 0 on the other (ties allowed). */

@@ -16,7 +16,15 @@ import { InputError } from '../../core/errors.js';
 import { fileError } from '../../core/file-errors.js';
 import type { ReviewItem } from './review-items.js';
 import { BLIND_REASONS, blindLetters, blindRef, blindView, itemLettersOf } from './blind-view.js';
-import { REASONS, REVIEW_DB_FILE, VALIDITIES, type Reason, type ReviewStore, type Validity } from './review-store.js';
+import {
+  REASONS,
+  REVIEW_DB_FILE,
+  VALIDITIES,
+  type Reason,
+  type ReviewStore,
+  type StoredLabel,
+  type Validity,
+} from './review-store.js';
 
 /** The annotator name of an MTurk worker: `mturk-<WorkerId>` (page annotators may not take it). */
 export const MTURK_ANNOTATOR_PREFIX = 'mturk-';
@@ -87,7 +95,7 @@ export function mturkBatchCsv(items: readonly ReviewItem[], blind?: { seed: numb
       const view = blindView(item, blind.seed);
       const option = (l: string) => view.options.find((o) => o.letter === l)?.text ?? '';
       const values = [view.ref, view.task, view.products.join(' · '), view.question, ...MTURK_LETTERS.map(option)];
-      return values.map((v) => neutralizeFormula(escapeHtml(v).replace(/\r?\n/g, '<br>')));
+      return values.map(batchCell);
     });
     return stringify([[...MTURK_BLIND_INPUT_COLUMNS], ...rows], { quoted: true, record_delimiter: '\n' });
   }
@@ -103,14 +111,37 @@ export function mturkBatchCsv(items: readonly ReviewItem[], blind?: { seed: numb
       ...MTURK_LETTERS.map(option),
       item.gold.length > 0 ? `${item.gold.join(', ')} (${item.goldNote})` : item.goldNote,
     ];
-    return values.map((v) => neutralizeFormula(escapeHtml(v).replace(/\r?\n/g, '<br>')));
+    return values.map(batchCell);
   });
   return stringify([[...MTURK_INPUT_COLUMNS], ...rows], { quoted: true, record_delimiter: '\n' });
 }
 
+/** A value as the batch CSV holds it (and MTurk gives it back in `Input.*`): HTML-escaped, <br>, no formula. */
+function batchCell(value: string): string {
+  return neutralizeFormula(escapeHtml(value).replace(/\r?\n/g, '<br>'));
+}
+
+/** The option text of each template letter of a row as this review shows it ('' for a letter it has not). */
+function shownOptions(item: ReviewItem, blindSeed: number | undefined): Map<string, string> {
+  const options = blindSeed === undefined ? item.options : blindView(item, blindSeed).options;
+  return new Map(MTURK_LETTERS.map((l) => [l, options.find((o) => o.letter === l)?.text ?? '']));
+}
+
+export interface MturkImportOptions {
+  /**
+   * Replace labels an earlier import stored for the same worker and item when they differ (default:
+   * refuse: a second results file would otherwise overwrite the first's labels silently).
+   */
+  replace?: boolean;
+}
+
 export interface MturkImportResult {
-  /** Assignments read into the review. */
+  /** Assignments read into the review (new or replacing an earlier import's). */
   imported: number;
+  /** Of those, assignments that replaced a different label of the same worker and item (with `replace`). */
+  replaced: number;
+  /** Assignments already in the review with the same label (a results file imported again): left as they are. */
+  unchanged: number;
   /** Assignments not imported because MTurk marks them Rejected. */
   rejected: number;
   /** Workers who gave them (each is annotator `mturk-<WorkerId>`). */
@@ -181,7 +212,11 @@ export function importMturkPaths(o: { reviewDir: string; mturkResults: string })
  * for one item are refused (MTurk gives one; the second would replace the first silently), and so
  * is a worker whose annotator name is a page annotator's: the two origins are kept apart.
  */
-export async function importMturkResults(store: ReviewStore, file: string): Promise<MturkImportResult> {
+export async function importMturkResults(
+  store: ReviewStore,
+  file: string,
+  options: MturkImportOptions = {},
+): Promise<MturkImportResult> {
   checkPaths(importMturkPaths({ reviewDir: store.dir, mturkResults: file }));
   const items = store.items();
   const settings = store.settings();
@@ -189,6 +224,16 @@ export async function importMturkResults(store: ReviewStore, file: string): Prom
   const blind = settings.blind === true;
   const byRef = blind ? new Map(items.map((item, p) => [blindRef(item), p])) : undefined;
   const pageAnnotators = new Set(store.annotators().map((a) => a.name));
+  // Labels earlier imports stored, by worker and item: a second import must not replace them unsaid.
+  const stored = new Map(
+    store
+      .labels()
+      .filter((l) => l.origin === 'mturk')
+      .map((l) => [`${l.annotator}\u0000${l.position}`, l]),
+  );
+  let unchanged = 0;
+  let replaced = 0;
+  let headerChecked = false;
   const labels: Parameters<ReviewStore['saveAll']>[0][number][] = [];
   const lineOf = new Map<string, number>();
   let rejected = 0;
@@ -209,9 +254,14 @@ export async function importMturkResults(store: ReviewStore, file: string): Prom
     const position = blind ? byRef!.get(key) : store.positionOf(key);
     if (position === undefined)
       throw new InputError({ ...at, field: keyColumn }, `"${key}" is not an item of this review`);
+    const markField = blind ? 'Answer.rightOptions' : 'Answer.correct';
+    if (!headerChecked) {
+      checkAnswerColumns(row, at, blind);
+      headerChecked = true;
+    }
     const answers = answersOf(row, at);
     const item = items[position]!;
-    const markField = blind ? 'Answer.rightOptions' : 'Answer.correct';
+    checkShownOptions(row, at, item, key, blind ? settings.seed : undefined);
     const marked = splitValues(blind ? answers.rightOptions : answers.correct);
     const shown = blind ? blindLetters(item, settings.seed) : undefined;
     const letters = new Set(shown ? shown.toItem.keys() : item.options.map((o) => o.letter));
@@ -261,7 +311,7 @@ export async function importMturkResults(store: ReviewStore, file: string): Prom
     }
     lineOf.set(pair, line);
     workers.add(worker);
-    labels.push({
+    const label = {
       annotator,
       position,
       correct: [...new Set(correct)].sort(),
@@ -270,11 +320,95 @@ export async function importMturkResults(store: ReviewStore, file: string): Prom
       otherText: reasons.includes('other') ? answers.other_text : '',
       ms: seconds * 1000,
       savedAt: new Date(submitted),
-      origin: 'mturk',
-    });
+      origin: 'mturk' as const,
+    };
+    const earlierImport = stored.get(`${annotator}\u0000${position}`);
+    if (earlierImport !== undefined) {
+      if (sameLabel(earlierImport, label)) {
+        unchanged++;
+        continue;
+      }
+      if (options.replace !== true) {
+        throw new InputError(
+          { ...at, field: 'WorkerId' },
+          `worker ${worker} has a different label for ${key} from an earlier import (saved ${earlierImport.savedAt}); ` +
+            'importing this row would replace it: remove the row, or import with replace to replace it',
+        );
+      }
+      replaced++;
+    }
+    labels.push(label);
   }
   store.saveAll(labels);
-  return { imported: labels.length, rejected, workers: workers.size };
+  return { imported: labels.length, replaced, unchanged, rejected, workers: workers.size };
+}
+
+/** Whether an earlier import's label is the one a row gives (the same results file imported again). */
+function sameLabel(
+  a: StoredLabel,
+  b: { correct: string[]; validity: string; reasons: string[]; otherText: string; ms: number; savedAt: Date },
+): boolean {
+  return (
+    JSON.stringify([a.correct, a.validity, a.reasons, a.otherText, a.ms]) ===
+      JSON.stringify([b.correct, b.validity, b.reasons, b.otherText, b.ms]) &&
+    Date.parse(a.savedAt) === b.savedAt.getTime()
+  );
+}
+
+/**
+ * The answer column of the template must be there (issue 45: results of the open template, with
+ * `Answer.correct`, imported into a blind review, which reads `Answer.rightOptions`, stored labels
+ * with nothing marked). Checked on the first row: every row has the same columns.
+ */
+function checkAnswerColumns(row: Row, at: { file: string; line: number }, blind: boolean): void {
+  const json = row['Answer.taskAnswers'];
+  if (json !== undefined && json !== '') return; // crowd-html: the fields are in the JSON (answersOf)
+  const [want, other] = blind ? ['rightOptions', 'correct'] : ['correct', 'rightOptions'];
+  if (`Answer.${want}` in row) return;
+  const hint =
+    `Answer.${other}` in row
+      ? `; it has "Answer.${other}", the answer column of the ${blind ? 'open' : 'blind'} template: ` +
+        `these are results of a ${blind ? 'review that is not blind' : 'blind review'}, not of this ${blind ? 'blind ' : ''}review's batch`
+      : `; the template's checkboxes named "${want}" come back as that column`;
+  throw new InputError(
+    { ...at, field: `Answer.${want}` },
+    `missing column: the ${blind ? 'blind ' : ''}review's marks are read from it${hint}`,
+  );
+}
+
+/**
+ * The options a row's worker saw (`Input.option_A` … as the batch gave them) must be those this
+ * review shows for the item, letter for letter (issue 45: the results of another blind review of
+ * the same items, with another seed and so another order, mapped marks to options the worker had
+ * not picked). A blind review's rows must carry them (MTurk's results always do); an open review's
+ * are checked when present.
+ */
+function checkShownOptions(
+  row: Row,
+  at: { file: string; line: number },
+  item: ReviewItem,
+  key: string,
+  blindSeed: number | undefined,
+): void {
+  for (const [letter, text] of shownOptions(item, blindSeed)) {
+    const column = `Input.option_${letter}`;
+    const value = row[column];
+    if (value === undefined) {
+      if (blindSeed === undefined) return;
+      throw new InputError(
+        { ...at, field: column },
+        "missing column: a blind review checks that each row's options are those it showed " +
+          '(the options were shuffled; MTurk gives the batch columns back as Input.*)',
+      );
+    }
+    if (value === batchCell(text) || unescapeHtml(value.replace(/<br>/g, '\n')) === text) continue;
+    throw new InputError(
+      { ...at, field: column },
+      `the worker was shown ${JSON.stringify(value)} as option ${letter} of ${key}, but this review shows ` +
+        `${JSON.stringify(text)}: the row is from another review's batch (${blindSeed === undefined ? 'other items' : 'another seed, so another order'}); ` +
+        "import the results of this review's own batch (review export --mturk-csv)",
+    );
+  }
 }
 
 /** WorkTimeInSeconds: a plain number of seconds, at most MAX_WORK_SECONDS (not `1e306`, not empty). */

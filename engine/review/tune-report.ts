@@ -24,11 +24,15 @@ export function renderTuneTable(r: TuneResult): string[] {
         `${t.right}/${t.distractors}`,
         `${pct(m.rate)} ${range({ low: m.low, high: m.high }, pct)}`,
         `${num(t.fit.a, 2)} ${range(t.fit.a95, (x) => num(x, 2))}`,
-        `${num(t.fit.b, 2)} ${range(t.fit.b95, (x) => num(x, 2))}${t.fit.separated ? ' (separated)' : ''}`,
-        `[${num(t.current.lo)}, ${num(t.current.hi)}]`,
+        t.fit.tied
+          ? 'tied, no fit (every similarity is the same)'
+          : `${num(t.fit.b, 2)} ${range(t.fit.b95, (x) => num(x, 2))}${t.fit.separated ? ' (separated)' : ''}`,
+        `[${num(t.current.lo)}, ${num(t.current.hi)}]${t.current.inside === 0 ? ' (no similarity inside)' : ''}`,
         `${pct(t.current.estimatedFNeg)} ${range(t.current.estimatedFNeg95, pct)}`,
         p === null
-          ? 'none meets the target'
+          ? t.current.inside === 0
+            ? 'none: nothing observed inside the window'
+            : 'none meets the target'
           : `[${num(p.lo, 4)}, ${num(p.hi, 4)}]${p.moved === 'none' ? ' (unchanged)' : ''}`,
         p === null || p.moved === 'none' ? '–' : `${p.moved} ${range(p.bound95, (x) => num(x, 4))}`,
         p === null ? '–' : pct(p.keptShare),

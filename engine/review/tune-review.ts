@@ -5,7 +5,12 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { checkNoOverlap, checkPaths, type PathChecks } from '../../core/check-paths.js';
-import { itemSettingsText, type ItemSettings } from '../items/intentionqa/item-settings-file.js';
+import {
+  itemSettingsText,
+  parseItemSettings,
+  type ItemSettings,
+  type NotTuned,
+} from '../items/intentionqa/item-settings-file.js';
 import { REVIEW_DB_FILE, ReviewStore } from './review-store.js';
 import { readTuneItems, tuneWindows, type TuneOptions, type TuneResult } from './tune-windows.js';
 
@@ -19,9 +24,15 @@ export interface TuneReviewResult {
   result: TuneResult;
   /** What the settings file sets: the proposed window of each task that has one. */
   settings: ItemSettings;
+  /**
+   * The tasks tune found no window for, and why: the settings file leaves them out and records
+   * them (`notTuned`), so that `--settings` says it uses the default window for them.
+   */
+  notTuned: NotTuned;
   /** Whether the review's labels were made blind. */
   blind: boolean;
-  file: string;
+  /** The settings file written; null when no task has a proposal (nothing is written then). */
+  file: string | null;
 }
 
 /**
@@ -40,6 +51,11 @@ export function tunePaths(o: Pick<TuneReviewOptions, 'reviewDir' | 'settingsOut'
   return { ...input, outputFiles: { settingsOut: o.settingsOut } };
 }
 
+/**
+ * Proposes windows and writes them as a settings file. When no task has a proposal, nothing is
+ * written (issue 45: a file with `"items": {}` made `--settings` use the very defaults tune had found
+ * failing, silently): `file` is null and the caller says so.
+ */
 export async function tuneReview(options: TuneReviewOptions): Promise<TuneReviewResult> {
   checkPaths(tunePaths(options));
   const store = ReviewStore.open(options.reviewDir);
@@ -57,17 +73,27 @@ export async function tuneReview(options: TuneReviewOptions): Promise<TuneReview
     store.close();
   }
   const settings: ItemSettings = {};
+  const notTuned: NotTuned = {};
   for (const t of result.tasks) {
-    if (t.proposed) settings[t.task === 1 ? 'task1Window' : 'task2Window'] = { lo: t.proposed.lo, hi: t.proposed.hi };
+    const field = t.task === 1 ? 'task1Window' : 'task2Window';
+    if (t.proposed) settings[field] = { lo: t.proposed.lo, hi: t.proposed.hi };
+    else notTuned[field] = t.noProposal ?? 'no proposal';
   }
-  const text = itemSettingsText(settings, {
-    review: resolve(options.reviewDir),
-    blind,
-    maxFNeg: result.maxFNeg,
-    bootstrap: result.bootstrap,
-    seed: result.seed,
-    tasks: result.tasks,
-  });
+  if (Object.keys(settings).length === 0) return { result, settings, notTuned, blind, file: null };
+  const text = itemSettingsText(
+    settings,
+    {
+      review: resolve(options.reviewDir),
+      blind,
+      maxFNeg: result.maxFNeg,
+      bootstrap: result.bootstrap,
+      seed: result.seed,
+      tasks: result.tasks,
+    },
+    notTuned,
+  );
+  // Never a file its own reader refuses: a window that is not -1 ≤ lo < hi ≤ 1 here is a bug.
+  parseItemSettings(JSON.parse(text), options.settingsOut);
   await writeFileAtomic(options.settingsOut, text);
-  return { result, settings, blind, file: options.settingsOut };
+  return { result, settings, notTuned, blind, file: options.settingsOut };
 }

@@ -55,9 +55,27 @@ export interface TaskProposal {
   right: number;
   /** The F-Neg measured: items with at least one distractor found right (Wilson 95%). */
   measuredFNeg: Proportion;
-  fit: { a: number | null; b: number | null; separated: boolean; a95: BootstrapInterval; b95: BootstrapInterval };
-  /** The window the items came from (the items' selection.window; else the observed range). */
-  current: { lo: number; hi: number; estimatedFNeg: number; estimatedFNeg95: BootstrapInterval };
+  fit: {
+    a: number | null;
+    b: number | null;
+    separated: boolean;
+    /** Every similarity is the same: no slope (b) can be fitted. */
+    tied: boolean;
+    a95: BootstrapInterval;
+    b95: BootstrapInterval;
+  };
+  /**
+   * The window the items came from (the items' selection.window; else the observed range), with
+   * how many of the distractor similarities lie inside it; the estimate is null when none does
+   * (nothing observed to estimate from).
+   */
+  current: {
+    lo: number;
+    hi: number;
+    inside: number;
+    estimatedFNeg: number | null;
+    estimatedFNeg95: BootstrapInterval;
+  };
   /**
    * The proposal: `moved` names the bound that changed (none when the current window already meets
    * the target); `bound95` is the moved bound's interval. Null when no window meets the target.
@@ -72,6 +90,8 @@ export interface TaskProposal {
     estimatedFNeg: number;
     estimatedFNeg95: BootstrapInterval;
   } | null;
+  /** Why there is no proposal (null when there is one). */
+  noProposal: string | null;
   /** Bootstrap replicates in which no window met the target (their bound is left out of bound95). */
   infeasibleReplicates: number;
 }
@@ -244,7 +264,12 @@ function tuneTask(
   const windows = items.map((i) => i.window).filter((w) => w !== null);
   const lo0 = windows.length > 0 ? Math.min(...windows.map((w) => w.lo)) : Math.min(...similarities);
   const hi0 = windows.length > 0 ? Math.max(...windows.map((w) => w.hi)) : Math.max(...similarities);
-  const main = proposeBound(fit, similarities, target, direction);
+  // A bound is proposed among the similarities inside the current window only: one placed among
+  // those outside it (issue 45: distractor scores all below [0.6, 0.9] gave {lo: 0.6, hi: 0.3566})
+  // would not be a window at all.
+  const inWindow = (sims: readonly number[]) => sims.filter((s) => s >= lo0 && s <= hi0);
+  const inside = inWindow(similarities);
+  const main = inside.length === 0 ? null : proposeBound(fit, inside, target, direction);
   const proposedWindow =
     main === null
       ? null
@@ -277,7 +302,7 @@ function tuneTask(
       const p = estimate(rep.fit, rep.similarities, proposedWindow);
       if (p !== null) proposedF.push(p);
     }
-    const b = proposeBound(rep.fit, rep.similarities, target, direction);
+    const b = proposeBound(rep.fit, inWindow(rep.similarities), target, direction);
     if (b === null) infeasible++;
     else bounds.push(b.bound ?? (direction === 'hi' ? hi0 : lo0));
   }
@@ -294,13 +319,15 @@ function tuneTask(
       a: finite(fit.a),
       b: finite(fit.b),
       separated: fit.separated,
+      tied: fit.tied,
       a95: percentileInterval(as),
       b95: percentileInterval(bs),
     },
     current: {
       lo: lo0,
       hi: hi0,
-      estimatedFNeg: estimate(fit, similarities, { lo: lo0, hi: hi0 }) ?? 0,
+      inside: inside.length,
+      estimatedFNeg: estimate(fit, similarities, { lo: lo0, hi: hi0 }),
       estimatedFNeg95: percentileInterval(currentF),
     },
     proposed:
@@ -311,9 +338,17 @@ function tuneTask(
             moved: main.bound === null ? 'none' : direction,
             bound95: percentileInterval(bounds),
             keptShare: main.kept / similarities.length,
-            estimatedFNeg: estimate(fit, similarities, proposedWindow) ?? 0,
+            // The proposal keeps at least one observed similarity: the estimate exists.
+            estimatedFNeg: estimate(fit, similarities, proposedWindow)!,
             estimatedFNeg95: percentileInterval(proposedF),
           },
+    noProposal:
+      inside.length === 0
+        ? `none of the ${similarities.length} distractor similarities lies inside the items' window ` +
+          `[${lo0}, ${hi0}]: nothing to estimate from`
+        : main === null
+          ? `no window meets the target (estimated F-Neg ≤ ${target}): even the safest similarity's is above it`
+          : null,
     infeasibleReplicates: infeasible,
   };
 }

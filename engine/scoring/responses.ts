@@ -2,6 +2,7 @@
 // strings), as the released askLM scripts write it and as `intentsim ask` writes it, so that answers
 // from any harness can be scored. Other fields are allowed and ignored; `completion_tokens` is read
 // for the released exclusion rule.
+import { createHash } from 'node:crypto';
 import type { InputLocation } from '../../core/errors.js';
 import { FieldReader } from '../../core/jsonl.js';
 import { isSampledStyle, type AnswerStyle, type ResponseText } from './answer-styles.js';
@@ -18,6 +19,13 @@ export interface ResponseRecord {
   failed: boolean;
   /** Who answered, when the line says: its `model`, or its `solver` (with the model it used). */
   answerer?: string;
+  /** The `prompt_hash` of the prompt that was asked (`ask` writes it: `sha256:…`), when the line has one. */
+  promptHash?: string;
+}
+
+/** The `prompt_hash` of a response line: the SHA-256 of the prompt asked (`ask` writes it; scoring checks it). */
+export function promptHash(prompt: string): string {
+  return 'sha256:' + createHash('sha256').update(prompt).digest('hex');
 }
 
 /** What the released askLM scripts (and `ask`) write for a request that could not be made. */
@@ -48,6 +56,13 @@ export function responseRecordParser(style: AnswerStyle) {
         : typeof model === 'string'
           ? model
           : undefined;
-    return { id, response, failed, ...(answerer === undefined ? {} : { answerer }) };
+    const hash = r.raw('prompt_hash');
+    return {
+      id,
+      response,
+      failed,
+      ...(answerer === undefined ? {} : { answerer }),
+      ...(typeof hash === 'string' ? { promptHash: hash } : {}),
+    };
   };
 }

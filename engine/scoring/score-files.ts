@@ -89,13 +89,19 @@ export function scoreAnswersPaths(o: Pick<ScoreAnswersOptions<AnswerStyle>, 'fil
 export async function readScoringInputs<Q extends { id: string }, S extends AnswerStyle>(
   o: ScoreAnswersOptions<S>,
   parseQuestion: (json: unknown, at: { file: string; line: number }) => Q,
+  promptHashesOf?: (question: Q) => readonly string[],
 ): Promise<ScoringInputs<Q, S>> {
   checkPaths(scoreAnswersPaths(o));
   const onError = o.onError ?? 'fail';
   const rejects = o.out ? new RejectsSink(join(o.out, 'rejects.jsonl')) : undefined;
   if (onError === 'skip' && !rejects)
     throw new ConfigError('onError', '"skip" needs out (the folder that receives rejects.jsonl)');
-  const sheets = await readAnswerSheets(o.files, parseQuestion, o.style, { onError, rejects, limits: o.limits });
+  const sheets = await readAnswerSheets(o.files, parseQuestion, o.style, {
+    onError,
+    rejects,
+    limits: o.limits,
+    ...(promptHashesOf ? { promptHashesOf: promptHashesOf as (q: { id: string }) => readonly string[] } : {}),
+  });
   return {
     sheets,
     run: {

@@ -3,8 +3,11 @@
 // records after each committed batch how far an import got, and a re-run after a crash skips the
 // writes of the records that were committed (it still reads and validates them, so that counts and
 // the rejects file are complete). The checkpoint is written after its batch commits: a crash in
-// between makes the re-run write that batch again, which the upserts make harmless.
+// between makes the re-run write that batch again, which the upserts make harmless. A checkpoint
+// names its source by size, modification time and the SHA-256 of its content: a source edited in
+// place with the same size and time (issue 45: it resumed with the old weights) starts over.
 import { stat } from 'node:fs/promises';
+import { checksumOfFile } from '../../core/checksum.js';
 import { resolve } from 'node:path';
 import type { GraphWriter } from '../graph-store.js';
 
@@ -46,9 +49,10 @@ export type ImportFormat = 'jsonl' | 'aser-sqlite';
 export interface ImportCheckpoint {
   format: ImportFormat;
   source: string;
-  /** The source file's size and modification time: a changed file starts over. */
+  /** The source file's size, modification time and content's SHA-256: a changed file starts over. */
   size: number;
   mtimeMs: number;
+  sha256: string;
   /** Which part of the source `done` refers to (the ASER importer has two phases). */
   phase: string;
   /** Every record of `phase` up to this line / rowid is committed. */
@@ -69,6 +73,8 @@ export class CheckpointLog {
     private readonly writer: GraphWriter,
     readonly key: string,
     private readonly base: Pick<ImportCheckpoint, 'format' | 'source' | 'size' | 'mtimeMs'>,
+    /** The source's SHA-256, computed beside the import (awaited before a resume and by each record). */
+    private readonly content: Promise<string>,
     readonly resume: ResumePoint,
   ) {}
 
@@ -78,21 +84,32 @@ export class CheckpointLog {
     const st = await stat(file);
     const base = { format, source, size: st.size, mtimeMs: Math.floor(st.mtimeMs) };
     const key = `${format}:${source}`;
+    // Only a store that keeps checkpoints needs the content's checksum. A first run hashes the file
+    // while it imports (the promise is awaited by the first record); a resume waits for it first.
+    const content = hasCheckpoints(writer) ? checksumOfFile(file).then((c) => c.sha256) : Promise.resolve('');
+    content.catch(() => undefined); // an error surfaces where the promise is awaited
     let resume: ResumePoint = { phase: undefined, done: 0, complete: false };
     if (!restart && hasCheckpoints(writer)) {
       const text = await writer.readCheckpoint(key);
       if (text !== undefined) {
-        const cp = JSON.parse(text) as ImportCheckpoint;
-        if (cp.size === base.size && cp.mtimeMs === base.mtimeMs)
-          resume = { phase: cp.phase, done: cp.done, complete: cp.complete };
+        const cp = JSON.parse(text) as Partial<ImportCheckpoint>;
+        if (cp.size === base.size && cp.mtimeMs === base.mtimeMs && cp.sha256 === (await content))
+          resume = { phase: cp.phase, done: cp.done ?? 0, complete: cp.complete ?? false };
       }
     }
-    return new CheckpointLog(writer, key, base, resume);
+    return new CheckpointLog(writer, key, base, content, resume);
   }
 
   async record(phase: string, done: number, complete = false): Promise<void> {
     if (!hasCheckpoints(this.writer)) return;
-    const cp: ImportCheckpoint = { ...this.base, phase, done, complete, updatedAt: new Date().toISOString() };
+    const cp: ImportCheckpoint = {
+      ...this.base,
+      sha256: await this.content,
+      phase,
+      done,
+      complete,
+      updatedAt: new Date().toISOString(),
+    };
     await this.writer.writeCheckpoint(this.key, JSON.stringify(cp));
   }
 }

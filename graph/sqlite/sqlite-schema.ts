@@ -101,6 +101,20 @@ export const DROP_CHANGE_TRIGGERS = WATCHED_TABLES.flatMap((table) =>
   ['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS intentsim_changed_${table}_${op};`),
 ).join('\n');
 
+/**
+ * Whether the store's change triggers see every other client's write: all of them are there and no
+ * committed `own_write` row turns them off (intentsim never commits that row, so one that is there
+ * was written by another client, issue 45: it made every later outside edit go unnoticed).
+ */
+export function changesWatched(db: Db): boolean {
+  return hasChangeTriggers(db) && !hasCommittedOwnWrite(db);
+}
+
+/** Whether the meta table holds an `own_write` row outside intentsim's own write transactions. */
+export function hasCommittedOwnWrite(db: Db): boolean {
+  return db.prepare('SELECT 1 FROM meta WHERE key = ?').pluck().get(OWN_WRITE_KEY) !== undefined;
+}
+
 /** Whether every change trigger is in the store (a store made before them has none). */
 export function hasChangeTriggers(db: Db): boolean {
   const n = db
@@ -264,6 +278,14 @@ function initialiseOrCheck(db: Db, path: string, readonly: boolean, allowStalePu
     // (An unfinished bulk load has dropped them: its end creates them.)
     db.transaction(() => {
       db.exec(CHANGE_TRIGGERS);
+      db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('content_id', randomUUID());
+    })();
+  }
+  if (!readonly && hasCommittedOwnWrite(db)) {
+    // Another client committed the marker that turns the change triggers off: what it (or anyone)
+    // changed since went unnoticed, so the marker goes and the content id is redrawn once.
+    db.transaction(() => {
+      db.prepare('DELETE FROM meta WHERE key = ?').run(OWN_WRITE_KEY);
       db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('content_id', randomUUID());
     })();
   }

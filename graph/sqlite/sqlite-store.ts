@@ -20,13 +20,7 @@ import { SqliteBulkLoad, DEFERRED_NODE_LIMIT } from './sqlite-bulk-load.js';
 import { NodeIdCache } from './sqlite-id-cache.js';
 import { MetaTable, type StoreMetadata } from './sqlite-meta.js';
 import { SqliteReads } from './sqlite-reads.js';
-import {
-  STORE_FILE_CONTEXT,
-  closeStoreDatabase,
-  hasChangeTriggers,
-  openStoreDatabase,
-  type Db,
-} from './sqlite-schema.js';
+import { STORE_FILE_CONTEXT, changesWatched, closeStoreDatabase, openStoreDatabase, type Db } from './sqlite-schema.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import type {
   EdgeInput,
@@ -57,7 +51,10 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
   private closed = false;
   /** The content hash of a store without a content id, once computed (see `contentId`). */
   private contentHash: string | undefined;
-  /** Whether the store has its change triggers (sqlite-schema.ts); a writer adds them on open. */
+  /**
+   * Whether the store's change triggers see other clients' writes (sqlite-schema.ts: all there, not
+   * turned off by a committed own_write row); a writer restores both on open.
+   */
   private readonly watched: boolean;
   private readonly meta: MetaTable;
   private readonly bulkLoad: SqliteBulkLoad;
@@ -75,7 +72,7 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     this.db = db;
     this.readonly = readonly;
     this.meta = new MetaTable(db, readonly);
-    this.watched = hasChangeTriggers(db);
+    this.watched = changesWatched(db);
     this.bulkLoad = new SqliteBulkLoad(db, this.meta, readonly, deferredNodeLimit);
     this.reads = new SqliteReads(db, this.meta, this.bulkLoad);
     this.writer = new SqliteWriter(db, this.meta, new NodeIdCache(), this.bulkLoad, readonly);

@@ -13,6 +13,8 @@ export interface ChatBody {
 export interface Recorded {
   auth: string | undefined;
   body: ChatBody;
+  /** The request's path and query string. */
+  path?: string;
 }
 
 /** What the server does with a request: a status and body (sent in `chunks` pieces when given), or hold it. */
@@ -47,7 +49,7 @@ export class FakeChatServer {
       req.on('data', (c: Buffer) => (data += c.toString()));
       req.on('end', () => {
         const body = JSON.parse(data) as ChatBody;
-        this.requests.push({ auth: req.headers.authorization, body });
+        this.requests.push({ auth: req.headers.authorization, body, path: req.url });
         const reply = this.handler(body, req.headers.authorization);
         if (reply === 'hold') this.held.push(res);
         else send(res, reply);

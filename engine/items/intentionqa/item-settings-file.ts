@@ -5,6 +5,7 @@
 //
 // {"format": "intentsim-item-settings/1",
 //  "items": {"task1Window": {"lo": 0.3, "hi": 0.62}, "task2Window": {"lo": 0.4, "hi": 0.81}},
+//  "notTuned": {"task2Window": "why tune found none"},   (only when a task has no proposal)
 //  "tune": {…how the values were found; not read back…}}
 import { readFileSync } from 'node:fs';
 import { checksumOf } from '../../../core/checksum.js';
@@ -21,9 +22,14 @@ export interface ItemSettings {
 
 const WINDOW_FIELDS = ['task1Window', 'task2Window'] as const;
 
+/** The settings `tune` found no value for, and why: left at their defaults (issue 45). */
+export type NotTuned = Partial<Record<keyof ItemSettings, string>>;
+
 export interface ItemSettingsFile {
   format: typeof ITEM_SETTINGS_FORMAT;
   items: ItemSettings;
+  /** The settings tune found no value for (their defaults apply), and why. */
+  notTuned?: NotTuned;
   /** How the values were found (written by `tune`; not read back). */
   tune?: unknown;
 }
@@ -31,6 +37,8 @@ export interface ItemSettingsFile {
 /** A settings file as read: its values, and which file it was (path and SHA-256 of its bytes). */
 export interface ReadItemSettings {
   items: ItemSettings;
+  /** The settings the file says tune found no value for: the defaults apply to them. */
+  notTuned: NotTuned;
   file: string;
   sha256: string;
 }
@@ -44,11 +52,35 @@ export function readItemSettings(file: string): ReadItemSettings {
   }
   let json: unknown;
   try {
-    json = JSON.parse(bytes.toString('utf8'));
+    // A BOM, as some editors save JSON, is no part of it (issue 45: such a file was refused).
+    json = JSON.parse(bytes.toString('utf8').replace(/^\ufeff/, ''));
   } catch (err) {
     throw new InputError({ file }, `not valid JSON (${(err as Error).message})`);
   }
-  return { items: parseItemSettings(json, file), file, sha256: checksumOf(bytes).sha256 };
+  return {
+    items: parseItemSettings(json, file),
+    notTuned: parseNotTuned(json, file),
+    file,
+    sha256: checksumOf(bytes).sha256,
+  };
+}
+
+/** The file's `notTuned` (absent: none): setting names with the reason tune gave. */
+function parseNotTuned(json: unknown, file: string): NotTuned {
+  const value = (json as Record<string, unknown>).notTuned;
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InputError({ file, field: 'notTuned' }, 'expected an object of setting names and reasons');
+  const out: NotTuned = {};
+  for (const [key, why] of Object.entries(value as Record<string, unknown>)) {
+    if (!(WINDOW_FIELDS as readonly string[]).includes(key) || typeof why !== 'string')
+      throw new InputError(
+        { file, field: `notTuned.${key}` },
+        `expected one of ${WINDOW_FIELDS.join(', ')} with a reason`,
+      );
+    out[key as (typeof WINDOW_FIELDS)[number]] = why;
+  }
+  return out;
 }
 
 /** Checks a settings file's JSON: its format, and every field of `items` known and in range. */
@@ -81,7 +113,12 @@ export function parseItemSettings(json: unknown, file: string): ItemSettings {
 }
 
 /** The file's text: format, items, then how they were found. */
-export function itemSettingsText(items: ItemSettings, tune?: unknown): string {
-  const file: ItemSettingsFile = { format: ITEM_SETTINGS_FORMAT, items, ...(tune === undefined ? {} : { tune }) };
+export function itemSettingsText(items: ItemSettings, tune?: unknown, notTuned: NotTuned = {}): string {
+  const file: ItemSettingsFile = {
+    format: ITEM_SETTINGS_FORMAT,
+    items,
+    ...(Object.keys(notTuned).length > 0 ? { notTuned } : {}),
+    ...(tune === undefined ? {} : { tune }),
+  };
   return JSON.stringify(file, null, 2) + '\n';
 }

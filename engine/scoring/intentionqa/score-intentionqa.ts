@@ -11,6 +11,7 @@
 import { DIFFICULTIES, type Difficulty } from '../../items/intentionqa/difficulty.js';
 import type { IntentionQaStyle } from '../answer-styles.js';
 import { readAnswer } from '../answer-sheets.js';
+import { promptHash } from '../responses.js';
 import { expectedRandomAccuracy, majorityLetter, randomLetter } from '../baselines.js';
 import { accuracy } from '../classification-metrics.js';
 import { readScoringInputs, type ScoreAnswersOptions, type ScoreOutputs } from '../score-files.js';
@@ -35,7 +36,11 @@ export type ScoreIntentionQaOptions = ScoreAnswersOptions<IntentionQaStyle>;
 export type IntentionQaScoreResult = ScoreOutputs<IntentionQaItemScore, IntentionQaScoreSummary>;
 
 export async function scoreIntentionQa(o: ScoreIntentionQaOptions): Promise<IntentionQaScoreResult> {
-  const input = await readScoringInputs(o, parseIntentionQaQuestion);
+  // A response line of `ask` records its prompt's hash: it must be one of its item's prompts.
+  const input = await readScoringInputs(o, parseIntentionQaQuestion, (q) => [
+    promptHash(q.prompts.zero_shot),
+    promptHash(q.prompts.cot),
+  ]);
   const { sheets } = input;
   const seed = input.run.seed;
   const scores = sheets.answered.map(({ question, response }) => scoreItem(question, o.style, response));
