@@ -30,7 +30,7 @@ describe('serve rules', () => {
     expect(categoryRelation(sun, product('f'))).toBeNull();
   });
 
-  it('words: stopwords and short words out; a prefix of ≥ 4 letters matches', () => {
+  it('words: stopwords and short words out; stems equal, or a stem of ≥ 4 letters starts the other', () => {
     expect(contentWords('Running safely in the early-morning darkness, 2 x')).toEqual([
       'running',
       'safely',
@@ -41,7 +41,13 @@ describe('serve rules', () => {
     expect(wordsMatch('dark', 'darkness')).toBe(true);
     expect(wordsMatch('ceramides', 'ceramide')).toBe(true);
     expect(wordsMatch('run', 'running')).toBe(false);
-    expect(wordsMatch('safely', 'safety')).toBe(false);
+    expect(wordsMatch('safely', 'safety')).toBe(true); // safe + ly, safe…
+    expect(wordsMatch('dryness', 'dry')).toBe(true); // a stem of 3 letters matches only itself
+    expect(wordsMatch('cleansing', 'cleanser')).toBe(true);
+    expect(wordsMatch('night', 'overnight')).toBe(false);
+    expect(wordsMatch('dry', 'drying')).toBe(true);
+    expect(wordsMatch('dry', 'dryer')).toBe(true);
+    expect(wordsMatch('dry', 'drywall')).toBe(false);
   });
 
   it('marker words: the query words that at most one session product holds', () => {

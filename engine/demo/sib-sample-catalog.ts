@@ -3,7 +3,8 @@
 // negatives exist: each session's products have neighbouring categories (same parent path) holding
 // products that are related and wrong for most of the session's intentions, a few products that do
 // serve an intention (and that the serve rules must refuse: the sport sunscreen, the ceramide serum,
-// the headlamp for dark mornings, the phone armband, the fleece gloves for cold weather), and far
+// the cream cleanser for dry skin, the headlamp for dark mornings, the phone armband, the fleece
+// gloves for cold weather), and far
 // products of other departments. What a product is for is written where a catalogue writes it: in
 // its title or its attributes.
 //
@@ -188,6 +189,24 @@ export const SAMPLE_CATALOG: readonly SampleCatalogProduct[] = [
   ),
   p('C052', 'Classic Instant Coffee Granules, 7 oz', { form: 'instant', roast: 'medium' }, `${BEANS} > Instant Coffee`),
   p('C053', 'Descaling Solution for Coffee Machines, 2 Uses', { use: 'descaling' }, `${COFFEE} > Coffee Machine Care`),
+  p(
+    'C061',
+    'Decaf Coffee Pods for Single-Serve Machines, 24 Count',
+    { form: 'pods', caffeine: 'decaf' },
+    `${BEANS} > Coffee Pods`,
+  ),
+  p(
+    'C062',
+    'Cold Brew Coffee Concentrate, 32 oz',
+    { form: 'liquid concentrate', serving: 'cold' },
+    `${BEANS} > Cold Brew`,
+  ),
+  p(
+    'C063',
+    'Caramel and Vanilla Coffee Syrup Set, 2 x 750 ml',
+    { flavor: 'caramel, vanilla' },
+    `${BEANS} > Coffee Syrups`,
+  ),
 
   p(
     'C021',
@@ -204,7 +223,7 @@ export const SAMPLE_CATALOG: readonly SampleCatalogProduct[] = [
   ),
   p('C024', 'Chest Strap Heart Rate Monitor, Bluetooth', { sensor: 'chest strap' }, `${RUN} > Heart Rate Monitors`),
   p('C025', 'Hydraflow Running Belt with Two Bottles', { capacity: '2 x 250 ml' }, `${RUN} > Hydration Packs`),
-  p('C026', 'Handheld Running Water Bottle, 500 ml', { capacity: '500 ml' }, `${RUN} > Hydration Packs`),
+  p('C026', 'Treadmill Belt Lubricant, 4 oz', { use: 'treadmill maintenance' }, `${RUN} > Treadmill Care`),
   p(
     'C027',
     "Trailgrip Hiking Boots, Men's Size 10",
@@ -234,7 +253,13 @@ export const SAMPLE_CATALOG: readonly SampleCatalogProduct[] = [
   ),
   p('C054', 'Running Armband Phone Holder', { fits: 'phones up to 6.7 in' }, `${RUN} > Running Phone Holders`),
   p('C055', 'Breathable Running Cap with Sun Visor', { material: 'polyester mesh' }, `${RUN} > Running Hats`),
-  p('C056', 'Anti-Chafe Balm Stick, 1.5 oz', { use: 'chafing' }, `${RUN} > Running Skin Care`),
+  p('C056', 'Elastic No-Tie Shoe Laces, 2 Pairs', { material: 'elastic' }, `${RUN} > Shoe Accessories`),
+  p(
+    'C060',
+    'Lightweight Windbreaker Running Jacket, Unlined',
+    { shell: 'nylon windbreaker', lining: 'none' },
+    `${RUN} > Running Jackets`,
+  ),
   p('C057', 'Sports Sunglasses, Polarized', { lens: 'polarized' }, `${RUN} > Running Eyewear`),
   p('C058', 'Running Shorts with Liner, 5 Inch', { inseam: '5 in', liner: 'yes' }, `${RUN} > Running Shorts`),
   p('C059', 'Shoe Deodorizer Spray, 4 oz', { use: 'odor' }, `${RUN} > Shoe Care`),

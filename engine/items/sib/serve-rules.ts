@@ -38,7 +38,7 @@ export interface ServeRules {
  * second right answer there, and leave every trajectory of the demo an item of each kind but those
  * the other rules empty.
  */
-export const DEFAULT_SERVE_RULES: ServeRules = { margin: 0.05, substituteCosine: 0.9 };
+export const DEFAULT_SERVE_RULES: ServeRules = { margin: 0.15, substituteCosine: 0.85 };
 
 /** The text a product is embedded by: what a reader sees of it (title, then its attributes). */
 export function productText(p: SibProduct): string {
@@ -83,10 +83,23 @@ export function contentWords(text: string): string[] {
   return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 2 && !STOPWORDS.has(w));
 }
 
-/** Two words match when equal, or one starts with the other and the shorter has ≥ 4 letters. */
+const SUFFIXES = ['ness', 'ing', 'ers', 'er', 'ed', 'es', 'ly', 's'];
+
+/** A word less one common suffix (dryness → dry, cleansing → cleans), when 3 letters stay. */
+export function stem(w: string): string {
+  for (const s of SUFFIXES) if (w.endsWith(s) && w.length - s.length >= 3) return w.slice(0, -s.length);
+  return w;
+}
+
+/**
+ * Two words match when their stems are equal, or one stem starts with the other and the shorter has
+ * ≥ 4 letters (dark / darkness, cleanser / cleansing, dry / dryness, warm / warmth; not run / running).
+ */
 export function wordsMatch(a: string, b: string): boolean {
-  if (a === b) return true;
-  const [s, l] = a.length <= b.length ? [a, b] : [b, a];
+  const x = stem(a);
+  const y = stem(b);
+  if (x === y) return true;
+  const [s, l] = x.length <= y.length ? [x, y] : [y, x];
   return s.length >= 4 && l.startsWith(s);
 }
 
