@@ -9,6 +9,13 @@ import type { ReviewItem } from '../engine/review/review-items.js';
 import { sibAgreement } from '../engine/review/sib-agreement.js';
 import { scoreSibSheet, writeSibSheet, type SibSheetKey } from '../engine/review/sib-sheet.js';
 import { tempDir, WordHashEncoder } from './support/sib.js';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { openReview } from '../engine/review/open-review.js';
+import { exportReview } from '../engine/review/export-review.js';
+import { importMturkResults } from '../engine/review/mturk.js';
+import { ReviewStore } from '../engine/review/review-store.js';
+import { blindRef } from '../engine/review/blind-view.js';
 
 const scale = ['A', 'B', 'C', 'D'].map((letter) => ({ letter, text: letter }));
 const item = (task: string, kind: string, gold: string[]): ReviewItem => ({
@@ -85,25 +92,30 @@ describe('SIB figures of a review', () => {
   });
 });
 
+/** The sample sessions' items with every window wide open and no serve rule: every kind is made. */
+async function sampleItems(dir: string): Promise<void> {
+  await assembleSib({
+    sessions: 'examples/sib/sessions.jsonl',
+    catalog: 'examples/sib/catalog.jsonl',
+    out: join(dir, 'items'),
+    seed: 3,
+    styles: ['zero-shot'],
+    encoder: new WordHashEncoder(32),
+    windows: {
+      intention: { lo: 0.0, hi: 0.99 },
+      attribute: { lo: 0.0, hi: 0.99 },
+      comparison: { lo: 0.0, hi: 0.99 },
+      nextProduct: { lo: 0.0, hi: 0.99 },
+    },
+    serveRules: { margin: -1, substituteCosine: 1.01 },
+    progress: false,
+  });
+}
+
 describe('blind sheet', () => {
   it('samples distinct questions per kind, shows no id, kind or label, and scores answers through its key', async () => {
     const dir = tempDir();
-    await assembleSib({
-      sessions: 'examples/sib/sessions.jsonl',
-      catalog: 'examples/sib/catalog.jsonl',
-      out: join(dir, 'items'),
-      seed: 3,
-      styles: ['zero-shot'],
-      encoder: new WordHashEncoder(32),
-      windows: {
-        intention: { lo: 0.0, hi: 0.99 },
-        attribute: { lo: 0.0, hi: 0.99 },
-        comparison: { lo: 0.0, hi: 0.99 },
-        nextProduct: { lo: 0.0, hi: 0.99 },
-      },
-      serveRules: { margin: -1, substituteCosine: 1.01 },
-      progress: false,
-    });
+    await sampleItems(dir);
     const out = join(dir, 'sheet');
     const key = await writeSibSheet({ itemsDir: join(dir, 'items'), out, perKind: 3, fillers: 2, seed: 5 });
     const again = await writeSibSheet({
@@ -161,6 +173,79 @@ describe('blind sheet', () => {
     writeFileSync(bad, '99: A\n');
     await expect(scoreSibSheet(join(out, 'key.json'), { bad })).rejects.toThrow(
       'question 99 is not on the sheet (1–14)',
+    );
+  });
+});
+
+describe('blind review of SIB items through Mechanical Turk', () => {
+  it('batch without labels; results imported in the item letters; the summary gives the SIB figures', async () => {
+    const dir = tempDir();
+    await sampleItems(dir);
+    const opened = await openReview({
+      itemsDir: join(dir, 'items'),
+      reviewDir: join(dir, 'review'),
+      sample: 40,
+      stratify: ['difficulty'],
+      seed: 4,
+      blind: true,
+    });
+    const items = opened.store.items();
+    opened.store.close();
+    const batch = join(dir, 'batch.csv');
+    await exportReview({ reviewDir: join(dir, 'review'), out: join(dir, 'out'), mturkCsv: batch });
+    const text = readFileSync(batch, 'utf8');
+    for (const hint of ['negative', 'constructed', 'skincare-01', 'sib-distractors'])
+      expect(text, hint).not.toContain(hint);
+    const rows = parse(text, { columns: true }) as Record<string, string>[];
+    const byRef = new Map(items.map((item) => [blindRef(item), item]));
+    // Three workers: W1 and W2 answer each binary item with its label side's last letter (a strong
+    // answer) and mark a choice's gold; W3 answers the other side and marks every option.
+    const head = ['WorkerId', 'AssignmentStatus', 'SubmitTime', 'WorkTimeInSeconds', 'Input.item_ref'];
+    const answers = ['Answer.rightOptions', 'Answer.validity', 'Answer.reasons', 'Answer.other_text'];
+    const results: string[][] = [];
+    for (const worker of ['W1', 'W2', 'W3'])
+      for (const row of rows) {
+        const item = byRef.get(row.item_ref!)!;
+        const letters = item.options.map((o) => o.letter);
+        const choice = item.task === 'sib-next-product';
+        const gold = item.gold.length > 0 ? item.gold : [letters[0]!];
+        const marks =
+          worker !== 'W3'
+            ? choice
+              ? gold
+              : [gold[gold.length - 1]!]
+            : choice
+              ? letters
+              : [letters.find((l) => !gold.includes(l))!];
+        results.push([
+          worker,
+          'Submitted',
+          'Mon Jan 05 10:01:42 PST 2026',
+          '30',
+          row.item_ref!,
+          marks.join('|'),
+          'valid',
+          '',
+          '',
+        ]);
+      }
+    const file = join(dir, 'results.csv');
+    writeFileSync(file, stringify([[...head, ...answers], ...results], { quoted: true }));
+    const store = ReviewStore.open(join(dir, 'review'));
+    expect(await importMturkResults(store, file)).toMatchObject({ imported: 3 * rows.length, workers: 3 });
+    store.close();
+    const { summary } = await exportReview({ reviewDir: join(dir, 'review'), out: join(dir, 'out2') });
+    const kinds = new Set(items.filter((i) => i.gold.length > 0).map((i) => i.difficulty));
+    expect(kinds.has('t1-hard-negative') && kinds.has('next-product-choice')).toBe(true);
+    for (const r of summary.sib.binary) {
+      expect(r.asLabelled.successes, r.kind).toBe(r.items);
+      expect(r.strong.successes, r.kind).toBe(r.items);
+      expect(r.unanimous.successes, r.kind).toBe(0);
+    }
+    expect(summary.sib.choices).toHaveLength(1);
+    expect(summary.sib.choices[0]!.valid.successes).toBe(summary.sib.choices[0]!.items);
+    expect(readFileSync(join(dir, 'out2', 'summary.md'), 'utf8')).toContain(
+      '## SessionIntentBench: judged as labelled',
     );
   });
 });
