@@ -467,3 +467,5 @@ export {
   type WindowUniverse,
 } from './engine/search/windows.js';
 export type { CosineWindow as SibCosineWindow } from './engine/items/sib/distractors.js';
+export type { ServeRules as SibServeRules } from './engine/items/sib/serve-rules.js';
+export type { SibAgreement, SibBinaryRow, SibChoiceRow } from './engine/review/sib-agreement.js';

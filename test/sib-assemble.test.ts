@@ -7,6 +7,7 @@ import type { DistractorItem, DistractorWindows } from '../engine/items/sib/dist
 import { SAMPLE_ANNOTATIONS, SAMPLE_CATALOG, sampleSessionLines } from '../engine/demo/sib-sample-data.js';
 import type { SibTaskRecord } from '../engine/items/sib/task-records.js';
 import { engineCosine } from '../engine/items/sib/window-sampler.js';
+import { productText } from '../engine/items/sib/serve-rules.js';
 import { sessionJson, tempDir, WordHashEncoder, writeJsonl, type NodeSpec } from './support/sib.js';
 
 const EXAMPLES = 'examples/sib';
@@ -134,6 +135,11 @@ describe('assembleSib on the sample', async () => {
     const sessions = readLines<{ session_id: string; products: Array<{ id: string; title: string }> }>(SESSIONS);
     const sessionOf = new Map(sessions.map((s) => [s.session_id, s]));
     const catalog = new Map(SAMPLE_CATALOG.map((p) => [p.id, p]));
+    // Catalogue products are embedded by what a reader sees of them: title and attributes.
+    const textOf = (id: string) => {
+      const p = catalog.get(id)!;
+      return productText({ id, title: p.title, attributes: Object.entries(p.attributes) });
+    };
     const made = { 't1-hard-negative': 0, 't2-hard-negative': 0, 't3-negative': 0, 'next-product-choice': 0 };
     const positions: Record<string, number> = { A: 0, B: 0, C: 0, D: 0 };
     for (const item of items) {
@@ -153,7 +159,7 @@ describe('assembleSib on the sample', async () => {
         for (const o of item.options.filter((x) => !x.gold)) {
           expect(sessionIds.has(o.product_id)).toBe(false);
           expect(sessionTitles.has(o.title.trim().toLowerCase())).toBe(false);
-          expect(o.score).toBe(engineCosine(q, await vec(catalog.get(o.product_id)!.title)));
+          expect(o.score).toBe(engineCosine(q, await vec(textOf(o.product_id))));
           expect(o.score!).toBeGreaterThanOrEqual(lo);
           expect(o.score!).toBeLessThan(hi);
         }
@@ -161,10 +167,22 @@ describe('assembleSib on the sample', async () => {
         continue;
       }
       const replacement = item.replaced.replacement;
-      const text = 'title' in replacement ? catalog.get(replacement.id)!.title : replacement.text;
-      expect(item.score).toBe(engineCosine(q, await vec(text)));
-      expect(item.score).toBeGreaterThanOrEqual(lo);
-      expect(item.score).toBeLessThan(hi);
+      if ('title' in replacement) {
+        // T1/T2: drawn around P_t (made_by.query); `score` is the cosine with I_{t-1} or A_{t-1}.
+        const near = engineCosine(q, await vec(textOf(replacement.id)));
+        expect(item.similarity!.to_replaced).toBe(near);
+        expect(near).toBeGreaterThanOrEqual(lo);
+        expect(near).toBeLessThan(hi);
+        const query = await vec(item.serve_check!.query.text);
+        expect(item.score).toBe(engineCosine(query, await vec(textOf(replacement.id))));
+        expect(item.similarity!.to_query).toBe(item.score);
+        // Not serving the query: below the best session product's cosine with it, less the margin.
+        expect(item.score).toBeLessThan(item.serve_check!.reference_score - item.serve_check!.margin);
+      } else {
+        expect(item.score).toBe(engineCosine(q, await vec(replacement.text)));
+        expect(item.score).toBeGreaterThanOrEqual(lo);
+        expect(item.score).toBeLessThan(hi);
+      }
       const task = tasks.find((t) => t.id === item.based_on)!;
       if (item.replaced.slot === 'last product') {
         const r = item.replaced;

@@ -19,24 +19,42 @@ import type { SibProduct } from '../engine/items/sib/sib-types.js';
 import { EngineWindowSampler, engineCosine } from '../engine/items/sib/window-sampler.js';
 import { session } from './support/sib.js';
 
-// Two-dimensional vectors with rational cosines (Pythagorean triples), so window membership can be
-// checked by hand. Against (1, 0) the cosine is the first coordinate; against (0, 1) the second.
+// Two-dimensional vectors with rational cosines (Pythagorean triples), so window membership and the
+// serve rules can be checked by hand. P_t (Socks) is (1, 0): a catalogue product's cosine with it is
+// its first coordinate. I1 and A1 (the query of T1 and T2) and P_{t-1} (Shoes) are (0, 1): their
+// cosine with a product is its second coordinate. I2 (asked by the next-product item) is (1, 0).
+// With margin 0.2 a candidate serves I1 or A1 when its second coordinate is ≥ 1 − 0.2, and I2 when
+// its first is ≥ cos(Socks, I2) − 0.2 = 0.8.
+const SHOES = 'Shoes. grip: rubber';
 const V: Record<string, [number, number]> = {
-  I1: [1, 0],
-  A1: [0, 1],
+  I1: [0, 1],
+  'rubber grip': [0, 1],
+  I2: [1, 0],
+  [SHOES]: [0, 1],
   Socks: [1, 0],
   C2: [1, 0],
 };
+const RUN = ['Sport', 'Run'];
+const cat = (...leaf: string[]) => [...RUN, ...leaf];
+//                                                                                     cos Socks   cos I1/A1
 const CATALOG: Array<SibProduct & { v: [number, number] }> = [
-  { id: 'c1', title: 'Gloves', attributes: [], v: [0.6, 0.8] }, //            I1 .600  A1 .800
-  { id: 'c2', title: 'Cap', attributes: [], v: [0.8, 0.6] }, //               I1 .800  A1 .600
-  { id: 'c3', title: 'Scarf', attributes: [], v: [12 / 13, 5 / 13] }, //      I1 .923  A1 .385
-  { id: 'c4', title: 'Beanie', attributes: [], v: [5 / 13, 12 / 13] }, //     I1 .385  A1 .923
-  { id: 'c5', title: 'Mittens', attributes: [], v: [8 / 17, 15 / 17] }, //    I1 .471  A1 .882
-  { id: 'c6', title: 'shoes', attributes: [], v: [0.6, 0.8] }, //             a session title: never drawn
-  { id: 'c7', title: 'Headband', attributes: [['color', 'blue']], v: [20 / 29, 21 / 29] }, // I1 .690 A1 .724
-  { id: 'c8', title: ' gloves', attributes: [], v: [Math.SQRT1_2, Math.SQRT1_2] }, //          .707, same title as c1
-  { id: 'p2', title: 'Socks pack', attributes: [], v: [1, 0] }, //            a session product id: never drawn
+  { id: 'c1', title: 'Gloves', attributes: [], category: cat('Gloves'), v: [0.6, 0.8] }, // .600 .800 serves I1, A1
+  { id: 'c2', title: 'Cap', attributes: [], category: cat('Caps'), v: [0.8, 0.6] }, //       .800 .600 serves I2
+  { id: 'c3', title: 'Scarf', attributes: [], category: cat('Scarves'), v: [12 / 13, 5 / 13] }, // .923: a substitute
+  { id: 'c4', title: 'Beanie', attributes: [], category: cat('Hats'), v: [5 / 13, 12 / 13] }, //   .385: out of windows
+  { id: 'c5', title: 'Mittens', attributes: [], category: cat('Gloves'), v: [8 / 17, 15 / 17] }, // .471: out of windows
+  { id: 'c6', title: 'shoes', attributes: [], v: [0.6, 0.8] }, //                             a session title: never drawn
+  { id: 'c7', title: 'Headband', attributes: [['color', 'blue']], category: cat('Headbands'), v: [20 / 29, 21 / 29] }, // .690 .724
+  {
+    id: 'c8',
+    title: ' gloves',
+    attributes: [],
+    category: ['Home', 'Kitchen', 'Gloves'],
+    v: [Math.SQRT1_2, Math.SQRT1_2],
+  }, // .707, other category, c1's title
+  { id: 'c9', title: 'Grip Liners', attributes: [], category: cat('Socks'), v: [0.8, 0.6] }, // .800: Socks' kind; "grip"
+  { id: 'c10', title: 'Wristband', attributes: [], category: cat('Wristbands'), v: [0.6, 0.8] }, // .600 .800 serves I1, A1
+  { id: 'p2', title: 'Socks pack', attributes: [], v: [1, 0] }, //                            a session product id: never drawn
 ];
 const POOL: Array<ComparisonEntry & { v: [number, number] }> = [
   { id: 's/x', sessionId: 's', nodeId: 'x', text: 'C-same', v: [0.8, 0.6] }, // same session: never drawn
@@ -48,11 +66,11 @@ const POOL: Array<ComparisonEntry & { v: [number, number] }> = [
 const S = session({
   session_id: 's',
   products: [
-    { id: 'p1', title: 'Shoes' },
-    { id: 'p2', title: 'Socks' },
+    { id: 'p1', title: 'Shoes', attributes: { grip: 'rubber' }, category: 'Sport > Run > Shoes' },
+    { id: 'p2', title: 'Socks', category: ['Sport', 'Run', 'Socks'] },
   ],
   tree: [
-    { id: 'r', parent: null, step: 1, intention: 'I1', attribute: 'A1', comparison: null },
+    { id: 'r', parent: null, step: 1, intention: 'I1', attribute: 'rubber grip', comparison: null },
     { id: 'x', parent: 'r', step: 2, intention: 'I2', attribute: 'A2', comparison: 'C2' },
   ],
 });
@@ -69,9 +87,14 @@ const cosToQuery = (q: [number, number], v: [number, number]) =>
 
 function sources(windows: Partial<DistractorWindows> = {}, seed = 5): DistractorSources {
   return {
-    catalog: { products: new Map(CATALOG.map((p) => [p.id, p])), sampler: new EngineWindowSampler(vectorSet(CATALOG)) },
+    catalog: {
+      products: new Map(CATALOG.map((p) => [p.id, p])),
+      sampler: new EngineWindowSampler(vectorSet(CATALOG)),
+      vectors: new Map(CATALOG.map((p) => [p.id, Float32Array.from(p.v)])),
+    },
     comparisons: { entries: new Map(POOL.map((e) => [e.id, e])), sampler: new EngineWindowSampler(vectorSet(POOL)) },
     windows: { ...DEFAULT_WINDOWS, comparison: { lo: 0.5, hi: 1.01 }, ...windows },
+    rules: { margin: 0.2, substituteCosine: 0.9 },
     seed,
     styles: ['zero-shot', 'cot'],
     positions: BalancedPositions.fromStream(new Rng(seed)),
@@ -86,44 +109,84 @@ function sources(windows: Partial<DistractorWindows> = {}, seed = 5): Distractor
 const build = (src: DistractorSources) => buildDistractorItems(TRAJ!, TEXTS, new SessionExclusions(S.products), src);
 const byKind = <K extends string>(items: Array<{ kind: string }>, kind: K) => items.filter((i) => i.kind === kind);
 
-describe('distractor-backed items: window membership by hand', () => {
-  it('query texts of a trajectory: I_{t-1}, A_{t-1}, title of P_t, C_t', () => {
-    expect(distractorQueryTexts(TRAJ!, TEXTS)).toEqual(['I1', 'A1', 'Socks', 'C2']);
+describe('distractor-backed items: window membership and serve rules by hand', () => {
+  it('query texts of a trajectory: I_{t-1}, A_{t-1}, I_t, P_{t-1} and P_t as embedded, C_t', () => {
+    expect(distractorQueryTexts(TRAJ!, TEXTS)).toEqual(['I1', 'rubber grip', 'I2', SHOES, 'Socks', 'C2']);
   });
 
-  it('T1 hard negative: a catalogue product with cos(I_{t-1}) in [0.3, 0.7) — c1, c4, c5 or c7', () => {
+  // Window [0.5, 0.97) around Socks: c1, c2, c3, c7, c8, c9, c10 (c6, p2 excluded). Refused: c3 a
+  // substitute (.923 ≥ 0.9), c8 of another category, c9 of Socks' kind, c1 and c10 serve I1 (.8 ≥ 0.8).
+  it('T1 hard negative: near P_t, same or neighbouring category, not serving I_{t-1} — c2 or c7', () => {
     const seen = new Set<string>();
+    const refused = new Set<string>();
     for (let seed = 0; seed < 60; seed++) {
-      const [item] = byKind(build(sources({}, seed)).items, 't1-hard-negative') as ReplacementItem[];
+      const out = build(sources({}, seed));
+      const [item] = byKind(out.items, 't1-hard-negative') as ReplacementItem[];
       const r = item!.replaced;
       if (r.slot !== 'last product') throw new Error('wrong slot');
       seen.add(r.replacement.id);
       const product = CATALOG.find((p) => p.id === r.replacement.id)!;
       expect(item!.score).toBe(cosToQuery(V.I1!, product.v));
-      expect(item!.gold_score).toBe(1);
-      expect(item!.made_by).toMatchObject({
+      expect(item!.similarity).toEqual({ to_query: item!.score, to_replaced: cosToQuery([1, 0], product.v) });
+      expect(item!.gold_score).toBe(0);
+      expect(item!.serve_check).toEqual({
         query: { kind: 'intention', text: 'I1', node_id: 'r' },
-        window: [0.3, 0.7],
+        servers: ['p1', 'p2'],
+        reference_score: 1,
+        margin: 0.2,
+        markers: [],
+        category: 'neighbour',
       });
-      // The count of eligible members is known when the draw enumerated the window (or tried every member).
-      expect([null, 4]).toContain(item!.made_by.eligible);
+      expect(item!.made_by).toMatchObject({
+        query: { kind: 'product', text: 'Socks', product_id: 'p2' },
+        window: [0.5, 0.97],
+      });
       expect(item!.label).toEqual({ binary: 'negative', source: 'constructed' });
       expect(item!.prompts['zero-shot']).toContain(`Product 2: ${product.title.trim()}`);
       expect(item!.prompts['zero-shot']).toContain(`How likely are you to purchase ${product.title.trim()} based on`);
       expect(item!.prompts['zero-shot']).not.toContain('Socks');
+      for (const r of out.refusals.filter((x) => x.kind === 't1-hard-negative')) refused.add(r.reason);
     }
-    expect([...seen].sort()).toEqual(['c1', 'c4', 'c5', 'c7']);
+    expect([...seen].sort()).toEqual(['c2', 'c7']);
+    expect([...refused].sort()).toEqual(['other-category', 'same-kind', 'serves-query', 'substitute']);
   });
 
-  it('T2 hard negative: cos(A_{t-1}) in [0.3, 0.7) — c2 or c3', () => {
+  it('T2 hard negative: not holding A_{t-1} (its word "grip" refuses c9) — c2 or c7', () => {
     const seen = new Set<string>();
     for (let seed = 0; seed < 40; seed++) {
-      const [item] = byKind(build(sources({}, seed)).items, 't2-hard-negative') as ReplacementItem[];
-      expect([null, 2]).toContain(item!.made_by.eligible);
+      const out = build(sources({}, seed));
+      const [item] = byKind(out.items, 't2-hard-negative') as ReplacementItem[];
       if (item!.replaced.slot === 'last product') seen.add(item!.replaced.replacement.id);
-      expect(item!.gold_score).toBe(0);
+      expect(item!.serve_check).toMatchObject({ servers: ['p1'], reference_score: 1, markers: ['rubber', 'grip'] });
     }
-    expect([...seen].sort()).toEqual(['c2', 'c3']);
+    expect([...seen].sort()).toEqual(['c2', 'c7']);
+    // Without the word in P_{t-1}, no rule can tell who holds the attribute: no item.
+    const bare = session({
+      session_id: 's',
+      products: [
+        { id: 'p1', title: 'Shoes' },
+        { id: 'p2', title: 'Socks' },
+      ],
+      tree: [
+        { id: 'r', parent: null, step: 1, intention: 'I1', attribute: 'rubber grip', comparison: null },
+        { id: 'x', parent: 'r', step: 2, intention: 'I2', attribute: 'A2', comparison: 'C2' },
+      ],
+    });
+    const src = sources();
+    const out = buildDistractorItems(
+      listTrajectories(bare)[0]!,
+      new SessionProductTexts(bare),
+      new SessionExclusions(bare.products),
+      {
+        ...src,
+        vectorOf: (t) => src.vectorOf(t === 'Shoes' ? SHOES : t),
+      },
+    );
+    expect(out.failures).toContainEqual({
+      kind: 't2-hard-negative',
+      reason: 'the valued attribute is not visible in the product it belongs to',
+      refused: {},
+    });
   });
 
   it("T3 negative: another session's comparison, never the same session or the same text", () => {
@@ -138,30 +201,39 @@ describe('distractor-backed items: window membership by hand', () => {
     expect(item!.prompts['zero-shot']).toContain('Does this comparison C-other provide an in-depth justification');
   });
 
-  it('next product: gold + 3 distinct titles from cos(P_t) in [0.5, 0.9) — Cap, Headband and one of the two gloves', () => {
+  // Window [0.5, 0.9) around Socks: c1, c2, c7, c8, c9, c10. Refused: c2 serves I2 (.8 ≥ 0.8), c9 of
+  // Socks' kind; c1 and c8 share a title. Options: Headband, Wristband and one of the two gloves.
+  it('next product: asked with I_t; gold + 3 distinct titles that do not serve it — Headband, Wristband and one glove', () => {
     for (let seed = 0; seed < 40; seed++) {
       const [item] = byKind(build(sources({}, seed)).items, 'next-product-choice') as NextProductItem[];
       const titles = item!.options.map((o) => o.title.trim().toLowerCase());
       expect(new Set(titles).size).toBe(4);
-      expect(titles.slice().sort()).toEqual(['cap', 'gloves', 'headband', 'socks']);
+      expect(titles.slice().sort()).toEqual(['gloves', 'headband', 'socks', 'wristband']);
       expect(item!.options.map((o) => o.letter)).toEqual(['A', 'B', 'C', 'D']);
       const gold = item!.options.filter((o) => o.gold);
       expect(gold).toEqual([{ letter: item!.answer, product_id: 'p2', title: 'Socks', gold: true, score: null }]);
       for (const o of item!.options.filter((x) => !x.gold)) {
         const v = CATALOG.find((p) => p.id === o.product_id)!.v;
         expect(o.score).toBe(cosToQuery([1, 0], v));
-        expect(o.score!).toBeGreaterThanOrEqual(0.5);
-        expect(o.score!).toBeLessThan(0.9);
       }
-      expect([null, 4]).toContain(item!.made_by.eligible);
-      expect([0, 1]).toContain(item!.made_by.refused_same_title);
-      // The block shows only P_1..P_{t-1}: the answer is not given away.
+      expect(item!.intention).toEqual({ node_id: 'x', text: 'I2', gold_score: 1, markers: [] });
+      expect(item!.refused['same-kind'] ?? 0).toBeLessThanOrEqual(1);
       expect(item!.prompts['zero-shot']).toContain(
-        'given as follows.\nProduct 1: Shoes\n\nAfter seeing Shoes, and assuming',
+        'given as follows.\nProduct 1: Shoes\nAttributes: grip: rubber\n\nAfter seeing Shoes, and assuming you are a customer who has the intention of I2.',
       );
       expect(item!.prompts['zero-shot']).toContain(`${item!.answer}. Socks\n`);
       expect(Object.keys(item!.prompts)).toEqual(['zero-shot', 'cot']);
     }
+  });
+
+  it('next product: no item when P_t does not follow from I_t (I_t nearer P_{t-1})', () => {
+    const src = sources();
+    const out = build({ ...src, vectorOf: (t) => (t === 'I2' ? Float32Array.from([0, 1]) : src.vectorOf(t)) });
+    expect(out.failures).toContainEqual({
+      kind: 'next-product-choice',
+      reason: 'the next product does not follow from the intention',
+      refused: {},
+    });
   });
 
   it('gold positions are balanced: every run of four items uses A, B, C, D once', () => {
@@ -177,16 +249,19 @@ describe('distractor-backed items: window membership by hand', () => {
       sources({ intention: { lo: 0.99, hi: 1 }, nextProduct: { lo: 0.95, hi: 1 }, comparison: { lo: 0.99, hi: 1.01 } }),
     );
     expect(out.items.map((i) => i.kind)).toEqual(['t2-hard-negative']);
-    expect(out.failures).toEqual([
+    expect(out.failures.map(({ kind, reason }) => ({ kind, reason }))).toEqual([
       { kind: 't1-hard-negative', reason: 'no catalogue product in the window' },
       { kind: 'next-product-choice', reason: 'fewer than 3 catalogue products in the window' },
       { kind: 't3-negative', reason: "no other session's comparison in the window" },
     ]);
-    // Three eligible (c1 .600, c7 .690, c8 .707) but only two distinct titles.
-    const dup = build(sources({ nextProduct: { lo: 0.59, hi: 0.71 } }));
-    expect(dup.failures).toEqual([
-      { kind: 'next-product-choice', reason: 'fewer than 3 distinct titles in the window' },
+    // Window [0.59, 0.71): c1, c7, c8, c10 — but c1 and c8 share a title: two distinct titles + one.
+    const dup = build(sources({ nextProduct: { lo: 0.59, hi: 0.61 } }));
+    expect(dup.failures.map(({ kind, reason }) => ({ kind, reason }))).toEqual([
+      { kind: 'next-product-choice', reason: 'fewer than 3 catalogue products in the window' },
     ]);
+    // Every member of [0.75, 0.85) (c2, c9) serves the intention or is of the gold's kind.
+    const served = build(sources({ nextProduct: { lo: 0.75, hi: 0.85 } }));
+    expect(served.failures.map((f) => f.reason)).toEqual(['fewer than 3 catalogue products in the window']);
   });
 
   it('no catalogue / no pool: reported for every kind that needs them', () => {
@@ -275,7 +350,11 @@ describe('EngineWindowSampler (engine/search/windows.ts behind the SIB interface
       accept: (id) => (id === 'c3' ? 'nope' : true),
       rng: new Rng(4),
     });
-    expect(draw.ids.slice().sort()).toEqual(['c1', 'c2', 'c4', 'c5', 'c6', 'c7', 'c8', 'p2']);
+    expect(draw.ids.slice().sort()).toEqual(
+      CATALOG.map((p) => p.id)
+        .filter((id) => id !== 'c3')
+        .sort(),
+    );
     expect(draw.refused).toEqual({ nope: 1 });
   });
 });

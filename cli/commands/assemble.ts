@@ -60,7 +60,9 @@ Inputs (JSONL, one record a line):
                             "intention", "attribute", "rationale", "comparison"}]}
                  one root at step 1; a child is one step after its parent; comparison needed from step 2
   --annotations  {"session_id", "leaf_id", "task": 1-4, "answer": "B"}  or  "votes": ["A","B","A"]
-  --catalog      {"id", "title", "attributes"}: products that may replace P_t in distractor items
+  --catalog      {"id", "title", "attributes", "category"}: products that may replace P_t in
+                 distractor items; "category" (optional, also on session products) is a path,
+                 "Beauty > Skin Care > Sunscreens"; hard negatives come from P_t's and neighbouring ones
 
 Outputs in --out: ${SIB_OUTPUT_FILES.tasks}, ${SIB_OUTPUT_FILES.distractors}, ${SIB_OUTPUT_FILES.summary},
 and ${SIB_OUTPUT_FILES.rejects} (with --on-error skip, when something was rejected).
@@ -100,13 +102,13 @@ export function sibCommand(deprecatedFor?: string) {
     .option('--no-distractors', 'make no distractor-backed items (no encoder is opened)')
     .option(
       '--task1-window <lo,hi>',
-      'T1 hard negatives: cosine(catalogue product, I_{t-1})',
+      'T1 hard negatives: cosine(catalogue product, P_t); not serving I_{t-1} (docs/sib.md)',
       cosineBounds,
       DEFAULT_WINDOWS.intention,
     )
     .option(
       '--task2-window <lo,hi>',
-      'T2 hard negatives: cosine(catalogue product, A_{t-1})',
+      'T2 hard negatives: cosine(catalogue product, P_t); not holding A_{t-1} (docs/sib.md)',
       cosineBounds,
       DEFAULT_WINDOWS.attribute,
     )

@@ -12,6 +12,8 @@ import { STRATUM_FIELDS, type StratumField } from '../../engine/review/sample-it
 import { nameList, nonNegativeInt, portNumber, positiveInt } from '../options/value-parsers.js';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import { malformedItemsLine } from '../malformed-items.js';
+import { scoreSibSheet, writeSibSheet } from '../../engine/review/sib-sheet.js';
+import { writeFileAtomic } from '../../core/atomic.js';
 
 function stratumList(value: string): StratumField[] {
   const names = nameList(value);
@@ -166,4 +168,75 @@ no gold in the CSV).`,
       }
     },
   );
+
+  const sibSheet = review
+    .command('sib-sheet')
+    .summary('write a blind reading sheet of SessionIntentBench items (sheet, instructions, key)')
+    .description(
+      `Draws a seeded sample of the SessionIntentBench items of --items: --per-kind distinct
+questions of each constructed kind (t1-hard-negative, t2-hard-negative, t3-negative,
+next-product-choice) and --fillers original T1–T3 questions, shuffled, and writes
+OUT/sheet.md (the questions as the blind review page shows them: no id, kind or
+label), OUT/instructions.md (answer as the customer, one letter; every right option
+for a next-product choice) and OUT/key.json (keep it from the annotators).
+Score the answers with \`review sib-sheet-score\`.
+
+Example
+  intentsim review sib-sheet --items out/sib --out sheet/ --seed 11`,
+    )
+    .requiredOption('--items <dir>', 'items folder holding sib-tasks.jsonl and sib-distractors.jsonl')
+    .requiredOption('--out <dir>', 'folder for sheet.md, instructions.md and key.json')
+    .option('--per-kind <n>', 'distinct questions of each constructed kind', positiveInt, 20)
+    .option('--fillers <n>', 'distinct original T1–T3 questions', nonNegativeInt, 20)
+    .option('--seed <seed>', 'seed of the sample and its order', nonNegativeInt, 1);
+  declarePaths(sibSheet, (o) => ({ inputDirs: { items: o.items }, outputDirs: { out: o.out } })).action(async (o) => {
+    const key = await writeSibSheet({
+      itemsDir: o.items,
+      out: o.out,
+      perKind: o.perKind,
+      fillers: o.fillers,
+      seed: o.seed,
+    });
+    const counts = new Map<string, number>();
+    for (const q of key.questions) counts.set(q.kind, (counts.get(q.kind) ?? 0) + 1);
+    process.stdout.write(
+      `${key.questions.length} questions (${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')}) → ${o.out}/sheet.md; key: ${o.out}/key.json\n`,
+    );
+  });
+
+  const sibScore = review
+    .command('sib-sheet-score')
+    .summary("compute the SessionIntentBench figures from a sheet's answers")
+    .description(
+      `Reads the key of \`review sib-sheet\` and one answers file per annotator (lines
+"N: C" or "N: A, C"; name=file) and prints the figures: per binary kind, the items
+judged as labelled (majority side) and those with a strong answer (D for a
+negative); per next-product kind, Valid / F-Neg / Correct (majority of marks).
+
+Example
+  intentsim review sib-sheet-score --key sheet/key.json --answers a=a.txt b=b.txt c=c.txt`,
+    )
+    .requiredOption('--key <file>', 'key.json of `review sib-sheet`')
+    .requiredOption('--answers <name=file...>', "one annotator's answers file each, as name=file")
+    .option('--out <file>', 'also write the figures (markdown) to this file');
+  declarePaths(sibScore, (o) => ({
+    inputFiles: { key: o.key, ...answerFiles(o.answers) },
+    ...(o.out ? { outputFiles: { out: o.out } } : {}),
+  })).action(async (o) => {
+    const answers = answerFiles(o.answers);
+    const score = await scoreSibSheet(o.key, answers);
+    process.stdout.write(score.markdown + '\n');
+    if (o.out) await writeFileAtomic(o.out, score.markdown + '\n');
+  });
+}
+
+/** `--answers name=file …` as {name: file}. */
+function answerFiles(list: readonly string[]): Record<string, string> {
+  const answers: Record<string, string> = {};
+  for (const a of list) {
+    const at = a.indexOf('=');
+    if (at <= 0) throw new InvalidArgumentError(`--answers: expected name=file, got ${JSON.stringify(a)}`);
+    answers[a.slice(0, at)] = a.slice(at + 1);
+  }
+  return answers;
 }

@@ -9,6 +9,7 @@
 // (the last digit); from step 5 on, where there is one child, on the branch number at step 4.
 import { writeFileAtomic } from '../../core/atomic.js';
 import { join } from 'node:path';
+import { SAMPLE_CATALOG } from './sib-sample-catalog.js';
 
 interface Candidate {
   intention: string;
@@ -20,7 +21,7 @@ interface Candidate {
 
 interface SampleSession {
   session_id: string;
-  products: Array<{ id: string; title: string; attributes: Record<string, string> }>;
+  products: Array<{ id: string; title: string; attributes: Record<string, string>; category: string }>;
   /** candidates[s-1]: the candidates at step s (one at step 1, five after). */
   candidates: Candidate[][];
 }
@@ -40,16 +41,19 @@ const SESSIONS: SampleSession[] = [
         id: 'B0SK001',
         title: 'Glowbar Gentle Foaming Facial Cleanser, 8 fl oz',
         attributes: { brand: 'Glowbar', 'skin type': 'sensitive', scent: 'fragrance-free', size: '8 fl oz' },
+        category: 'Beauty > Skin Care > Face Cleansers',
       },
       {
         id: 'B0SK002',
         title: 'Dermalux Ceramide Night Repair Moisturizer, 1.7 oz',
         attributes: { brand: 'Dermalux', 'key ingredient': 'ceramides', texture: 'rich cream', use: 'night' },
+        category: 'Beauty > Skin Care > Face Moisturizers',
       },
       {
         id: 'B0SK003',
         title: 'SunVeil Mineral Sunscreen SPF 50, Tinted',
         attributes: { brand: 'SunVeil', SPF: '50', filter: 'zinc oxide', finish: 'tinted matte' },
+        category: 'Beauty > Skin Care > Sunscreens',
       },
     ],
     candidates: [
@@ -134,21 +138,25 @@ const SESSIONS: SampleSession[] = [
         id: 'B0CF001',
         title: 'Brewcraft Burr Coffee Grinder, 40 Settings',
         attributes: { brand: 'Brewcraft', 'grind settings': '40', 'burr type': 'conical steel', capacity: '250 g' },
+        category: 'Home & Kitchen > Coffee & Tea > Coffee Grinders',
       },
       {
         id: 'B0CF002',
         title: 'Kettleworks Gooseneck Electric Kettle, 1 L',
         attributes: { brand: 'Kettleworks', capacity: '1 L', 'temperature control': 'variable', spout: 'gooseneck' },
+        category: 'Home & Kitchen > Coffee & Tea > Kettles',
       },
       {
         id: 'B0CF003',
         title: 'Pourwell Ceramic Pour-Over Dripper, Size 02',
         attributes: { brand: 'Pourwell', material: 'ceramic', size: '02', cups: '1-4' },
+        category: 'Home & Kitchen > Coffee & Tea > Pour-Over Brewers',
       },
       {
         id: 'B0CF004',
         title: 'Highland Estate Single-Origin Whole Bean Coffee, 12 oz',
         attributes: { origin: 'Ethiopia', roast: 'light', form: 'whole bean', weight: '12 oz' },
+        category: 'Grocery > Coffee > Whole Bean Coffee',
       },
     ],
     candidates: [
@@ -265,31 +273,37 @@ const SESSIONS: SampleSession[] = [
         id: 'B0RN001',
         title: "Stridemax Cushioned Road Running Shoes, Men's Size 10",
         attributes: { brand: 'Stridemax', cushioning: 'high', drop: '8 mm', surface: 'road' },
+        category: 'Sports > Running > Running Shoes',
       },
       {
         id: 'B0RN002',
         title: 'Coolrun Moisture-Wicking Running Socks, 3 Pairs',
         attributes: { material: 'merino blend', height: 'quarter', pack: '3 pairs' },
+        category: 'Sports > Running > Running Socks',
       },
       {
         id: 'B0RN003',
         title: 'Pacekeeper GPS Running Watch with Heart Rate',
         attributes: { brand: 'Pacekeeper', GPS: 'yes', battery: '14 days', sensor: 'wrist heart rate' },
+        category: 'Sports > Running > Running Watches',
       },
       {
         id: 'B0RN004',
         title: 'Hydraflow Running Hydration Vest, 5 L',
         attributes: { capacity: '5 L', flasks: '2 x 500 ml', fit: 'unisex M' },
+        category: 'Sports > Running > Hydration Packs',
       },
       {
         id: 'B0RN005',
         title: "Trailgrip Waterproof Trail Running Shoes, Men's Size 10",
         attributes: { brand: 'Trailgrip', lugs: '5 mm', membrane: 'waterproof', surface: 'trail' },
+        category: 'Sports > Running > Running Shoes',
       },
       {
         id: 'B0RN006',
         title: 'Glowline Reflective Running Jacket, Lightweight',
         attributes: { visibility: '360-degree reflective', weight: '180 g', 'water resistance': 'light rain' },
+        category: 'Sports > Running > Running Jackets',
       },
     ],
     candidates: [
@@ -514,113 +528,7 @@ export const SAMPLE_ANNOTATIONS: ReadonlyArray<Record<string, unknown>> = [
   { session_id: 'running-03', leaf_id: 'n1.5.3.5.1.1', task: 1, votes: ['D', 'D', 'C'] },
 ];
 
-/** A small distractor catalogue: near neighbours of the sessions' products and some far ones. */
-export const SAMPLE_CATALOG: ReadonlyArray<{ id: string; title: string; attributes: Record<string, string> }> = [
-  {
-    id: 'C001',
-    title: 'Purelle Hydrating Cream Cleanser for Dry Skin, 6 fl oz',
-    attributes: { 'skin type': 'dry', scent: 'unscented' },
-  },
-  {
-    id: 'C002',
-    title: 'Dermalux Hyaluronic Day Moisturizer SPF 15, 1.7 oz',
-    attributes: { 'key ingredient': 'hyaluronic acid', use: 'day' },
-  },
-  { id: 'C003', title: 'Aqualeaf Soothing Aloe Night Gel, 2 oz', attributes: { texture: 'gel', use: 'night' } },
-  { id: 'C004', title: 'SunVeil Sport Sunscreen Spray SPF 30', attributes: { SPF: '30', format: 'spray' } },
-  {
-    id: 'C005',
-    title: 'Clearview Salicylic Acid Acne Spot Treatment',
-    attributes: { 'key ingredient': 'salicylic acid' },
-  },
-  { id: 'C006', title: 'Velvet Rose Perfumed Body Lotion, 16 oz', attributes: { scent: 'rose', size: '16 oz' } },
-  { id: 'C007', title: 'Mineralis Tinted Moisturizer SPF 30, Light', attributes: { SPF: '30', finish: 'dewy' } },
-  {
-    id: 'C008',
-    title: 'Glowbar Micellar Cleansing Water, 13.5 fl oz',
-    attributes: { 'skin type': 'all', scent: 'fragrance-free' },
-  },
-  {
-    id: 'C009',
-    title: 'Barrier Boost Ceramide Face Serum, 1 oz',
-    attributes: { 'key ingredient': 'ceramides', texture: 'serum' },
-  },
-  {
-    id: 'C010',
-    title: 'Nightshift Retinol Anti-Aging Cream, 1.7 oz',
-    attributes: { 'key ingredient': 'retinol', use: 'night' },
-  },
-  {
-    id: 'C011',
-    title: 'Brewcraft Electric Blade Coffee Grinder',
-    attributes: { 'burr type': 'blade', capacity: '70 g' },
-  },
-  {
-    id: 'C012',
-    title: 'Kettleworks Stovetop Whistling Kettle, 2 L',
-    attributes: { capacity: '2 L', heating: 'stovetop' },
-  },
-  { id: 'C013', title: 'Pourwell Glass Pour-Over Coffee Maker, 6 Cup', attributes: { material: 'glass', cups: '6' } },
-  {
-    id: 'C014',
-    title: 'Unbleached Paper Coffee Filters, Size 02, 100 Count',
-    attributes: { size: '02', count: '100' },
-  },
-  {
-    id: 'C015',
-    title: 'Highland Estate Dark Roast Ground Coffee, 12 oz',
-    attributes: { roast: 'dark', form: 'ground' },
-  },
-  {
-    id: 'C016',
-    title: 'Colombian Medium Roast Whole Bean Coffee, 2 lb',
-    attributes: { origin: 'Colombia', roast: 'medium' },
-  },
-  { id: 'C017', title: 'Digital Coffee Scale with Timer, 0.1 g', attributes: { precision: '0.1 g', timer: 'yes' } },
-  {
-    id: 'C018',
-    title: 'Stainless Steel French Press, 34 oz',
-    attributes: { material: 'stainless steel', capacity: '34 oz' },
-  },
-  {
-    id: 'C019',
-    title: 'Espresso Machine with Milk Frother, 15 Bar',
-    attributes: { pressure: '15 bar', frother: 'yes' },
-  },
-  { id: 'C020', title: 'Loose Leaf Green Tea Sampler, 6 Varieties', attributes: { type: 'green tea', count: '6' } },
-  {
-    id: 'C021',
-    title: "Stridemax Lightweight Racing Flats, Men's Size 10",
-    attributes: { cushioning: 'low', surface: 'road' },
-  },
-  { id: 'C022', title: 'Coolrun Cotton Crew Socks, 6 Pairs', attributes: { material: 'cotton', height: 'crew' } },
-  {
-    id: 'C023',
-    title: 'Pacekeeper Fitness Tracker Band with Sleep Tracking',
-    attributes: { GPS: 'no', sensor: 'wrist heart rate' },
-  },
-  { id: 'C024', title: 'Chest Strap Heart Rate Monitor, Bluetooth', attributes: { sensor: 'chest strap' } },
-  { id: 'C025', title: 'Hydraflow Running Belt with Two Bottles', attributes: { capacity: '2 x 250 ml' } },
-  { id: 'C026', title: 'Handheld Running Water Bottle, 500 ml', attributes: { capacity: '500 ml' } },
-  {
-    id: 'C027',
-    title: "Trailgrip Hiking Boots, Men's Size 10",
-    attributes: { membrane: 'waterproof', surface: 'trail' },
-  },
-  { id: 'C028', title: 'Glowline Reflective Safety Vest for Runners', attributes: { visibility: 'reflective' } },
-  { id: 'C029', title: 'Rechargeable LED Running Headlamp, 300 Lumens', attributes: { brightness: '300 lumens' } },
-  { id: 'C030', title: 'Compression Running Tights for Men', attributes: { fit: 'compression' } },
-  { id: 'C031', title: 'Foam Roller for Muscle Recovery, 18 Inch', attributes: { length: '18 in' } },
-  { id: 'C032', title: 'Energy Gels for Endurance Running, 12 Pack', attributes: { count: '12' } },
-  { id: 'C033', title: 'Windproof Running Gloves with Touchscreen Tips', attributes: { touchscreen: 'yes' } },
-  { id: 'C034', title: 'Cast Iron Skillet, 12 Inch, Pre-Seasoned', attributes: { material: 'cast iron' } },
-  { id: 'C035', title: 'Wireless Noise-Cancelling Headphones', attributes: { battery: '30 h' } },
-  { id: 'C036', title: 'Hardcover Notebook, Dotted, A5', attributes: { size: 'A5' } },
-  { id: 'C037', title: 'LED Desk Lamp with USB Charging Port', attributes: { power: 'USB' } },
-  { id: 'C038', title: 'Organic Cotton Bath Towel Set, 4 Pieces', attributes: { material: 'organic cotton' } },
-  { id: 'C039', title: 'Kids Building Blocks Set, 500 Pieces', attributes: { age: '4+' } },
-  { id: 'C040', title: 'Stainless Steel Insulated Water Bottle, 750 ml', attributes: { capacity: '750 ml' } },
-];
+export { SAMPLE_CATALOG } from './sib-sample-catalog.js';
 
 /** Writes sessions.jsonl, annotations.jsonl and catalog.jsonl (the content of examples/sib/). */
 export async function writeSampleFiles(

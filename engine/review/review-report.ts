@@ -3,6 +3,7 @@
 import { escapeXml } from '../../core/xml.js';
 import type { Proportion } from './wilson-interval.js';
 import type { ReviewSummary } from './review-summary.js';
+import { sibAgreementMarkdown } from './sib-agreement.js';
 
 const pct = (x: number | null) => (x === null ? '–' : (100 * x).toFixed(1));
 
@@ -31,6 +32,7 @@ export function renderReviewMarkdown(s: ReviewSummary, svgFile: string): string 
     `- Gold agreement (the gold option marked correct): ${proportionCell(s.goldAgreement)}`,
     '',
     ...measuresMarkdown(s),
+    ...sibAgreementMarkdown(s.sib),
     '## Agreement between annotators (validity)',
     '',
   ];

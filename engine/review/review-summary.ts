@@ -6,6 +6,7 @@ import { cohenKappa, fleissKappa, type KappaResult } from './agreement.js';
 import type { ReviewItem } from './review-items.js';
 import { VALIDITIES, type StoredLabel, type Validity } from './review-store.js';
 import { wilsonInterval, type Proportion } from './wilson-interval.js';
+import { sibAgreement, type SibAgreement } from './sib-agreement.js';
 import {
   consistencyReport,
   itemMeasures,
@@ -64,6 +65,8 @@ export interface ReviewSummary {
   measures: MeasureRow[];
   /** Labels whose verdict "valid" contradicts their marks (no gold marked, or a distractor marked). */
   consistency: ConsistencyReport;
+  /** SessionIntentBench items: judged as labelled per binary kind, Valid / F-Neg / Correct per choice kind. */
+  sib: SibAgreement;
 }
 
 export function summarizeReview(
@@ -124,6 +127,7 @@ export function summarizeReview(
     medianMs: median(labels.filter((l) => l.origin === 'browser').map((l) => l.ms)),
     measures: itemMeasures(items, labels),
     consistency: consistencyReport(items, labels),
+    sib: sibAgreement(items, labels),
   };
 }
 

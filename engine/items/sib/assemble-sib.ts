@@ -36,6 +36,7 @@ import {
   type DistractorWindows,
 } from './distractors.js';
 import { collapseWhitespace } from './product-block.js';
+import { DEFAULT_SERVE_RULES, productText, type ServeRules } from './serve-rules.js';
 import { parseSession } from './session-reader.js';
 import { chunkQueryTexts, selectSession, sessionItemLines, sessionTaskLines } from './sib-chunk.js';
 import { SibSummaryBuilder, type SibSummary } from './sib-summary.js';
@@ -73,6 +74,8 @@ export interface AssembleSibOptions {
   /** Embeds queries, catalogue titles and comparisons; null = no distractor-backed items. */
   encoder: SentenceEncoder | null;
   windows?: DistractorWindows;
+  /** The rules that refuse a candidate serving the query (default DEFAULT_SERVE_RULES). */
+  serveRules?: ServeRules;
   /** Size of the comparison reservoir T3 negatives draw from (default 5000). */
   comparisonPool?: number;
   /** Sessions per chunk: the unit of streaming and of encoder batches (default 32). */
@@ -188,12 +191,17 @@ async function openSibResources(options: AssembleSibOptions, readOptions: ReadJs
     let catalog: DistractorSources['catalog'] = null;
     if (options.catalog) {
       const products = await loadCatalog(options.catalog, readOptions);
+      // Embedded by what a reader sees of a product (title and attributes): the serve rules compare
+      // products with valued attributes, which often live in the attributes only.
       const vectors = await embedVectorSet(
         encoder,
         products.map((p) => p.id),
-        products.map((p) => collapseWhitespace(p.title)),
+        products.map(productText),
       );
-      catalog = { products: new Map(products.map((p) => [p.id, p])), sampler: samplerFor(vectors) };
+      const byId = new Map(
+        products.map((p, i) => [p.id, vectors.data.subarray(i * vectors.dim, (i + 1) * vectors.dim)]),
+      );
+      catalog = { products: new Map(products.map((p) => [p.id, p])), sampler: samplerFor(vectors), vectors: byId };
       catalogSize = products.length;
     }
     const pool = await collectComparisonPool(options, options.comparisonPool ?? DEFAULT_COMPARISON_POOL);
@@ -207,6 +215,7 @@ async function openSibResources(options: AssembleSibOptions, readOptions: ReadJs
       catalog,
       comparisons: { entries: new Map(pool.map((e) => [e.id, e])), sampler: samplerFor(poolVectors) },
       windows: options.windows ?? DEFAULT_WINDOWS,
+      rules: options.serveRules ?? DEFAULT_SERVE_RULES,
       seed: options.seed,
       styles: options.styles,
       positions: BalancedPositions.fromStream(Rng.derive(options.seed, 'next-product-positions')),
@@ -282,6 +291,7 @@ async function assembleClaimed(options: AssembleSibOptions): Promise<SibSummary>
       per_session: options.perSession ?? null,
       encoder: encoder?.name ?? null,
       windows: sources ? sources.windows : null,
+      serve_rules: sources ? sources.rules : null,
       comparison_pool: sources ? (options.comparisonPool ?? DEFAULT_COMPARISON_POOL) : null,
     },
     distractors: sources ? { catalogueProducts: resources.catalogSize, comparisonPool: resources.poolSize } : null,

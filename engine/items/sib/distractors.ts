@@ -1,16 +1,21 @@
 // Distractor-backed items: questions whose answer is known by construction, made from cosine
 // windows in the embedding space instead of by annotators.
 //
-//   t1-hard-negative     T1 with P_t replaced by a catalogue product whose cosine with I_{t-1} is in
-//                        the intention window (label: negative by construction)
-//   t2-hard-negative     T2 with P_t replaced by a catalogue product whose cosine with A_{t-1} is in
-//                        the attribute window (label: negative by construction)
+//   t1-hard-negative     T1 with P_t replaced by a catalogue product close to P_t (its cosine with
+//                        P_t in the T1 window; same or neighbouring category) that does not serve
+//                        I_{t-1} (serve-rules.ts) (label: negative by construction)
+//   t2-hard-negative     T2 likewise, the replacement not holding A_{t-1}; made only when A_{t-1} is
+//                        visible in P_{t-1} (a word of it in its title or attributes), else no rule
+//                        could tell who holds it (label: negative by construction)
 //   t3-negative          T3 with C_t replaced by another session's comparison whose cosine with C_t
 //                        is in the comparison window (label: negative by construction)
 //   next-product-choice  "which product comes next": P_t and 3 catalogue products whose cosine with
-//                        P_t is in the next-product window; 4 distinct titles, one gold, gold
-//                        positions balanced over the run
+//                        P_t is in the next-product window and that do not serve the intention asked
+//                        with; 4 distinct titles, one gold, gold positions balanced over the run. The
+//                        intention asked with is I_t (held after seeing P_t), and P_t must follow
+//                        from it rather than P_{t-1} (`followsFrom`), else no item
 //
+// Refusals (a candidate that would make the label wrong) are counted per kind and reason.
 // Never drawn: the session's own products (by id, and any catalogue product with the title of one of
 // them, which would be a false negative); a comparison from the same session or with C_t's text.
 // Every item records the query, the window, how many candidates were eligible, the sampler and the
@@ -23,6 +28,14 @@ import { collapseWhitespace } from './product-block.js';
 import { renderTaskPrompts, type SessionProductTexts, type TaskScene } from './task-prompts.js';
 import { trajectoryLeaf, type PromptStyle, type SibProduct, type Trajectory } from './sib-types.js';
 import { engineCosine, hasDirection, type CosineWindowSampler } from './window-sampler.js';
+import {
+  categoryRelation,
+  heldMarkers,
+  markerWords,
+  productText,
+  type ServeRefusal,
+  type ServeRules,
+} from './serve-rules.js';
 
 export interface CosineWindow {
   lo: number;
@@ -30,9 +43,9 @@ export interface CosineWindow {
 }
 
 export interface DistractorWindows {
-  /** Catalogue product vs I_{t-1} (T1 hard negatives). */
+  /** Catalogue product vs the replaced P_t (T1 hard negatives: close to it, not serving I_{t-1}). */
   intention: CosineWindow;
-  /** Catalogue product vs A_{t-1} (T2 hard negatives). */
+  /** Catalogue product vs the replaced P_t (T2 hard negatives: close to it, not holding A_{t-1}). */
   attribute: CosineWindow;
   /** Other session's comparison vs C_t (T3 negatives). */
   comparison: CosineWindow;
@@ -40,10 +53,14 @@ export interface DistractorWindows {
   nextProduct: CosineWindow;
 }
 
-/** Starting points, not tuned on real data: tune them for your encoder (the summary shows eligible counts). */
+/**
+ * Measured on the demo session set with glove-100d (docs/sib.md): products of the replaced one's and
+ * the neighbouring categories sit at 0.55–0.95 of it, other categories below 0.6. Tune them for your
+ * encoder (the summary shows eligible counts and refusals).
+ */
 export const DEFAULT_WINDOWS: DistractorWindows = {
-  intention: { lo: 0.3, hi: 0.7 },
-  attribute: { lo: 0.3, hi: 0.7 },
+  intention: { lo: 0.5, hi: 0.97 },
+  attribute: { lo: 0.5, hi: 0.97 },
   comparison: { lo: 0.5, hi: 0.9 },
   nextProduct: { lo: 0.5, hi: 0.9 },
 };
@@ -65,9 +82,16 @@ export interface ComparisonEntry {
 }
 
 export interface DistractorSources {
-  catalog: { products: ReadonlyMap<string, SibProduct>; sampler: CosineWindowSampler } | null;
+  catalog: {
+    products: ReadonlyMap<string, SibProduct>;
+    sampler: CosineWindowSampler;
+    /** Each product's vector (of productText), by id. */
+    vectors: ReadonlyMap<string, Float32Array>;
+  } | null;
   comparisons: { entries: ReadonlyMap<string, ComparisonEntry>; sampler: CosineWindowSampler } | null;
   windows: DistractorWindows;
+  /** What refuses a candidate that serves the query (serve-rules.ts). */
+  rules: ServeRules;
   seed: number | string;
   styles: readonly PromptStyle[];
   positions: BalancedPositions;
@@ -100,6 +124,19 @@ export interface MadeBy {
   seed_label: string;
 }
 
+/** How a T1/T2 replacement was checked not to serve the query (serve-rules.ts). */
+export interface ServeCheck {
+  query: { kind: 'intention' | 'attribute'; text: string; node_id: string };
+  /** The session products known to serve the query, and the best of their cosines with it. */
+  servers: string[];
+  reference_score: number;
+  margin: number;
+  /** The query's marker words (none of which the replacement holds). */
+  markers: string[];
+  /** The replacement's category vs P_t's (null: one has none). */
+  category: 'same' | 'neighbour' | 'other' | null;
+}
+
 export interface ReplacementItem extends ItemBase {
   kind: 't1-hard-negative' | 't2-hard-negative' | 't3-negative';
   task: 1 | 2 | 3;
@@ -115,6 +152,10 @@ export interface ReplacementItem extends ItemBase {
   /** Exact cosine of the query with the replacement, and (T1/T2) with the true P_t. */
   score: number;
   gold_score?: number;
+  /** T1/T2: the replacement's cosine with the query (I_{t-1} or A_{t-1}) and with the replaced P_t. */
+  similarity?: { to_query: number; to_replaced: number };
+  /** T1/T2: the draw is around P_t (made_by.query); the check that the replacement does not serve. */
+  serve_check?: ServeCheck;
   made_by: MadeBy;
   label: { binary: 'negative'; source: 'constructed' };
   answer_letters: AnswerLetter[];
@@ -136,6 +177,10 @@ export interface NextProductItem extends ItemBase {
   answer: AnswerLetter;
   /** `refused_same_title`: window members skipped because an option already had their title. */
   made_by: MadeBy & { refused_same_title: number };
+  /** The intention asked with (I_t), its cosine with the gold and its marker words. */
+  intention: { node_id: string; text: string; gold_score: number; markers: string[] };
+  /** Window members refused because they serve the intention as well as the gold, by reason. */
+  refused: Partial<Record<ServeRefusal, number>>;
   prompts: Partial<Record<NextProductStyle, string>>;
 }
 
@@ -149,15 +194,19 @@ export interface ItemFailure {
 export interface DistractorOutcome {
   items: DistractorItem[];
   failures: ItemFailure[];
+  /** Candidates refused (serve-rules.ts) while drawing, by kind and reason. */
+  refusals: Array<{ kind: DistractorKind; reason: string; count: number }>;
 }
 
 /** The texts whose embeddings a trajectory's items query (empty at step 1, where no item applies). */
-export function distractorQueryTexts(trajectory: Trajectory, texts: SessionProductTexts): string[] {
+export function distractorQueryTexts(trajectory: Trajectory, _texts: SessionProductTexts): string[] {
   const { path } = trajectory;
   const t = path.length;
   if (t < 2) return [];
   const prev = path[t - 2]!;
-  const out = [prev.intention, prev.attribute, texts.title(t)];
+  const products = trajectory.session.products;
+  const out = [prev.intention, prev.attribute, path[t - 1]!.intention];
+  out.push(productText(products[t - 2]!), productText(products[t - 1]!));
   const c = path[t - 1]!.comparison;
   if (c !== null) out.push(c);
   return out;
@@ -188,12 +237,11 @@ export function buildDistractorItems(
   exclusions: SessionExclusions,
   src: DistractorSources,
 ): DistractorOutcome {
-  const out: DistractorOutcome = { items: [], failures: [] };
+  const out: DistractorOutcome = { items: [], failures: [], refusals: [] };
   const { session, path } = trajectory;
   const t = path.length;
   if (t < 2) return out;
   const leaf = trajectoryLeaf(trajectory);
-  const prev = path[t - 2]!;
   const base = (kind: DistractorKind, suffix: string): ItemBase => ({
     id: `${session.sessionId}/${leaf.id}/${suffix}`,
     kind,
@@ -202,7 +250,6 @@ export function buildDistractorItems(
     step: t,
     trajectory: path.map((n) => n.id),
   });
-  const gold = session.products[t - 1]!;
   const scene = texts.scene(path);
 
   if (src.catalog === null) {
@@ -212,62 +259,19 @@ export function buildDistractorItems(
     const catalog = src.catalog;
     const excluded = (id: string) => exclusions.excludes(catalog.products.get(id)!);
     for (const task of [1, 2] as const) {
-      const kind = task === 1 ? 't1-hard-negative' : 't2-hard-negative';
-      const queryText = task === 1 ? prev.intention : prev.attribute;
-      const window = task === 1 ? src.windows.intention : src.windows.attribute;
-      const item = base(kind, `T${task}-hard-negative`);
-      const query = src.vectorOf(queryText);
-      if (!hasDirection(query)) {
-        out.failures.push({ kind, reason: 'the query text has a zero embedding' });
-        continue;
-      }
-      const draw = catalog.sampler.draw(query, {
-        ...window,
-        k: 1,
-        exclude: excluded,
-        rng: Rng.derive(src.seed, item.id),
-      });
-      if (draw.ids.length === 0) {
-        out.failures.push({ kind, reason: 'no catalogue product in the window' });
-        continue;
-      }
-      const replacement = catalog.products.get(draw.ids[0]!)!;
-      const negScene: TaskScene = texts.sceneWithLastProduct(path, replacement);
-      out.items.push({
-        ...item,
-        kind,
-        task,
-        based_on: `${session.sessionId}/${leaf.id}/T${task}`,
-        replaced: {
-          slot: 'last product',
-          original: { id: gold.id, title: gold.title },
-          replacement: { id: replacement.id, title: replacement.title },
-        },
-        score: draw.scores[0]!,
-        gold_score: engineCosine(query, src.vectorOf(texts.title(t))),
-        made_by: {
-          sampler: draw.method,
-          query: { kind: task === 1 ? 'intention' : 'attribute', text: queryText, node_id: prev.id },
-          window: [window.lo, window.hi],
-          eligible: draw.eligible,
-          seed_label: item.id,
-        },
-        label: { binary: 'negative', source: 'constructed' },
-        answer_letters: answerLettersOf(task).slice(),
-        prompts: renderTaskPrompts(task, negScene, src.styles),
-      });
+      const made = replacementItem(task, base, trajectory, texts, excluded, src);
+      if ('reason' in made) out.failures.push(made);
+      else out.items.push(made.item);
+      for (const [reason, count] of Object.entries(made.refused))
+        out.refusals.push({ kind: task === 1 ? 't1-hard-negative' : 't2-hard-negative', reason, count });
     }
-    const next = nextProductItem(
-      base('next-product-choice', 'next-product'),
-      gold,
-      texts,
-      t,
-      prev.intention,
-      excluded,
-      src,
-    );
+    const next = nextProductItem(base('next-product-choice', 'next-product'), trajectory, texts, excluded, src);
     if ('reason' in next) out.failures.push(next);
     else out.items.push(next);
+    const refused =
+      'reason' in next ? next.refused : { ...next.refused, 'same-title': next.made_by.refused_same_title };
+    for (const [reason, count] of Object.entries(refused))
+      if (count) out.refusals.push({ kind: 'next-product-choice', reason, count });
   }
 
   if (src.comparisons === null) {
@@ -319,38 +323,195 @@ export function buildDistractorItems(
   return out;
 }
 
-function nextProductItem(
-  item: ItemBase,
-  gold: SibProduct,
+/** A refusal count by reason, from a draw's `refused` (reasons other than the rules' kept as they are). */
+type Refused = Record<string, number>;
+
+/** The accept test of a draw: the first serve rule a candidate breaks, or true. */
+function serveTest(
+  src: DistractorSources,
+  query: Float32Array,
+  reference: number,
+  markers: readonly string[],
+  servers: readonly SibProduct[],
+  near: SibProduct,
+  farRefused: boolean,
+): (id: string) => true | ServeRefusal {
+  const catalog = src.catalog!;
+  return (id) => {
+    const c = catalog.products.get(id)!;
+    const relation = categoryRelation(c, near);
+    if (farRefused && relation === 'other') return 'other-category';
+    if (servers.some((s) => categoryRelation(c, s) === 'same')) return 'same-kind';
+    if (heldMarkers(markers, c).length > 0) return 'query-words';
+    if (engineCosine(catalog.vectors.get(id)!, query) >= reference - src.rules.margin) return 'serves-query';
+    return true;
+  };
+}
+
+/**
+ * A T1 or T2 hard negative: P_t replaced by a window member around P_t (same or neighbouring
+ * category) that passes the serve rules against the query, I_{t-1} (servers: P_{t-1} and P_t, since
+ * a tree may read I_{t-1} as the reason for either) or A_{t-1} (server: P_{t-1}, whose attribute it is).
+ */
+function replacementItem(
+  task: 1 | 2,
+  base: (kind: DistractorKind, suffix: string) => ItemBase,
+  trajectory: Trajectory,
   texts: SessionProductTexts,
-  t: number,
-  intention: string,
   excluded: (id: string) => boolean,
   src: DistractorSources,
-): NextProductItem | ItemFailure {
+): { item: ReplacementItem; refused: Refused } | (ItemFailure & { refused: Refused }) {
   const catalog = src.catalog!;
+  const { session, path } = trajectory;
+  const t = path.length;
+  const leaf = trajectoryLeaf(trajectory);
+  const prev = path[t - 2]!;
+  const gold = session.products[t - 1]!;
+  const kind = task === 1 ? 't1-hard-negative' : 't2-hard-negative';
+  const queryText = task === 1 ? prev.intention : prev.attribute;
+  const window = task === 1 ? src.windows.intention : src.windows.attribute;
+  const item = base(kind, `T${task}-hard-negative`);
+  const query = src.vectorOf(queryText);
+  const goldVector = src.vectorOf(productText(gold));
+  if (!hasDirection(query) || !hasDirection(goldVector))
+    return { kind, reason: 'the query text has a zero embedding', refused: {} };
+  const servers = task === 1 ? [session.products[t - 2]!, gold] : [session.products[t - 2]!];
+  const markers = markerWords(queryText, session.products);
+  if (task === 2 && heldMarkers(markers, servers[0]!).length === 0)
+    return { kind, reason: 'the valued attribute is not visible in the product it belongs to', refused: {} };
+  const reference = Math.max(...servers.map((p) => engineCosine(query, src.vectorOf(productText(p)))));
+  const draw = catalog.sampler.draw(goldVector, {
+    ...window,
+    k: 1,
+    exclude: excluded,
+    // A substitute of P_t would be judged as P_t is: never the negative's replacement.
+    accept: (id, toGold) =>
+      toGold >= src.rules.substituteCosine
+        ? 'substitute'
+        : serveTest(src, query, reference, markers, servers, gold, true)(id),
+    rng: Rng.derive(src.seed, item.id),
+  });
+  if (draw.ids.length === 0) {
+    const reason =
+      draw.eligible === 0 || Object.keys(draw.refused).length === 0
+        ? 'no catalogue product in the window'
+        : 'every window member serves the query or is of another category';
+    return { kind, reason, refused: draw.refused };
+  }
+  const replacement = catalog.products.get(draw.ids[0]!)!;
+  const score = engineCosine(query, catalog.vectors.get(replacement.id)!);
+  const negScene: TaskScene = texts.sceneWithLastProduct(path, replacement);
+  return {
+    refused: draw.refused,
+    item: {
+      ...item,
+      kind,
+      task,
+      based_on: `${session.sessionId}/${leaf.id}/T${task}`,
+      replaced: {
+        slot: 'last product',
+        original: { id: gold.id, title: gold.title },
+        replacement: { id: replacement.id, title: replacement.title },
+      },
+      score,
+      gold_score: engineCosine(query, goldVector),
+      similarity: { to_query: score, to_replaced: draw.scores[0]! },
+      serve_check: {
+        query: { kind: task === 1 ? 'intention' : 'attribute', text: queryText, node_id: prev.id },
+        servers: servers.map((p) => p.id),
+        reference_score: reference,
+        margin: src.rules.margin,
+        markers,
+        category: categoryRelation(replacement, gold),
+      },
+      made_by: {
+        sampler: draw.method,
+        query: { kind: 'product', text: productText(gold), product_id: gold.id },
+        window: [window.lo, window.hi],
+        eligible: draw.eligible,
+        seed_label: item.id,
+      },
+      label: { binary: 'negative', source: 'constructed' },
+      answer_letters: answerLettersOf(task).slice(),
+      prompts: renderTaskPrompts(task, negScene, src.styles),
+    },
+  };
+}
+
+/**
+ * Whether product `next` follows from an intention rather than product `previous` does: `next` holds
+ * more of the intention's marker words, or, when both hold as many, its vector is nearer the
+ * intention's. The next-product item asks with I_t, the intention held after seeing P_t (the node
+ * whose attribute A_t is P_t's), and is made only when P_t follows from it rather than P_{t-1}:
+ * else the gold would not follow from the intention the question states.
+ */
+export function followsFrom(
+  intention: { text: string; vector: Float32Array; markers: readonly string[] },
+  previous: { product: SibProduct; vector: Float32Array },
+  next: { product: SibProduct; vector: Float32Array },
+): boolean {
+  const byWords =
+    heldMarkers(intention.markers, next.product).length - heldMarkers(intention.markers, previous.product).length;
+  if (byWords !== 0) return byWords > 0;
+  return engineCosine(intention.vector, next.vector) > engineCosine(intention.vector, previous.vector);
+}
+
+function nextProductItem(
+  item: ItemBase,
+  trajectory: Trajectory,
+  texts: SessionProductTexts,
+  excluded: (id: string) => boolean,
+  src: DistractorSources,
+): NextProductItem | (ItemFailure & { refused: Refused }) {
+  const catalog = src.catalog!;
+  const { session, path } = trajectory;
+  const t = path.length;
+  const gold = session.products[t - 1]!;
   const window = src.windows.nextProduct;
   const rng = Rng.derive(src.seed, item.id);
-  const goldTitle = texts.title(t);
-  const query = src.vectorOf(goldTitle);
-  if (!hasDirection(query)) return { kind: 'next-product-choice', reason: 'the query text has a zero embedding' };
+  const query = src.vectorOf(productText(gold));
+  if (!hasDirection(query))
+    return { kind: 'next-product-choice', reason: 'the query text has a zero embedding', refused: {} };
+  const node = path[t - 1]!;
+  const asked = {
+    node,
+    text: node.intention,
+    vector: src.vectorOf(node.intention),
+    markers: markerWords(node.intention, session.products),
+  };
+  if (!hasDirection(asked.vector))
+    return { kind: 'next-product-choice', reason: 'the query text has a zero embedding', refused: {} };
+  const previous = session.products[t - 2]!;
+  const before = { product: previous, vector: src.vectorOf(productText(previous)) };
+  if (!followsFrom(asked, before, { product: gold, vector: query }))
+    return { kind: 'next-product-choice', reason: 'the next product does not follow from the intention', refused: {} };
+  const reference = engineCosine(asked.vector, query);
   // Options must have distinct titles (the session's titles, gold included, are already excluded):
-  // a member with the title of an option already drawn is refused and the draw backfills.
+  // a member with the title of an option already drawn is refused and the draw backfills; so is one
+  // that serves the intention as well as the gold (serve-rules.ts), a substitute of the gold first.
+  const serves = serveTest(src, asked.vector, reference, asked.markers, [gold], gold, false);
   const titles = new Set<string>();
   const accept = (id: string): true | string => {
+    if (engineCosine(catalog.vectors.get(id)!, query) >= src.rules.substituteCosine) return 'substitute';
+    const verdict = serves(id);
+    if (verdict !== true) return verdict;
     const key = normalizedTitle(catalog.products.get(id)!.title);
     if (titles.has(key)) return 'same-title';
     titles.add(key);
     return true;
   };
   const draw = catalog.sampler.draw(query, { ...window, k: 3, exclude: excluded, accept, rng });
+  const { 'same-title': sameTitle, ...refused } = draw.refused;
   if (draw.ids.length < 3) {
     return {
       kind: 'next-product-choice',
       reason:
         draw.eligible !== null && draw.eligible < 3
           ? 'fewer than 3 catalogue products in the window'
-          : 'fewer than 3 distinct titles in the window',
+          : Object.keys(refused).length > 0
+            ? 'fewer than 3 window members that do not serve the intention'
+            : 'fewer than 3 distinct titles in the window',
+      refused: draw.refused,
     };
   }
   const picked = draw.ids.map((id, i) => ({ id, score: draw.scores[i]! }));
@@ -370,7 +531,7 @@ function nextProductItem(
         style,
         texts.block(t - 1),
         texts.titlesThrough(t - 1),
-        intention,
+        asked.node.intention,
         optionTexts,
       );
   }
@@ -381,12 +542,19 @@ function nextProductItem(
     answer: letters[goldAt]!,
     made_by: {
       sampler: draw.method,
-      query: { kind: 'product', text: goldTitle, product_id: gold.id },
+      query: { kind: 'product', text: productText(gold), product_id: gold.id },
       window: [window.lo, window.hi],
       eligible: draw.eligible,
       seed_label: item.id,
-      refused_same_title: draw.refused['same-title'] ?? 0,
+      refused_same_title: sameTitle ?? 0,
     },
+    intention: {
+      node_id: asked.node.id,
+      text: asked.node.intention,
+      gold_score: reference,
+      markers: asked.markers,
+    },
+    refused: refused as Partial<Record<ServeRefusal, number>>,
     prompts,
   };
 }

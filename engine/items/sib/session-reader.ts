@@ -5,11 +5,13 @@
 //    "tree": [{"id": "n1", "parent": null, "step": 1, "intention": "…", "attribute": "…",
 //              "rationale": "…", "comparison": null}, …]}
 //
-// `attributes` is optional (values: strings, or numbers/booleans written as text); `rationale` is
+// `attributes` is optional (values: strings, or numbers/booleans written as text), and so is
+// `category` (a path, "A > B > C" or ["A", "B", "C"]: serve-rules.ts); `rationale` is
 // optional (default ""); `comparison` may be null or absent at step 1 only. Tree rules: tree.ts.
 import { InputError } from '../../../core/errors.js';
 import { FieldReader, describe, readJsonl, type ReadJsonlOptions } from '../../../core/jsonl.js';
 import { buildSession } from './tree.js';
+import { parseCategory } from './serve-rules.js';
 import type { IntentionNode, SibProduct, SibSession } from './sib-types.js';
 
 interface At {
@@ -62,7 +64,9 @@ function parseSessionProduct(json: unknown, at: At, field: string): SibProduct {
         }
       }
     }
-    return { id, title, attributes };
+    const category = parseCategory(r.raw('category'));
+    if (category !== undefined && 'reason' in category) throw r.error('category', category.reason);
+    return category === undefined ? { id, title, attributes } : { id, title, attributes, category };
   };
   return readNested(json, at, field, read);
 }

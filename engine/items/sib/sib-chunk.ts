@@ -64,8 +64,9 @@ export function sessionTaskLines(
 /** Every text whose embedding the distractor items of these sessions query, each once. */
 export function chunkQueryTexts(sessions: readonly SelectedSession[]): string[] {
   const wanted = new Set<string>();
-  for (const s of sessions)
+  for (const s of sessions) {
     for (const tr of s.trajectories) for (const text of distractorQueryTexts(tr, s.texts)) wanted.add(text);
+  }
   return [...wanted];
 }
 

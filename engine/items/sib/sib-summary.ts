@@ -9,6 +9,7 @@ import {
   type DistractorWindows,
 } from './distractors.js';
 import type { WrittenTask } from './task-json.js';
+import type { ServeRules } from './serve-rules.js';
 import { taskApplies } from './task-prompts.js';
 import { countTrajectories } from './tree.js';
 import {
@@ -30,6 +31,7 @@ export interface SibSummary {
     per_session: number | null;
     encoder: string | null;
     windows: DistractorWindows | null;
+    serve_rules: ServeRules | null;
     comparison_pool: number | null;
   };
   sessions: { read: number; trajectories: number; selected_trajectories: number };
@@ -54,6 +56,8 @@ export interface SibSummary {
   distractors: {
     made: Record<DistractorKind, number>;
     failed: Record<DistractorKind, Record<string, number>>;
+    /** Window members refused while drawing, by kind and reason (serve-rules.ts; `same-title`). */
+    refused: Record<DistractorKind, Record<string, number>>;
     next_product_gold_positions: Record<string, number>;
     catalogue_products: number;
     comparison_pool: number;
@@ -100,6 +104,10 @@ export class SibSummaryBuilder {
               DistractorKind,
               Record<string, number>
             >,
+            refused: Object.fromEntries(DISTRACTOR_KINDS.map((k) => [k, {}])) as Record<
+              DistractorKind,
+              Record<string, number>
+            >,
             next_product_gold_positions: { A: 0, B: 0, C: 0, D: 0 },
             catalogue_products: start.distractors.catalogueProducts,
             comparison_pool: start.distractors.comparisonPool,
@@ -139,6 +147,10 @@ export class SibSummaryBuilder {
     for (const f of outcome.failures) {
       const byReason = d.failed[f.kind];
       byReason[f.reason] = (byReason[f.reason] ?? 0) + 1;
+    }
+    for (const r of outcome.refusals) {
+      const byReason = d.refused[r.kind];
+      byReason[r.reason] = (byReason[r.reason] ?? 0) + r.count;
     }
   }
 

@@ -13,6 +13,11 @@ export interface SibProduct {
   title: string;
   /** Attribute name → value, in the order the input file gives them. */
   attributes: ReadonlyArray<readonly [string, string]>;
+  /**
+   * Optional category path, broadest first (["Beauty", "Skin Care", "Sunscreens"]): never shown in a
+   * prompt; the distractor rules use it (serve-rules.ts: same kind, neighbouring categories).
+   */
+  category?: readonly string[];
 }
 
 /** One node of a session's intention tree: the intention held after seeing product `step`. */
