@@ -34,6 +34,7 @@ export const integrationFiles = [
   'test/catalog-encoder.test.ts',
   'test/catalog-index.test.ts',
   'test/check-paths.test.ts',
+  'test/demo-docs.test.ts',
   'test/demo-encoder.test.ts',
   'test/cli-errors.test.ts',
   'test/embeddings-npy.test.ts',
