@@ -66,6 +66,7 @@ export const integrationFiles = [
   'test/released-items.test.ts',
   'test/review-browser.test.ts',
   'test/score-intentionqa.test.ts',
+  'test/score-malformed.test.ts',
   'test/secrets.test.ts',
   'test/sib-assemble.test.ts',
   'test/tune-cli.test.ts',

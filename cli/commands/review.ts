@@ -80,8 +80,8 @@ Example
         `${resumed ? 'resuming' : 'started'} ${store.settings().blind ? 'blind ' : ''}review of ${total} items in ${o.out} ` +
           `(${store.labels().length} labels so far); serving ${server.url}\n`,
       );
-      const setApart = malformedItemsLine(malformed);
-      if (setApart !== undefined) process.stdout.write(`${setApart}; not sampled\n`);
+      const setApart = malformedItemsLine(malformed, 'sampled');
+      if (setApart !== undefined) process.stdout.write(`${setApart}\n`);
       for (const link of server.links) process.stdout.write(`  ${link.annotator}: ${link.url}\n`);
       process.stdout.write(`${annotators.length} annotator link(s); Ctrl-C stops (every save is already on disk)\n`);
       // Serve until interrupted: the interrupt handler of main.ts ends the process.
