@@ -43,6 +43,7 @@ export const integrationFiles = [
   'test/encode-pipeline.test.ts',
   'test/evaluation-demo.test.ts',
   'test/file-errors.test.ts',
+  'test/first-hour-lines.test.ts',
   'test/generate.test.ts',
   'test/glove-semantic.test.ts',
   'test/import.test.ts',

@@ -115,7 +115,9 @@ no gold in the CSV).`,
         `${s.judgements} judgements of ${s.items.labelled} items; valid ${s.validityCounts.valid}; ` +
           (s.agreement
             ? `${s.agreement.method === 'cohen' ? "Cohen's" : "Fleiss'"} κ ${kappa === null ? 'undefined' : kappa?.toFixed(3)}`
-            : 'no κ (one annotator per item)') +
+            : s.judgements === 0
+              ? `no labels yet: \`intentsim review start --items ITEMS --out ${o.review}\` serves the labelling pages again (it resumes), or \`intentsim review import\` reads a labelled MTurk batch`
+              : 'no κ (one annotator per item)') +
           '\n',
       );
       for (const m of s.measures.filter((row) => row.difficulty === 'all')) {

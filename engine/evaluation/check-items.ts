@@ -20,7 +20,7 @@
 // items), flagged.jsonl (one line per flagged option); with dropFlagged, items/<file> holding the
 // items no rule flags, each line as read, and items/intentionqa_dropped.jsonl with one line per item
 // set apart (the rule, or `malformed`, as its reason).
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { checkPaths } from '../../core/check-paths.js';
@@ -131,6 +131,8 @@ export interface CheckItemsSummary {
   /** How the second-answer rule compared intentions. */
   secondAnswer: 'equal normalised texts (no intention vectors)';
   files: CheckedFile[];
+  /** The other .jsonl files of an items folder, not read, with why. */
+  skipped: Array<{ file: string; reason: string }>;
 }
 
 export interface CheckItemsResult {
@@ -142,15 +144,27 @@ export interface CheckItemsResult {
   written: string[];
 }
 
-/** The item files of `items`: a folder's (at least one), or the file itself. */
-export function checkedItemFiles(items: string): string[] {
-  if (!statSync(items, { throwIfNoEntry: false })?.isDirectory()) return [items];
+/**
+ * The item files of `items`: a folder's (at least one), or the file itself; and the folder's other
+ * .jsonl files, which it does not read (a folder holds dropped assertions, inputs, other layouts of
+ * the same items), each with why, so that none is passed over silently.
+ */
+export function checkedItemFiles(items: string): { files: string[]; skipped: Array<{ file: string; reason: string }> } {
+  if (!statSync(items, { throwIfNoEntry: false })?.isDirectory()) return { files: [items], skipped: [] };
   const files = CHECKED_ITEM_FILES.map((f) => join(items, f)).filter((f) => existsSync(f));
   if (files.length === 0)
     throw new UserError(
-      `${items}: no IntentionQA item files to check (expected one of ${CHECKED_ITEM_FILES.join(', ')})`,
+      `${items}: no IntentionQA item files to check (expected one of ${CHECKED_ITEM_FILES.join(', ')}); pass a file of another name as items itself`,
     );
-  return files;
+  const read = new Set<string>(CHECKED_ITEM_FILES);
+  const skipped = readdirSync(items)
+    .filter((f) => f.endsWith('.jsonl') && !read.has(f))
+    .sort()
+    .map((f) => ({
+      file: join(items, f),
+      reason: `not one of the names read from a folder (${CHECKED_ITEM_FILES.join(', ')})`,
+    }));
+  return { files, skipped };
 }
 
 export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult> {
@@ -161,7 +175,7 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
   if (!existsSync(o.items)) throw new UserError(`${o.items}: no such items file or folder`);
   if (o.dropFlagged && o.out === undefined)
     throw new UserError('dropFlagged needs out (the folder the kept items go to)');
-  const files = checkedItemFiles(o.items);
+  const { files, skipped } = checkedItemFiles(o.items);
   const assertions: Assertion[] = [];
   for await (const a of readAssertions(o.assertions)) assertions.push(a);
   const products: Product[] = [];
@@ -219,6 +233,7 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
       generic: [...index.generic.values()].map((g) => ({ text: g.text, groups: g.groups, pairs: g.pairs })),
       secondAnswer: 'equal normalised texts (no intention vectors)',
       files: checked,
+      skipped,
     };
     const result: CheckItemsResult = { summary, flagged, written: [] };
     if (o.out === undefined) return result;
