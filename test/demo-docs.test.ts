@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../core/shared-files.js';
+import { buildDemoWorld } from '../engine/demo/demo-world.js';
 import type { PipelineManifest } from '../engine/pipeline/run-pipeline.js';
 import { GLOVE_TEST_CACHE, realGlovePackage } from './support/glove.js';
 
@@ -165,6 +166,90 @@ describe.skipIf(!pkg)('the demo as the README and docs/demo.md show it', () => {
     );
     expect(stated).toContain(
       `difficulty ${mix(1).join(' / ')} easy / medium / hard (Task 1) and ${mix(2).join(' / ')} (Task 2)`,
+    );
+  });
+  it("docs/demo.md's table of the solver per difficulty band and kind pair (Task 1) is the run's", () => {
+    const categoryOf = buildDemoWorld({ seed: 1 }).categoryOf;
+    const items = readFileSync(join(out, 'intentionqa', 'items', 'intentionqa_task1.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            id: string;
+            item_a_id: string;
+            item_b_id: string;
+            difficulty: string;
+            pair_similarity: number;
+            gold_ind: string;
+            options: Record<string, string>;
+          },
+      );
+    const answers = new Map(
+      readFileSync(join(out, 'evaluation', 'responses_task1.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as { id: string; response: string; option_scores: Record<string, number> })
+        .map((r) => [r.id, r]),
+    );
+    const kindPair = (i: (typeof items)[number]) =>
+      [categoryOf.get(i.item_a_id)!, categoryOf.get(i.item_b_id)!].sort().join('+');
+    const right = (i: (typeof items)[number]) => answers.get(i.id)!.response === i.gold_ind;
+    const pct = (n: number, of: number) => `${Math.round((100 * n) / of)}%`;
+    const rows = ['easy', 'medium', 'hard'].map((band) => {
+      const inBand = items.filter((i) => i.difficulty === band);
+      const pairs = new Map<string, { n: number; right: number; sim: number }>();
+      for (const i of inBand) {
+        const p = pairs.get(kindPair(i)) ?? { n: 0, right: 0, sim: i.pair_similarity };
+        expect(i.pair_similarity, `one Sim_p per kind pair: ${kindPair(i)}`).toBe(p.sim);
+        p.n += 1;
+        if (right(i)) p.right += 1;
+        pairs.set(kindPair(i), p);
+      }
+      const sims = [...pairs.values()].map((p) => p.sim);
+      const cells = [...pairs]
+        .map(([pair, p]) => ({ pair, ...p, rate: Math.round((100 * p.right) / p.n) }))
+        .sort((a, b) => b.rate - a.rate || a.pair.localeCompare(b.pair))
+        .map((p) => `${p.pair} ${p.rate}% (${p.n})`);
+      return (
+        `| ${band} | ${inBand.length} | ${pct(inBand.filter(right).length, inBand.length)} | ` +
+        `${pairs.size} (${Math.min(...sims).toFixed(2)}–${Math.max(...sims).toFixed(2)}) | ${cells.join(', ')} |`
+      );
+    });
+    const text = page('docs/demo.md');
+    const section = text.slice(text.indexOf('### Why the solver does better on hard Task-1 items'));
+    expect(section.split('\n').filter((l) => /^\| (easy|medium|hard) \|/.test(l))).toEqual(rows);
+
+    // The prose: medium's kind pairs the solver never gets right, and the two items it quotes.
+    const medium = items.filter((i) => i.difficulty === 'medium');
+    const never = [...new Set(medium.map(kindPair))].filter((p) => !medium.some((i) => kindPair(i) === p && right(i)));
+    const neverItems = medium.filter((i) => never.includes(kindPair(i))).length;
+    expect(section.replace(/\s+/g, ' ')).toContain(
+      `${never.length} kind pairs the solver never gets right (${neverItems} of its ${medium.length} items)`,
+    );
+    const quoted = (id: string, pair: string, gold: string, above: string, lowest: boolean) => {
+      const item = items.find((i) => i.id === id)!;
+      const scores = answers.get(id)!.option_scores;
+      expect(kindPair(item)).toBe(pair);
+      expect(item.options[item.gold_ind]).toBe(gold);
+      const letter = Object.keys(item.options).find((l) => item.options[l] === above)!;
+      expect(scores[letter]!).toBeGreaterThan(scores[item.gold_ind]!);
+      if (lowest) expect(Math.min(...Object.values(scores))).toBe(scores[item.gold_ind]);
+      for (const t of [id, gold, above]) expect(section.replace(/\s+/g, ' '), t).toContain(t);
+    };
+    quoted(
+      'DEMO_247',
+      'backpack+flashlight',
+      'because he was going on a night hike.',
+      'because they are both used for sleeping outdoors.',
+      true,
+    );
+    quoted(
+      'DEMO_158',
+      'coffee bean+coffee maker',
+      'because they both are capable of making a fresh pot of coffee.',
+      'because he drinks several cups of tea every afternoon.',
+      false,
     );
   });
 });
