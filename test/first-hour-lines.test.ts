@@ -3,6 +3,7 @@
 // says it built its index (it writes index.hnsw) and then that it reused it; `review export` on a
 // review without labels says there are none yet, and how to get them.
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../core/shared-files.js';
 import { writeDemo } from '../engine/demo/demo-world.js';
 import { openReview } from '../engine/review/open-review.js';
+import { serveReview } from '../engine/review/review-server.js';
+import { openGraphStore } from '../graph/open-store.js';
 import { cli } from './support/cli.js';
 import { GLOVE_TEST_CACHE, realGlovePackage } from './support/glove.js';
 import { manyIntentionQaItems, writeItemsDir } from './support/review-fixtures.js';
@@ -91,5 +94,40 @@ describe('review export', () => {
     const summary = readFileSync(join(dir, 'review-out', 'summary.md'), 'utf8');
     expect(summary).toContain('not measured (no labels yet)');
     expect(summary).toContain('Not measured: no labels yet.');
+  });
+});
+
+describe('messages that stop a command name the way on', () => {
+  it('review start on a port in use: give another, or 0', async () => {
+    const items = writeItemsDir(join(dir, 'items-port'), { 'intentionqa_task1.jsonl': manyIntentionQaItems(4) });
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const port = (taken.address() as { port: number }).port;
+    const { store } = await openReview({ itemsDir: items, reviewDir: join(dir, 'review-port'), annotators: ['a'] });
+    try {
+      await expect(serveReview({ store, host: '127.0.0.1', port })).rejects.toThrow(
+        `cannot serve the review on 127.0.0.1:${port}: EADDRINUSE (another program, or another review, listens there): give another port, or 0 for any free one`,
+      );
+    } finally {
+      store.close();
+      taken.close();
+    }
+  });
+
+  it('a file that is not a graph store: what a graph store is, and the command that writes one', async () => {
+    const file = join(dir, 'not-a-store.sqlite');
+    writeFileSync(file, 'this is not SQLite, only text long enough to have a header page'.repeat(20));
+    await expect(openGraphStore(file)).rejects.toThrow(
+      /not-a-store\.sqlite: not an intentsim graph store \(.*\); a graph store is the file `intentsim graph import --to FILE` writes$/,
+    );
+    // ASER's own dump given where a store is wanted: the import that makes one from it.
+    const aser = join(dir, 'KG.db');
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(aser);
+    db.exec('CREATE TABLE Eventualities (_id TEXT); CREATE TABLE Relations (_id TEXT)');
+    db.close();
+    await expect(openGraphStore(aser)).rejects.toThrow(
+      `it looks like an ASER SQLite dump: import it into a store with \`intentsim graph import --to aser.sqlite --aser-sqlite ${aser}\``,
+    );
   });
 });

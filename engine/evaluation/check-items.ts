@@ -154,7 +154,7 @@ export function checkedItemFiles(items: string): { files: string[]; skipped: Arr
   const files = CHECKED_ITEM_FILES.map((f) => join(items, f)).filter((f) => existsSync(f));
   if (files.length === 0)
     throw new UserError(
-      `${items}: no IntentionQA item files to check (expected one of ${CHECKED_ITEM_FILES.join(', ')}); pass a file of another name as items itself`,
+      `${items}: no IntentionQA item files to check (expected one of ${CHECKED_ITEM_FILES.join(', ')}); a file of another name is checked when named itself`,
     );
   const read = new Set<string>(CHECKED_ITEM_FILES);
   const skipped = readdirSync(items)
