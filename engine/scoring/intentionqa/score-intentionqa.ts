@@ -6,8 +6,9 @@
 // excluded, and so is an item with fewer than 4 options; every other answered item counts, an
 // answer that is not one of its letters as wrong. Unlike it, nothing is dropped silently: items
 // without a response line are counted as missing (or, when malformed, as malformed: ask did not
-// ask them), unparseable answers as unparseable, and the exclusions by reason. Accuracy is over the scored items; RANDOM and MAJORITY are over every item
-// with 4 or more options, whether answered or not (they describe the items, not the run).
+// ask them), unparseable answers as unparseable, and the exclusions by reason. Accuracy is over the
+// scored items; RANDOM and MAJORITY are over every item with 4 or more options, whether answered or
+// not (they describe the items, not the run).
 import { DIFFICULTIES, type Difficulty } from '../../items/intentionqa/difficulty.js';
 import type { IntentionQaStyle } from '../answer-styles.js';
 import { readAnswer } from '../answer-sheets.js';
