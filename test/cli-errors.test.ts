@@ -45,7 +45,10 @@ describe('formatFailure', () => {
     // The library's message speaks of fields; the CLI adds what to do, in flags and commands.
     expect(notFound.message).not.toMatch(/--|intentsim /);
     const printed = formatFailure(notFound);
-    expect(printed.startsWith(`intentsim: ${notFound.message}\nHow to supply a local copy:\n`)).toBe(true);
+    expect(printed.startsWith(`intentsim: ${notFound.message}\nWithout the model: add --encoder glove-100d (`)).toBe(
+      true,
+    );
+    expect(printed).toContain('\nHow to supply a local copy:\n');
     expect(printed).toContain('then --model-dir DIR');
     const device = new DeviceUnavailableError('cuda', [
       { provider: 'cuda', ok: false, reason: 'library missing', ms: 1 },

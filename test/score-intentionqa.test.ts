@@ -169,6 +169,8 @@ describe('score intentionqa on a hand-computed set', () => {
       missing: 1,
       failed: 2,
       fewer_options: 1,
+      malformed: 0,
+      malformed_kinds: {},
     });
     expect(r.summary.columns).toEqual(['easy', 'medium', 'hard', 'unknown', 'all']);
     expect(t1.model).toEqual({

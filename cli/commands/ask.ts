@@ -122,7 +122,8 @@ export function registerAskCommand(program: Command): void {
         });
         process.stdout.write(
           `embedding solver (${encoder.name}): ${r.items} items answered, ${r.texts} distinct texts embedded in ${r.seconds.toFixed(1)} s → ${o.out}\n` +
-            (r.rejected > 0 ? `${r.rejected} item line(s) rejected (see ${o.out}.rejects.jsonl)\n` : ''),
+            (r.rejected > 0 ? `${r.rejected} item line(s) rejected (see ${o.out}.rejects.jsonl)\n` : '') +
+            (r.malformed.length > 0 ? `${malformedItemsLine(r.malformed, 'asked')}\n` : ''),
         );
       } finally {
         await encoder.close();
@@ -153,8 +154,8 @@ export function registerAskCommand(program: Command): void {
         `${r.unreadableLines} unreadable line(s) of the responses file or the cache (torn by an interrupted run) were ignored`,
       );
     if (r.rejected > 0) lines.push(`${r.rejected} item line(s) rejected (see ${o.out}.rejects.jsonl)`);
-    const malformed = malformedItemsLine(r.malformed);
-    if (malformed !== undefined) lines.push(`${malformed}; not asked`);
+    const malformed = malformedItemsLine(r.malformed, 'asked');
+    if (malformed !== undefined) lines.push(malformed);
     process.stdout.write(lines.join('\n') + '\n');
     if (r.failed > 0) process.exitCode = 1;
   });

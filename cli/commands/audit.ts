@@ -117,8 +117,8 @@ export function registerAuditCommand(program: Command): void {
         `${r.unreadableLines} unreadable line(s) of ${AUDIT_FILES.audit} or the cache (torn by an interrupted run) were ignored`,
       );
     if (r.rejected > 0) lines.push(`${r.rejected} item line(s) rejected (see ${o.out}/${AUDIT_FILES.rejects})`);
-    const malformed = malformedItemsLine(r.malformed);
-    if (malformed !== undefined) lines.push(`${malformed}; not judged`);
+    const malformed = malformedItemsLine(r.malformed, 'judged');
+    if (malformed !== undefined) lines.push(malformed);
     process.stdout.write(lines.join('\n') + '\n');
     if (r.failed > 0) process.exitCode = 1;
   });

@@ -3,6 +3,8 @@
 // (catalog-match.ts). Items from the index are `items catalog` (catalogItemsCommand, items.ts).
 import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
+import { nothingSaved } from '../../core/sidecar.js';
+import { indexPath } from '../../engine/catalog/catalog-layout.js';
 import { openEncoder } from '../../workers/open-encoder.js';
 import { buildCatalogIndex, catalogIndexPaths, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
 import { CatalogIndex, indexEncoder } from '../../engine/catalog/catalog-query.js';
@@ -98,8 +100,15 @@ Example
         onError: o.onError,
         limits: inputLimits(o),
       });
+      // Whether the HNSW index was reused, built (none saved yet) or rebuilt (and why): it is written either way.
+      const index =
+        r.indexRebuilt === undefined
+          ? 'reused'
+          : r.indexRebuilt === nothingSaved('index')
+            ? 'built'
+            : `rebuilt (${r.indexRebuilt})`;
       process.stdout.write(
-        `${r.rows} products in ${r.chunks} chunks (${r.chunksEncoded} encoded, ${r.chunksReused} reused), ${r.rejected} rejected; index ${r.indexRebuilt ? `built (${r.indexRebuilt})` : 'reused'} → ${o.out}\n`,
+        `${r.rows} products in ${r.chunks} chunks (${r.chunksEncoded} encoded, ${r.chunksReused} reused), ${r.rejected} rejected; index ${index}: ${indexPath(o.out)} → ${o.out}\n`,
       );
       if (r.rowsWithoutVector > 0)
         process.stderr.write(

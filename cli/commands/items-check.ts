@@ -93,6 +93,7 @@ Output --out DIR: ${CHECK_FILES.summary} (per rule the items flagged and the tex
         );
       }
     }
+    for (const skip of s.skipped) lines.push(`skipped ${skip.file}: ${skip.reason}; --items ${skip.file} checks it`);
     if (r.kept !== undefined)
       lines.push(
         `kept ${Object.entries(r.kept)

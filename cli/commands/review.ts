@@ -82,8 +82,8 @@ Example
       `${resumed ? 'resuming' : 'started'} ${store.settings().blind ? 'blind ' : ''}review of ${total} items in ${o.out} ` +
         `(${store.labels().length} labels so far); serving ${server.url}\n`,
     );
-    const setApart = malformedItemsLine(malformed);
-    if (setApart !== undefined) process.stdout.write(`${setApart}; not sampled\n`);
+    const setApart = malformedItemsLine(malformed, 'sampled');
+    if (setApart !== undefined) process.stdout.write(`${setApart}\n`);
     for (const link of server.links) process.stdout.write(`  ${link.annotator}: ${link.url}\n`);
     process.stdout.write(`${annotators.length} annotator link(s); Ctrl-C stops (every save is already on disk)\n`);
     // Serve until interrupted: the interrupt handler of main.ts ends the process.
@@ -117,7 +117,9 @@ no gold in the CSV).`,
       `${s.judgements} judgements of ${s.items.labelled} items; valid ${s.validityCounts.valid}; ` +
         (s.agreement
           ? `${s.agreement.method === 'cohen' ? "Cohen's" : "Fleiss'"} κ ${kappa === null ? 'undefined' : kappa?.toFixed(3)}`
-          : 'no κ (one annotator per item)') +
+          : s.judgements === 0
+            ? `no labels yet: \`intentsim review start --items ITEMS --out ${o.review}\` serves the labelling pages again (it resumes), or \`intentsim review import\` reads a labelled MTurk batch`
+            : 'no κ (one annotator per item)') +
         '\n',
     );
     for (const m of s.measures.filter((row) => row.difficulty === 'all')) {

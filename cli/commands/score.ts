@@ -41,7 +41,9 @@ other fields are allowed. A response "Error", or with "completion_tokens": -1,
 is a failed request: excluded and counted. An answer that is not one of the
 question's letters is unparseable: counted, and scored as wrong (from
 ${UNPARSEABLE_WARNING_SHARE * 100} % of the answers on, a warning names the format --style expects). A question
-without a response line is counted as missing. RANDOM picks one of a
+without a response line is counted as missing; an IntentionQA item that is
+malformed (not four options with distinct texts: ask sets it apart) as
+"malformed, not asked", with its reason. RANDOM picks one of a
 question's letters uniformly: its expected score, and one draw seeded by
 --seed. MAJORITY always gives the most frequent gold answer.`;
 
@@ -75,6 +77,12 @@ function scoringOptions<Style>(o: {
   label?: string;
 }) {
   return { style: o.style, out: o.out, seed: o.seed, onError: o.onError, limits: inputLimits(o), label: o.label };
+}
+
+/** The `written:` line every command ends with: the files of --out, rejects.jsonl when lines were rejected. */
+function writtenLine(out: string, files: readonly string[], rejected: number): string {
+  const written = [...files, ...(rejected > 0 ? ['rejects.jsonl'] : [])].map((f) => join(out, f));
+  return `written: ${written.join(', ')}\n`;
 }
 
 /** Questions files and responses files, pairwise, as --items/--tasks and --responses give them. */
@@ -172,6 +180,8 @@ Example
         batchSize: o.batchSize,
       });
       process.stdout.write(result.markdown.split('\n## ')[0]!);
+      if (o.out)
+        process.stdout.write(writtenLine(o.out, ['scores.jsonl', 'summary.json', 'summary.md'], result.rejected));
       if (result.unknownPredictionIds.length > 0)
         process.stderr.write(
           `${result.unknownPredictionIds.length} prediction line(s) name queries that are not in the targets (listed in summary.json)\n`,
@@ -218,6 +228,7 @@ Example
       files: answerFiles(o.items, o.responses, '--items'),
     });
     process.stdout.write(result.markdown);
+    process.stdout.write(writtenLine(o.out, Object.values(SCORE_FILES), result.summary.rejected));
     warnWhenUnparseable(
       unparseableWarning(
         'intentionqa',
@@ -260,6 +271,7 @@ Example
   })).action(async (o) => {
     const result = await scoreSib({ ...scoringOptions(o), files: answerFiles(o.tasks, o.responses, '--tasks') });
     process.stdout.write(result.markdown);
+    process.stdout.write(writtenLine(o.out, Object.values(SCORE_FILES), result.summary.rejected));
     warnWhenUnparseable(
       unparseableWarning(
         'sib',

@@ -20,7 +20,7 @@
 // items), flagged.jsonl (one line per flagged option); with dropFlagged, items/<file> holding the
 // items no rule flags, each line as read, and items/intentionqa_dropped.jsonl with one line per item
 // set apart (the rule, or `malformed`, as its reason).
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic.js';
 import { checkPaths, type PathChecks } from '../../core/check-paths.js';
@@ -164,6 +164,8 @@ export interface CheckItemsSummary {
   /** How the second-answer rule compared intentions. */
   secondAnswer: 'equal normalised texts (no intention vectors)' | `intention vectors by ${string}`;
   files: CheckedFile[];
+  /** The other .jsonl files of an items folder, not read, with why. */
+  skipped: Array<{ file: string; reason: string }>;
 }
 
 export interface CheckItemsResult {
@@ -175,15 +177,27 @@ export interface CheckItemsResult {
   written: string[];
 }
 
-/** The item files of `items`: a folder's (at least one), or the file itself. */
-export function checkedItemFiles(items: string): string[] {
-  if (!statSync(items, { throwIfNoEntry: false })?.isDirectory()) return [items];
+/**
+ * The item files of `items`: a folder's (at least one), or the file itself; and the folder's other
+ * .jsonl files, which it does not read (a folder holds dropped assertions, inputs, other layouts of
+ * the same items), each with why, so that none is passed over silently.
+ */
+export function checkedItemFiles(items: string): { files: string[]; skipped: Array<{ file: string; reason: string }> } {
+  if (!statSync(items, { throwIfNoEntry: false })?.isDirectory()) return { files: [items], skipped: [] };
   const files = CHECKED_ITEM_FILES.map((f) => join(items, f)).filter((f) => existsSync(f));
   if (files.length === 0)
     throw new UserError(
-      `${items}: no IntentionQA item files to check (expected one of ${CHECKED_ITEM_FILES.join(', ')})`,
+      `${items}: no IntentionQA item files to check (expected one of ${CHECKED_ITEM_FILES.join(', ')}); a file of another name is checked when named itself`,
     );
-  return files;
+  const read = new Set<string>(CHECKED_ITEM_FILES);
+  const skipped = readdirSync(items)
+    .filter((f) => f.endsWith('.jsonl') && !read.has(f))
+    .sort()
+    .map((f) => ({
+      file: join(items, f),
+      reason: `not one of the names read from a folder (${CHECKED_ITEM_FILES.join(', ')})`,
+    }));
+  return { files, skipped };
 }
 
 /**
@@ -204,7 +218,7 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
   if (o.dropFlagged && o.out === undefined)
     throw new ConfigError('dropFlagged', 'needs out (the folder the kept items go to)');
   checkPaths(checkItemsPaths(o));
-  const files = checkedItemFiles(o.items);
+  const { files, skipped } = checkedItemFiles(o.items);
   const assertions: Assertion[] = [];
   for await (const a of readAssertions(o.assertions)) assertions.push(a);
   const products: Product[] = [];
@@ -287,6 +301,7 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
         ? `intention vectors by ${o.encoder.name}`
         : 'equal normalised texts (no intention vectors)',
       files: checked,
+      skipped,
     };
     const result: CheckItemsResult = { summary, flagged, written: [] };
     if (o.out === undefined) return result;

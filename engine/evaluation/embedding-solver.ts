@@ -12,7 +12,7 @@ import { withClaimedOutput } from '../../core/output-claim.js';
 import { RejectsSink } from '../../core/rejects.js';
 import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import { askPaths } from './ask.js';
-import { readIntentionQaItems } from '../scoring/intentionqa/intentionqa-item-file.js';
+import { readIntentionQaItems, type MalformedItem } from '../scoring/intentionqa/intentionqa-item-file.js';
 import { detectBenchmark } from './ask-items.js';
 
 export const EMBEDDING_SOLVER = 'embedding';
@@ -31,8 +31,8 @@ export interface EmbeddingSolverOptions {
 
 export interface EmbeddingSolverResult {
   items: number;
-  /** Malformed items (not four options with distinct texts), not answered: score excludes them. */
-  malformed: number;
+  /** Malformed items (not four options with distinct texts), not answered: score counts them apart. */
+  malformed: MalformedItem[];
   /** Distinct texts embedded (products and options, each once). */
   texts: number;
   rejected: number;
@@ -93,7 +93,7 @@ async function solveInto(o: EmbeddingSolverOptions, started: number): Promise<Em
   await rejects?.close();
   return {
     items: questions.length,
-    malformed: read.malformed.length,
+    malformed: read.malformed,
     texts: texts.length,
     rejected: rejects?.count ?? 0,
     seconds: (performance.now() - started) / 1000,

@@ -37,7 +37,12 @@ export function renderReviewMarkdown(s: ReviewSummary, svgFile: string): string 
     '',
   ];
   const a = s.agreement;
-  if (a === null) lines.push('Not measured: no item was labelled by two or more annotators.');
+  if (a === null)
+    lines.push(
+      s.judgements === 0
+        ? 'Not measured: no labels yet.'
+        : 'Not measured: no item was labelled by two or more annotators.',
+    );
   else {
     const name = a.method === 'cohen' ? "Cohen's κ" : "Fleiss' κ";
     lines.push(
@@ -97,7 +102,7 @@ function measuresMarkdown(s: ReviewSummary): string[] {
 function agreementOnMarksLine(s: ReviewSummary): string {
   const a = s.agreementOnMarks;
   if (a === null)
-    return 'Agreement on the marks (exactly the gold marked, or not): not measured (one annotator per item).';
+    return `Agreement on the marks (exactly the gold marked, or not): not measured (${s.judgements === 0 ? 'no labels yet' : 'one annotator per item'}).`;
   const name = a.method === 'cohen' ? "Cohen's κ" : "Fleiss' κ";
   return (
     `Agreement on the marks (exactly the gold marked, or not): ${name} = ` +

@@ -201,7 +201,16 @@ export async function serveReview(options: ReviewServerOptions): Promise<ReviewS
 
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new UserError(`cannot serve the review on ${host}:${requestedPort}: ${err.code ?? err.message}`)),
+      reject(
+        new UserError(
+          `cannot serve the review on ${host}:${requestedPort}: ${err.code ?? err.message}` +
+            (err.code === 'EADDRINUSE'
+              ? ' (another program, or another review, listens there): give another port, or 0 for any free one'
+              : err.code === 'EADDRNOTAVAIL'
+                ? ' (no interface of this machine has that address): give one of its addresses as host, or 127.0.0.1'
+                : ''),
+        ),
+      ),
     );
     server.listen(requestedPort, host, () => resolveListen());
   });

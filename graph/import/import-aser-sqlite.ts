@@ -177,7 +177,10 @@ export async function importAserSqlite(
     db = new Database(file, { readonly: true, fileMustExist: true });
     db.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (err) {
-    throw new InputError({ file }, `cannot open as an ASER SQLite dump: ${(err as Error).message}`);
+    throw new InputError(
+      { file },
+      `cannot open as an ASER SQLite dump: ${(err as Error).message} (ASER's KG.db is one; JSONL edge lists are imported as jsonl)`,
+    );
   }
 
   // A bad row stops the import, or (with --on-error skip) is counted and written to the rejects file.

@@ -182,6 +182,16 @@ export const STORE_FILE_CONTEXT = {
 };
 
 /**
+ * What to do with a file that is not a graph store: ASER's own dump (its Eventualities and Relations
+ * tables, the commonest mistake) is imported into one; anything else, a store is what import writes.
+ */
+function storeWayOn(path: string, tables: readonly string[]): string {
+  if (tables.includes('Eventualities') || tables.includes('Relations'))
+    return `it looks like an ASER SQLite dump: import it into a store with \`intentsim graph import --to aser.sqlite --aser-sqlite ${path}\``;
+  return 'a graph store is the file `intentsim graph import --to FILE` writes';
+}
+
+/**
  * Opens (or, unless `readonly`, creates) a store file, with the connection configured and the
  * schema created or checked; throws a clear error for anything else.
  */
@@ -196,7 +206,10 @@ export function openStoreDatabase(path: string, readonly: boolean, allowStalePur
   } catch (err) {
     const named = fileError(err, path, STORE_FILE_CONTEXT);
     if (named !== err) throw named;
-    throw new UserError(`${path}: cannot open as a SQLite graph store: ${(err as Error).message}`, { cause: err });
+    throw new UserError(
+      `${path}: cannot open as a SQLite graph store: ${(err as Error).message}; ${storeWayOn(path, [])}`,
+      { cause: err },
+    );
   }
   try {
     configure(db, readonly);
@@ -204,9 +217,12 @@ export function openStoreDatabase(path: string, readonly: boolean, allowStalePur
   } catch (err) {
     db.close();
     if (err instanceof Database.SqliteError && (err.code === 'SQLITE_NOTADB' || err.code === 'SQLITE_CORRUPT')) {
-      throw new UserError(`${path}: not an intentsim graph store (not a SQLite database: ${err.message})`, {
-        cause: err,
-      });
+      throw new UserError(
+        `${path}: not an intentsim graph store (not a SQLite database: ${err.message}); ${storeWayOn(path, [])}`,
+        {
+          cause: err,
+        },
+      );
     }
     throw fileError(err, path, STORE_FILE_CONTEXT);
   }
@@ -227,7 +243,8 @@ function configure(db: Db, readonly: boolean): void {
 function initialiseOrCheck(db: Db, path: string, readonly: boolean, allowStalePurchaseIndex: boolean): void {
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
   if (tables.length === 0) {
-    if (readonly) throw new UserError(`${path}: not an intentsim graph store (the database is empty)`);
+    if (readonly)
+      throw new UserError(`${path}: not an intentsim graph store (the database is empty); ${storeWayOn(path, [])}`);
     db.transaction(() => {
       db.exec(SCHEMA);
       const set = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
@@ -245,13 +262,15 @@ function initialiseOrCheck(db: Db, path: string, readonly: boolean, allowStalePu
   }
   if (!tables.includes('meta')) {
     throw new UserError(
-      `${path}: not an intentsim graph store (no meta table; tables: ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''})`,
+      `${path}: not an intentsim graph store (no meta table; tables: ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''}); ${storeWayOn(path, tables)}`,
     );
   }
   const get = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
   const format = get.get('format') as string | undefined;
   if (format !== STORE_FORMAT)
-    throw new UserError(`${path}: not an intentsim graph store (format is ${JSON.stringify(format ?? null)})`);
+    throw new UserError(
+      `${path}: not an intentsim graph store (format is ${JSON.stringify(format ?? null)}); ${storeWayOn(path, [])}`,
+    );
   const version = Number(get.get('schema_version'));
   if (!OPENABLE_SCHEMA_VERSIONS.has(version)) {
     throw new UserError(

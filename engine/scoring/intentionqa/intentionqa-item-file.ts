@@ -75,6 +75,26 @@ export function malformedReason(options: Readonly<Record<string, string>>): stri
   return undefined;
 }
 
+/** What kind of fault a malformedReason names, for counts by kind. */
+export type MalformedKind = 'fewer than 4 options' | 'more than 4 options' | 'a repeated option text';
+
+/** The kind of fault of a reason malformedReason gave. */
+export function malformedKind(reason: string): MalformedKind {
+  const options = /^(\d+) options? /.exec(reason);
+  if (options === null) return 'a repeated option text';
+  return Number(options[1]) < ITEM_OPTIONS ? 'fewer than 4 options' : 'more than 4 options';
+}
+
+/** Malformed items counted by kind, the kinds in a fixed order (those with none left out). */
+export function malformedCounts(malformed: ReadonlyArray<{ reason: string }>): Partial<Record<MalformedKind, number>> {
+  const counts: Partial<Record<MalformedKind, number>> = {};
+  for (const kind of ['fewer than 4 options', 'more than 4 options', 'a repeated option text'] as const) {
+    const n = malformed.filter((m) => malformedKind(m.reason) === kind).length;
+    if (n > 0) counts[kind] = n;
+  }
+  return counts;
+}
+
 /** The zero-shot prompt up to its first option line (`A. <text>`); the whole prompt when it lists none. */
 function questionOf(q: IntentionQaQuestion): string {
   const [letter, text] = Object.entries(q.options)[0]!;

@@ -49,8 +49,10 @@ export function intentionQaMarkdown(s: IntentionQaScoreSummary): string {
         ['items', ...s.tasks.map((t) => String(t.counts.items))],
         ...answerCountRows(s.tasks.map((t) => t.counts)),
         ['excluded: fewer than 4 options', ...s.tasks.map((t) => String(t.counts.fewer_options))],
+        ['malformed, not asked', ...s.tasks.map((t) => String(t.counts.malformed))],
       ],
     ),
+    ...malformedNote(s),
     ...inputNotes(s),
     '',
     '## By relation',
@@ -67,6 +69,20 @@ export function intentionQaMarkdown(s: IntentionQaScoreSummary): string {
     '',
   );
   return lines.join('\n');
+}
+
+/** Why the malformed items were not asked, by kind per task (nothing when there are none). */
+function malformedNote(s: IntentionQaScoreSummary): string[] {
+  const tasks = s.tasks.filter((t) => t.counts.malformed > 0);
+  if (tasks.length === 0) return [];
+  const kinds = (t: (typeof tasks)[number]) =>
+    Object.entries(t.counts.malformed_kinds)
+      .map(([kind, n]) => `${n} with ${kind}`)
+      .join(', ');
+  return [
+    '',
+    `Malformed, not asked: items without four options of distinct texts, which \`ask\` sets apart and writes no response for (${tasks.map((t) => `Task ${t.task}: ${kinds(t)}`).join('; ')}).`,
+  ];
 }
 
 export function intentionQaChart(s: IntentionQaScoreSummary): string {

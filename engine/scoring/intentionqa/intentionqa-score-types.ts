@@ -5,11 +5,17 @@ import type { AnswerStatus } from '../answer-sheets.js';
 import type { ScoredRun, UnscoredInput } from '../score-files.js';
 import type { AnswerCounts } from '../score-tables.js';
 import type { IntentionQaTask } from './intentionqa-questions.js';
+import type { MalformedKind } from './intentionqa-item-file.js';
 
 /** Columns of the tables: the three difficulties, "unknown" when items have none, and "all". */
 export type Column = Difficulty | 'unknown' | 'all';
 
-export type IntentionQaStatus = AnswerStatus | 'fewer-options';
+/**
+ * Besides the answer's status: 'fewer-options', an answered item computeACC.py excludes;
+ * 'malformed', an item without a response line that is malformed (not four options with distinct
+ * texts), so that ask and the embedding solver did not ask it: not missing, set apart.
+ */
+export type IntentionQaStatus = AnswerStatus | 'fewer-options' | 'malformed';
 
 export interface IntentionQaItemScore {
   task: IntentionQaTask;
@@ -19,7 +25,7 @@ export interface IntentionQaItemScore {
   gold: string;
   /** What the parser read (" " when it found nothing); null when there was nothing to read. */
   parsed: string | null;
-  /** null when the item is not scored (missing, failed request, fewer than 4 options). */
+  /** null when the item is not scored (missing, failed request, fewer than 4 options, malformed). */
   correct: boolean | null;
   status: IntentionQaStatus;
 }
@@ -36,6 +42,10 @@ export interface IntentionQaTaskSummary {
   counts: AnswerCounts & {
     /** Excluded: fewer than 4 options (released files only). */
     fewer_options: number;
+    /** Malformed, not asked: no response line, and not four options with distinct texts (released files only). */
+    malformed: number;
+    /** The malformed items by kind of fault. */
+    malformed_kinds: Partial<Record<MalformedKind, number>>;
   };
   model: Partial<Record<Column, AccuracyCell>>;
   random: {

@@ -5,9 +5,10 @@
 // As in computeACC.py: a response "Error" or with completion_tokens -1 (a request that failed) is
 // excluded, and so is an item with fewer than 4 options; every other answered item counts, an
 // answer that is not one of its letters as wrong. Unlike it, nothing is dropped silently: items
-// without a response line are counted as missing, unparseable answers as unparseable, and the
-// exclusions by reason. Accuracy is over the scored items; RANDOM and MAJORITY are over every item
-// with 4 or more options, whether answered or not (they describe the items, not the run).
+// without a response line are counted as missing (or, when malformed, as malformed: ask did not
+// ask them), unparseable answers as unparseable, and the exclusions by reason. Accuracy is over the
+// scored items; RANDOM and MAJORITY are over every item with 4 or more options, whether answered or
+// not (they describe the items, not the run).
 import { DIFFICULTIES, type Difficulty } from '../../items/intentionqa/difficulty.js';
 import type { IntentionQaStyle } from '../answer-styles.js';
 import { readAnswer } from '../answer-sheets.js';
@@ -22,6 +23,7 @@ import {
   type IntentionQaTask,
 } from './intentionqa-questions.js';
 import { intentionQaChart, intentionQaMarkdown } from './intentionqa-score-tables.js';
+import { malformedCounts, malformedReason } from './intentionqa-item-file.js';
 import type {
   AccuracyCell,
   Column,
@@ -81,6 +83,9 @@ function scoreItem(
 ): IntentionQaItemScore {
   const base = { task: q.task, id: q.id, difficulty: q.difficulty, relation: q.relation, gold: q.gold };
   const read = readAnswer('intentionqa', style, Object.keys(q.options), response);
+  // ask and the embedding solver set malformed items apart and write no line for them.
+  if (read.status === 'missing' && malformedReason(q.options) !== undefined)
+    return { ...base, parsed: null, correct: null, status: 'malformed' };
   if (read.status === 'missing' || read.status === 'failed')
     return { ...base, parsed: null, correct: null, status: read.status };
   // computeACC.py checks the failed request first, then the number of options.
@@ -111,6 +116,7 @@ function summarizeTask(
   seed: number | string,
 ): IntentionQaTaskSummary {
   const count = (status: IntentionQaStatus) => scores.filter((s) => s.status === status).length;
+  const byId = new Map(questions.map((q) => [q.id, q.options]));
   const scored = scores.filter((s) => s.correct !== null);
   // The baselines answer every item that has enough options.
   const baselineItems = questions.filter((q) => Object.keys(q.options).length >= MIN_SCORED_OPTIONS);
@@ -143,6 +149,10 @@ function summarizeTask(
       missing: count('missing'),
       failed: count('failed'),
       fewer_options: count('fewer-options'),
+      malformed: count('malformed'),
+      malformed_kinds: malformedCounts(
+        scores.filter((s) => s.status === 'malformed').map((s) => ({ reason: malformedReason(byId.get(s.id)!)! })),
+      ),
     },
     model,
     random: { expected, draw },
