@@ -141,10 +141,10 @@ describe.skipIf(!present)('pipeline --product-vectors on the released assertions
     expect(printed).toContain(
       "note: windows, difficulty cut points and the rules' cut-offs not given are glove-100d's calibration on title vectors",
     );
-    expect(printed).toContain('similarity: centered; Task 1 window [0.25, 0.7], Task 2 window [0.45, 0.8)');
+    expect(printed).toContain('similarity: centered; Task 1 window [0.25, 0.7], Task 2 window [0.4, 0.8)');
     await cli(['pipeline', '--product-vectors', index, ...flags, '--out', join(dir, 'r2')]);
     // An .npy names no encoder: the same numbers typed give the same items.
-    const calibration = ['--center', '--task1-window', '0.25,0.7', '--task2-window', '0.45,0.8'];
+    const calibration = ['--center', '--task1-window', '0.25,0.7', '--task2-window', '0.4,0.8'];
     const windows = [
       ...calibration,
       '--difficulty-cuts',

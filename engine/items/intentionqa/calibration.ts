@@ -106,7 +106,7 @@ export const GLOVE_CALIBRATION: SimilarityCalibration = {
 export const GLOVE_TITLE_CALIBRATION: SimilarityCalibration = {
   center: true,
   task1Window: { lo: 0.25, hi: 0.7 },
-  task2Window: { lo: 0.45, hi: 0.8 },
+  task2Window: { lo: 0.4, hi: 0.8 },
   difficulty: PAPER_DIFFICULTY,
   secondAnswerCosine: GLOVE_SECOND_ANSWER_COSINE,
   substituteCosine: DEFAULT_SUBSTITUTE_COSINE,

@@ -338,6 +338,7 @@ export class ValidityIndex {
       this.fit.fit(goldKey, candidate) >= this.fit.fit(goldKey, gold) - rules.fitMargin
     )
       return 'fits-as-well';
+    if (rules.excludeKindWords && known && this.kindUsesWordsOf(goldKey, candidate)) return 'kind-words';
     return undefined;
   }
 
