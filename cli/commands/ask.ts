@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
 import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
-import { ask } from '../../engine/evaluation/ask.js';
-import { EMBEDDING_SOLVER, solveByEmbedding } from '../../engine/evaluation/embedding-solver.js';
+import { EMBEDDING_SOLVER } from '../../engine/evaluation/embedding-solver.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
-import { openEncoder } from '../../workers/open-encoder.js';
 import { addChatEndpointOptions, addSamplesOption, ASK_GENERATION_DEFAULTS } from '../options/chat-options.js';
 import { addResponseCacheOptions, chatRunOptions, RESPONSE_CACHE_FILE } from '../options/chat-run-options.js';
 import { addModelOptions, encoderExecution, encoderSpec, setUnlessGiven } from '../options/model-options.js';
@@ -101,6 +99,9 @@ export function registerAskCommand(program: Command): void {
   );
   withOptions.action(async (o) => {
     if (o.solver === EMBEDDING_SOLVER) {
+      // The model code loads when the command runs, not for `--help` (issue 50).
+      const { openEncoder } = await import('../../workers/open-encoder.js');
+      const { solveByEmbedding } = await import('../../engine/evaluation/embedding-solver.js');
       const encoder = await openEncoder(encoderSpec(o), encoderExecution(o));
       try {
         const r = await solveByEmbedding({
@@ -122,6 +123,7 @@ export function registerAskCommand(program: Command): void {
     }
     if (o.endpoint === undefined || o.model === undefined)
       throw new UserError('ask needs --endpoint and --model (or --solver embedding)');
+    const { ask } = await import('../../engine/evaluation/ask.js');
     const r = await ask({
       ...chatRunOptions(o, 'ask'),
       items: o.items,

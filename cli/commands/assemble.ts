@@ -2,9 +2,7 @@
 // items from sessions JSONL.
 import { Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import { checkPaths } from '../../core/check-paths.js';
-import { ModelNotFoundError } from '../../embeddings/model-resolution.js';
-import { openEncoder } from '../../workers/open-encoder.js';
-import { assembleSib, sibPaths, SIB_OUTPUT_FILES, type SibSummary } from '../../engine/items/sib/assemble-sib.js';
+import { SIB_OUTPUT_FILES, type SibSummary } from '../../engine/items/sib/assemble-sib.js';
 import { DEFAULT_WINDOWS, type CosineWindow, type DistractorWindows } from '../../engine/items/sib/distractors.js';
 import { PROMPT_STYLES, type PromptStyle } from '../../engine/items/sib/sib-types.js';
 import { addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
@@ -136,6 +134,10 @@ export function sibCommand(deprecatedFor?: string) {
     { flags: '--window-next <lo,hi>', use: '--next-product-window', parse: cosineBounds },
   ]);
   return addModelOptions(addBadInputOptions(withSib, `OUT/${SIB_OUTPUT_FILES.rejects}`)).action(async (o) => {
+    // The library and model code load when the command runs, not for `--help` (issue 50).
+    const { ModelNotFoundError } = await import('../../embeddings/model-resolution.js');
+    const { openEncoder } = await import('../../workers/open-encoder.js');
+    const { assembleSib, sibPaths } = await import('../../engine/items/sib/assemble-sib.js');
     checkPaths(sibPaths({ sessions: o.sessions, annotations: o.annotations, catalog: o.catalog, out: o.out }));
     const wantDistractors = o.distractors ?? o.catalog !== undefined;
     const encoder = wantDistractors

@@ -1,8 +1,7 @@
 // `intentsim audit`: a judge model asked which options of every IntentionQA item are right
 // (engine/evaluation/audit.ts); verdicts, their counts, and with --drop-flagged the items kept.
 import type { Command } from '@commander-js/extra-typings';
-import { AUDIT_FILES, DEFAULT_JUDGE_SETTINGS, runAudit } from '../../engine/evaluation/audit.js';
-import { verdictTable } from '../../engine/evaluation/audit-summary.js';
+import { AUDIT_FILES, DEFAULT_JUDGE_SETTINGS } from '../../engine/evaluation/audit.js';
 import { JUDGE_PROMPT_FILE } from '../../engine/evaluation/judge-prompt.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addChatEndpointOptions } from '../options/chat-options.js';
@@ -76,6 +75,9 @@ export function registerAuditCommand(program: Command): void {
     `OUT/${AUDIT_FILES.rejects}`,
   );
   withOptions.action(async (o) => {
+    // The library code loads when the command runs, not for `--help` (issue 50).
+    const { runAudit } = await import('../../engine/evaluation/audit.js');
+    const { verdictTable } = await import('../../engine/evaluation/audit-summary.js');
     const r = await runAudit({
       ...chatRunOptions(o, 'audit'),
       items: o.items,

@@ -3,9 +3,6 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { checkPaths } from '../../core/check-paths.js';
 import type { OpenAiConceptOptions } from '../../engine/products/concepts-openai.js';
-import { matchFilePaths, matchProductsFile } from '../../engine/products/match-file.js';
-import { openConceptualizer } from '../../engine/products/open-conceptualizer.js';
-import { openGraphStore } from '../../graph/open-store.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addChatConnectionOptions, chatClientOptions, type ChatConnectionCliOptions } from '../options/chat-options.js';
 import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
@@ -104,6 +101,10 @@ export function matchCommand(deprecatedFor?: string) {
     { flags: '--openai-concurrency <n>', use: '--concurrency', parse: positiveInt },
   ]);
   return addJsonOption(withChat).action(async (opts) => {
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { matchFilePaths, matchProductsFile } = await import('../../engine/products/match-file.js');
+    const { openConceptualizer } = await import('../../engine/products/open-conceptualizer.js');
+    const { openGraphStore } = await import('../../graph/open-store.js');
     checkPaths(matchFilePaths(opts));
     const store = await openGraphStore(opts.graph);
     try {

@@ -4,11 +4,7 @@
 import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { checkPaths } from '../../core/check-paths.js';
 import { UserError } from '../../core/errors.js';
-import { openEncoder } from '../../workers/open-encoder.js';
-import { buildCatalogIndex, catalogIndexPaths, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
-import { CatalogIndex, indexEncoder } from '../../engine/catalog/catalog-query.js';
-import { buildProductItems, productItemsPaths } from '../../engine/items/catalog/product-items.js';
-import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
+import { DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
 import { addEncodeWorkersOption, addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
 import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
 import { matchCommand } from './catalog-match.js';
@@ -67,6 +63,11 @@ Example
   const indexOptions = addEncodeWorkersOption(addBadInputOptions(index, 'OUT/rejects.jsonl'));
   addDeprecatedOptions(indexOptions, [{ flags: '--chunk-size <n>', use: '--chunk-products', parse: positiveInt }]);
   addQueueOptions(addModelOptions(indexOptions)).action(async (o) => {
+    // The library and model code load when the command runs, not for `--help` (issue 50).
+    const { buildCatalogIndex, catalogIndexPaths } = await import('../../engine/catalog/build-catalog-index.js');
+    const { openEncoder } = await import('../../workers/open-encoder.js');
+    const { notMeaningfulBecause, similarityNote } =
+      await import('../../engine/scoring/shoppingbench/encoder-meaning.js');
     checkPaths(catalogIndexPaths(o));
     // --workers N ≥ 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1).
     const encoder = await openEncoder(
@@ -122,6 +123,9 @@ Example
     .option('--k <n>', 'how many products', positiveInt, 10)
     .option('--exhaustive', 'scan every product instead of the HNSW candidates');
   addModelOptions(query).action(async (o, cmd) => {
+    // The library and model code load when the command runs, not for `--help` (issue 50).
+    const { CatalogIndex, indexEncoder } = await import('../../engine/catalog/catalog-query.js');
+    const { openEncoder } = await import('../../workers/open-encoder.js');
     const index = await CatalogIndex.open(o.index, { withIndex: !o.exhaustive });
     // The index's encoder, unless --encoder names one (the option's default is not a choice).
     const built = indexEncoder(index.manifest);
@@ -193,6 +197,9 @@ Example
     { flags: '--hi <x>', use: '--window lo,hi', parse: number, apply: bound('hi'), conflictsWith: ['window'] },
   ]);
   return addBadInputOptions(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl').action(async (o) => {
+    // The library code (the HNSW index) load when the command runs, not for `--help` (issue 50).
+    const { CatalogIndex } = await import('../../engine/catalog/catalog-query.js');
+    const { buildProductItems, productItemsPaths } = await import('../../engine/items/catalog/product-items.js');
     const lo = o.window?.lo;
     const hi = o.window?.hi;
     if (lo !== undefined && hi !== undefined && !(lo <= hi))

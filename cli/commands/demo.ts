@@ -3,11 +3,9 @@
 import type { Command } from '@commander-js/extra-typings';
 import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
 import { GLOVE_ENCODER_NAME } from '../../embeddings/glove-encoder.js';
-import { runDemo } from '../../engine/demo/run-demo.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
 import { MODEL_HELP, addModelOptions } from '../options/model-options.js';
 import { addOutDirOption } from '../options/output-options.js';
-import { accuracyTable } from '../../engine/scoring/intentionqa/intentionqa-score-tables.js';
 import type { PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
 import { pipelineSummary } from './pipeline.js';
 
@@ -41,6 +39,9 @@ export function registerDemoCommand(program: Command): void {
     .summary('the main job: demo world → pipeline → IntentionQA items, plus SessionIntentBench tasks')
     .description(DEMO_HELP);
   addItemOptions(addModelOptions(addOutDirOption(command))).action(async (o) => {
+    // The library and model code load when the command runs, not for `--help` (issue 50).
+    const { runDemo } = await import('../../engine/demo/run-demo.js');
+    const { accuracyTable } = await import('../../engine/scoring/intentionqa/intentionqa-score-tables.js');
     const demo = await runDemo({
       ...pipelineStageOptions(o),
       out: o.out,

@@ -5,9 +5,7 @@ import { Option, type Command } from '@commander-js/extra-typings';
 import { InputError, UserError } from '../../core/errors.js';
 import { createProgress } from '../../core/progress.js';
 import { redact } from '../../core/redact.js';
-import { writeDemo } from '../../engine/demo/demo-world.js';
 import { checkPaths } from '../../core/check-paths.js';
-import { writeScaleGraph, writeScalePaths } from '../../graph/generate/generate-scale.js';
 import {
   RELATION_SENSES,
   type GraphEdge,
@@ -16,12 +14,8 @@ import {
   type NodeId,
 } from '../../graph/graph-store.js';
 import { DEFAULT_IMPORT_BATCH, type ImportSummary } from '../../graph/import/import-checkpoint.js';
-import { importGraph } from '../../graph/import/import-graph.js';
-import { exportNeo4jAdmin, neo4jAdminExportPaths, sqliteDumpSource } from '../../graph/export/neo4j-admin-export.js';
 import { isNeo4jUri } from '../../graph/neo4j/neo4j-config.js';
-import { openGraphStore } from '../../graph/open-store.js';
 import { edgeSentences } from '../../graph/relation-sentences.js';
-import { SqliteGraphStore } from '../../graph/sqlite/sqlite-store.js';
 import { addGraphStoreOption, addNeighbourhoodModeOption, addSqliteGraphOption } from '../options/graph-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addJsonOption } from '../options/output-options.js';
@@ -229,6 +223,8 @@ export function registerGraphCommands(program: Command): void {
     if (!opts.aserSqlite && !(opts.jsonl && opts.jsonl.length > 0)) {
       throw new UserError('graph import: give --aser-sqlite FILE or --jsonl FILE… (see --help)');
     }
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { importGraph } = await import('../../graph/import/import-graph.js');
     const result = await importGraph({
       to: opts.to,
       aserSqlite: opts.aserSqlite,
@@ -253,6 +249,9 @@ export function registerGraphCommands(program: Command): void {
     .summary('print the counts (and, for a SQLite file, the metadata) of a graph store')
     .description(STATS_HELP);
   addJsonOption(addGraphStoreOption(stats)).action(async (opts) => {
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { openGraphStore } = await import('../../graph/open-store.js');
+    const { SqliteGraphStore } = await import('../../graph/sqlite/sqlite-store.js');
     const store = await openGraphStore(opts.graph);
     try {
       const counts = await store.counts();
@@ -292,6 +291,8 @@ export function registerGraphCommands(program: Command): void {
     .summary('rebuild the purchase-event index of a SQLite store with the current parser')
     .description(REINDEX_HELP);
   addSqliteGraphOption(reindex).action(async (opts) => {
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { SqliteGraphStore } = await import('../../graph/sqlite/sqlite-store.js');
     const store = SqliteGraphStore.open(opts.graph, { mode: 'write', allowStalePurchaseIndex: true });
     const { nodes } = await store.counts();
     const progress = createProgress({ label: 'reindex purchases', total: nodes, unit: 'nodes' });
@@ -318,6 +319,9 @@ export function registerGraphCommands(program: Command): void {
         `graph export: --graph must be a SQLite graph store file, got a Neo4j URI (${redact(opts.graph)})`,
       );
     }
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { exportNeo4jAdmin, neo4jAdminExportPaths, sqliteDumpSource } =
+      await import('../../graph/export/neo4j-admin-export.js');
     checkPaths(neo4jAdminExportPaths(opts.graph, opts.neo4jAdmin));
     const source = sqliteDumpSource(opts.graph);
     const { nodes, edges } = await source.counts();
@@ -377,6 +381,8 @@ export function registerGraphCommands(program: Command): void {
     .option('--purchase-fraction <f>', 'fraction of nodes that are purchase events', fraction, 0.05);
   addJsonOption(generateOptions).action(async (opts) => {
     if (opts.demo) {
+      // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+      const { writeDemo } = await import('../../engine/demo/demo-world.js');
       const r = await writeDemo(opts.out, { seed: opts.seed });
       if (opts.json) process.stdout.write(JSON.stringify(r) + '\n');
       else {
@@ -404,6 +410,8 @@ export function registerGraphCommands(program: Command): void {
       assertions: opts.assertions,
       assertionsOut: opts.assertionsOut,
     };
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { writeScaleGraph, writeScalePaths } = await import('../../graph/generate/generate-scale.js');
     checkPaths(writeScalePaths(opts.out, scale));
     const r = await writeScaleGraph(opts.out, scale);
     if (opts.json) process.stdout.write(JSON.stringify(r) + '\n');
@@ -432,6 +440,8 @@ export function registerGraphCommands(program: Command): void {
   addJsonOption(neighboursOptions).action(async (opts) => {
     if (opts.text === undefined && opts.id === undefined)
       throw new UserError('graph neighbours: give --text TEXT or --id ID');
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { openGraphStore } = await import('../../graph/open-store.js');
     const store = await openGraphStore(opts.graph);
     try {
       await printNeighbours(store, opts);

@@ -1,7 +1,7 @@
 // `intentsim items check`: the pipeline's validity rules over an existing IntentionQA item file
 // (engine/items/intentionqa/check-items.ts).
 import { Command } from '@commander-js/extra-typings';
-import { checkItems, CHECK_FILES } from '../../engine/evaluation/check-items.js';
+import { CHECK_FILES } from '../../engine/evaluation/check-items.js';
 import { INTENTIONQA_FILES } from '../../engine/items/intentionqa/write-items.js';
 import { positiveInt } from '../options/value-parsers.js';
 
@@ -38,6 +38,8 @@ Output --out DIR: ${CHECK_FILES.summary} (per rule the items flagged and the tex
     .option('--drop-flagged', 'also write the items no rule flags, and the others with reasons (needs --out)')
     .option('--generic-min-groups <n>', 'concept groups that make an intention generic (default 3)', positiveInt)
     .action(async (o) => {
+      // The library code loads when the command runs, not for `--help` (issue 50).
+      const { checkItems } = await import('../../engine/evaluation/check-items.js');
       const r = await checkItems({
         items: o.items,
         assertions: o.assertions,

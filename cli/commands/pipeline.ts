@@ -1,19 +1,13 @@
 // `intentsim pipeline`: graph + products + assertions → IntentionQA items, every stage in one run.
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import { pipelinePaths, runPipeline, type PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
+import type { PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
 import { checkPaths } from '../../core/check-paths.js';
 import { checkNotLocked } from '../../core/output-lock.js';
-import { withEncoder } from '../../workers/open-encoder.js';
-import { task1Window, task2Window } from '../../engine/items/intentionqa/run-context.js';
+import { task1Window, task2Window } from '../../engine/items/intentionqa/task-windows.js';
 import { formatDifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
 import { formatWindow, parseSampling } from '../../engine/search/windows.js';
 import { UserError } from '../../core/errors.js';
-import {
-  NO_CALIBRATION_NOTE,
-  productVectorsPaths,
-  runPipelineFromVectors,
-  type ProductVectorsManifest,
-} from '../../engine/pipeline/run-from-vectors.js';
+import type { ProductVectorsManifest } from '../../engine/pipeline/run-from-vectors.js';
 import { addNodeCacheOption, addOptionalGraphStoreOption } from '../options/graph-options.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
 import { MODEL_HELP, addModelOptions, formatProviderLine, setUnlessGiven } from '../options/model-options.js';
@@ -121,6 +115,9 @@ export function registerPipelineCommand(program: Command): void {
     const { encoder: open, ...stage } = pipelineStageOptions(o, queueOptions(o));
     if (o.productVectors !== undefined) {
       if (o.graph !== undefined) throw new UserError('give --graph or --product-vectors, not both');
+      // The library code loads when the command runs, not for `--help` (issue 50).
+      const { NO_CALIBRATION_NOTE, productVectorsPaths, runPipelineFromVectors } =
+        await import('../../engine/pipeline/run-from-vectors.js');
       const fromVectors = {
         ...stage,
         productVectors: o.productVectors,
@@ -137,6 +134,9 @@ export function registerPipelineCommand(program: Command): void {
       return;
     }
     if (o.graph === undefined) throw new UserError('pipeline needs --graph (or --product-vectors)');
+    // The library and model code load when the command runs, not for `--help` (issue 50).
+    const { pipelinePaths, runPipeline } = await import('../../engine/pipeline/run-pipeline.js');
+    const { withEncoder } = await import('../../workers/open-encoder.js');
     const inputs = { graph: o.graph, products: o.products, concepts: o.concepts, nodeCacheDir: o.nodeCache };
     // Paths first: a bad path fails before the model is opened.
     checkPaths(pipelinePaths({ embed: inputs, assertions: o.assertions, out: o.out }));

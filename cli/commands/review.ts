@@ -2,12 +2,7 @@
 // items on a local web page, and the labels become a summary (validity, second right answers, gold
 // agreement, κ) and, with --keep valid, filtered item files.
 import { Option, type Command } from '@commander-js/extra-typings';
-import { openReview } from '../../engine/review/open-review.js';
-import { serveReview } from '../../engine/review/review-server.js';
-import { exportReview } from '../../engine/review/export-review.js';
-import { importMturkPaths, importMturkResults } from '../../engine/review/mturk.js';
 import { checkPaths } from '../../core/check-paths.js';
-import { ReviewStore } from '../../engine/review/review-store.js';
 import { STRATUM_FIELDS, type StratumField } from '../../engine/review/sample-items.js';
 import { nameList, nonNegativeInt, positiveInt } from '../options/value-parsers.js';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
@@ -65,6 +60,9 @@ Example
     .option('--no-tokens', 'links without tokens (loopback only)')
     .option('--blind', 'the page shows no gold, no ids; annotators mark every right option (fixed at the start)')
     .action(async (o) => {
+      // The review store (better-sqlite3) and server load when the command runs, not for `--help` (issue 50).
+      const { openReview } = await import('../../engine/review/open-review.js');
+      const { serveReview } = await import('../../engine/review/review-server.js');
       const { store, annotators, resumed, malformed } = await openReview({
         itemsDir: o.items,
         reviewDir: o.out,
@@ -108,6 +106,8 @@ no gold in the CSV).`,
     .addOption(new Option('--keep <which>', 'also write the items that passed').choices(['valid'] as const))
     .option('--mturk-csv <file>', 'also write the MTurk batch input CSV')
     .action(async (o) => {
+      // The review store (better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+      const { exportReview } = await import('../../engine/review/export-review.js');
       const r = await exportReview({ reviewDir: o.review, out: o.out, keep: o.keep, mturkCsv: o.mturkCsv });
       const s = r.summary;
       const kappa = s.agreement?.kappa;
@@ -146,6 +146,9 @@ no gold in the CSV).`,
       'the results CSV MTurk gives for the batch of `review export --mturk-csv`',
     )
     .action(async (o) => {
+      // The review store (better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+      const { importMturkPaths, importMturkResults } = await import('../../engine/review/mturk.js');
+      const { ReviewStore } = await import('../../engine/review/review-store.js');
       checkPaths(importMturkPaths({ reviewDir: o.review, mturkResults: o.mturkResults }));
       const store = ReviewStore.open(o.review);
       try {

@@ -6,13 +6,8 @@ import { UserError, type OnError } from '../../core/errors.js';
 import { claimOutput } from '../../core/output-claim.js';
 import type { AnswerFiles } from '../../engine/scoring/answer-sheets.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
-import { scoreIntentionQa } from '../../engine/scoring/intentionqa/score-intentionqa.js';
 import { SCORE_FILES } from '../../engine/scoring/score-files.js';
-import { scoreSib } from '../../engine/scoring/sib/score-sib.js';
-import { openEncoder } from '../../workers/open-encoder.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
-import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
-import { scorePaths, scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
 import { addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addSeedOption } from '../options/seed-option.js';
@@ -145,6 +140,11 @@ Example
     addModelOptions(addBadInputOptions(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }),
   ).action(async (o) => {
     if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
+    // The library and model code load when the command runs, not for `--help` (issue 50).
+    const { scorePaths, scoreShoppingBench } = await import('../../engine/scoring/shoppingbench/score-run.js');
+    const { notMeaningfulBecause, similarityNote } =
+      await import('../../engine/scoring/shoppingbench/encoder-meaning.js');
+    const { openEncoder } = await import('../../workers/open-encoder.js');
     checkPaths(scorePaths(o));
     // --out is claimed (locked, temporary files of killed runs removed, summary.json removed until done).
     const claim = o.out ? claimOutput(o.out, 'folder', { completionFiles: [join(o.out, 'summary.json')] }) : undefined;
@@ -210,6 +210,8 @@ Example
     )
     .requiredOption('--items <files...>', 'IntentionQA items files (Task 1, Task 2, or the released files)');
   addAnswerScoringOptions(command, INTENTIONQA_STYLES, '--items').action(async (o) => {
+    // The library code loads when the command runs, not for `--help` (issue 50).
+    const { scoreIntentionQa } = await import('../../engine/scoring/intentionqa/score-intentionqa.js');
     const result = await scoreIntentionQa({
       ...scoringOptions(o),
       files: answerFiles(o.items, o.responses, '--items'),
@@ -252,6 +254,8 @@ Example
     )
     .requiredOption('--tasks <files...>', 'sib-tasks.jsonl and/or sib-distractors.jsonl');
   addAnswerScoringOptions(command, SIB_STYLES, '--tasks').action(async (o) => {
+    // The library code loads when the command runs, not for `--help` (issue 50).
+    const { scoreSib } = await import('../../engine/scoring/sib/score-sib.js');
     const result = await scoreSib({ ...scoringOptions(o), files: answerFiles(o.tasks, o.responses, '--tasks') });
     process.stdout.write(result.markdown);
     warnWhenUnparseable(

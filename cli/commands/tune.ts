@@ -1,8 +1,6 @@
 // `intentsim tune --review DIR` (issue 34): window bounds from a review's labels, written as an item
 // settings file for `pipeline --settings` and `demo --settings` (docs/tune.md).
 import type { Command } from '@commander-js/extra-typings';
-import { tuneReview } from '../../engine/review/tune-review.js';
-import { renderTuneTable } from '../../engine/review/tune-report.js';
 import { fraction, nonNegativeInt } from '../options/value-parsers.js';
 
 const TUNE_HELP = `
@@ -35,6 +33,9 @@ export function registerTuneCommand(program: Command): void {
     .option('--bootstrap <n>', 'bootstrap replicates for the intervals (0: none)', nonNegativeInt, 1000)
     .option('--seed <n>', 'seed of the bootstrap (same review + seed = same figures)', nonNegativeInt, 1)
     .action(async (o) => {
+      // The review store (better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+      const { tuneReview } = await import('../../engine/review/tune-review.js');
+      const { renderTuneTable } = await import('../../engine/review/tune-report.js');
       const r = await tuneReview({
         reviewDir: o.review,
         settingsOut: o.settingsOut,

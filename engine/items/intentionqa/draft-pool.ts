@@ -11,7 +11,7 @@
 // Blocks are submitted a bounded number ahead of the one being finished, so memory stays bounded
 // whatever the number of assertions.
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { Assertion } from './assertions.js';
 import type { AssertionDraft, IntentionQaRun } from './build-items.js';
 import type { IntentionQaOptions } from './intentionqa-options.js';
@@ -102,7 +102,9 @@ export async function* draftInParallel(
     options,
     search,
   };
-  const pool = new Piscina<DraftTask, AssertionDraft[]>({
+  // Loaded here, not at the top: `pipeline --help` and a run on the main thread need no worker pool.
+  const { Piscina: Pool } = await import('piscina');
+  const pool: Piscina<DraftTask, AssertionDraft[]> = new Pool<DraftTask, AssertionDraft[]>({
     filename: compiledWorkerFile(new URL('./draft-worker.js', import.meta.url)),
     minThreads: opts.workers,
     maxThreads: opts.workers,
