@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
 import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
-import { EMBEDDING_SOLVER } from '../../engine/evaluation/embedding-solver.js';
+import { EMBEDDING_SOLVER } from '../../engine/evaluation/solver-names.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
 import { addChatEndpointOptions, addSamplesOption, ASK_GENERATION_DEFAULTS } from '../options/chat-options.js';
 import { addResponseCacheOptions, chatRunOptions, RESPONSE_CACHE_FILE } from '../options/chat-run-options.js';

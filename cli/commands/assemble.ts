@@ -2,8 +2,13 @@
 // items from sessions JSONL.
 import { Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import { checkPaths } from '../../core/check-paths.js';
-import { SIB_OUTPUT_FILES, type SibSummary } from '../../engine/items/sib/assemble-sib.js';
-import { DEFAULT_WINDOWS, type CosineWindow, type DistractorWindows } from '../../engine/items/sib/distractors.js';
+import type { SibSummary } from '../../engine/items/sib/assemble-sib.js';
+import { SIB_OUTPUT_FILES } from '../../engine/items/sib/sib-files.js';
+import {
+  DEFAULT_WINDOWS,
+  type CosineWindow,
+  type DistractorWindows,
+} from '../../engine/items/sib/distractor-windows.js';
 import { PROMPT_STYLES, type PromptStyle } from '../../engine/items/sib/sib-types.js';
 import { addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';

@@ -1,7 +1,7 @@
 // `intentsim audit`: a judge model asked which options of every IntentionQA item are right
 // (engine/evaluation/audit.ts); verdicts, their counts, and with --drop-flagged the items kept.
 import type { Command } from '@commander-js/extra-typings';
-import { AUDIT_FILES, DEFAULT_JUDGE_SETTINGS } from '../../engine/evaluation/audit.js';
+import { AUDIT_FILES, DEFAULT_JUDGE_SETTINGS } from '../../engine/evaluation/audit-files.js';
 import { JUDGE_PROMPT_FILE } from '../../engine/evaluation/judge-prompt.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addChatEndpointOptions } from '../options/chat-options.js';

@@ -4,7 +4,7 @@
 import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { checkPaths } from '../../core/check-paths.js';
 import { UserError } from '../../core/errors.js';
-import { DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
+import { DEFAULT_CHUNK_SIZE } from '../../engine/catalog/catalog-layout.js';
 import { addEncodeWorkersOption, addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
 import { addDeprecatedOptions, deprecateCommand } from '../options/deprecated-spellings.js';
 import { matchCommand } from './catalog-match.js';

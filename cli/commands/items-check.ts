@@ -1,8 +1,8 @@
 // `intentsim items check`: the pipeline's validity rules over an existing IntentionQA item file
 // (engine/items/intentionqa/check-items.ts).
 import { Command } from '@commander-js/extra-typings';
-import { CHECK_FILES } from '../../engine/evaluation/check-items.js';
-import { INTENTIONQA_FILES } from '../../engine/items/intentionqa/write-items.js';
+import { CHECK_FILES } from '../../engine/evaluation/check-files.js';
+import { INTENTIONQA_FILES } from '../../engine/items/intentionqa/item-files.js';
 import { positiveInt } from '../options/value-parsers.js';
 
 export function itemsCheckCommand() {

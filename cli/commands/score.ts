@@ -6,7 +6,7 @@ import { UserError, type OnError } from '../../core/errors.js';
 import { claimOutput } from '../../core/output-claim.js';
 import type { AnswerFiles } from '../../engine/scoring/answer-sheets.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
-import { SCORE_FILES } from '../../engine/scoring/score-files.js';
+import { SCORE_FILES } from '../../engine/scoring/score-file-names.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { addModelOptions, encoderExecution, encoderSpec } from '../options/model-options.js';
 import { addOutDirOption } from '../options/output-options.js';

@@ -41,6 +41,7 @@ import {
   type ValidityRules,
 } from '../items/intentionqa/validity-filters.js';
 import { INTENTIONQA_FILES } from '../items/intentionqa/write-items.js';
+import { CHECK_FILES } from './check-files.js';
 
 /** The rules `items check` applies: the pipeline's filters, and the gold's own intention. */
 export const CHECK_RULES = [...VALIDITY_FILTERS, 'generic-gold'] as const;
@@ -71,11 +72,7 @@ export const CHECKED_ITEM_FILES = [
   'released_task2.jsonl',
 ] as const;
 
-export const CHECK_FILES = {
-  summary: 'check.json',
-  flagged: 'flagged.jsonl',
-  keptDir: 'items',
-} as const;
+export { CHECK_FILES };
 
 export interface CheckItemsOptions {
   /** An IntentionQA items file, or a folder holding CHECKED_ITEM_FILES (at least one). */

@@ -26,7 +26,7 @@ import { notice } from '../../core/notice.js';
 import { nothingSaved, readMatchingSidecar, removeSidecar, sidecarPath, writeSidecar } from '../../core/sidecar.js';
 import { createProgress } from '../../core/progress.js';
 import type { HnswParams, RangeResult, RangeSearch, WorkerSearch } from './range-search.js';
-import { ExactScanRange, passesLo } from './range-search.js';
+import { DEFAULT_HNSW_PARAMS, ExactScanRange, passesLo } from './range-search.js';
 
 /** Above k = n / this, one full scan is cheaper than a kNN search (hnswlib keeps a k-heap and visits ≥ k nodes). */
 const SCAN_INSTEAD_OF_KNN = 8;
@@ -40,7 +40,7 @@ function hnswlib(): typeof Hnsw {
   return loadedHnswlib;
 }
 
-export const DEFAULT_HNSW_PARAMS: HnswParams = { m: 16, efConstruction: 100, seed: 100 };
+export { DEFAULT_HNSW_PARAMS };
 
 export interface IndexSidecar {
   format: 'intentsim-hnsw/1';

@@ -20,13 +20,10 @@ import type { UnitVectors } from '../../search/unit-vectors.js';
 import { normalizePhrase } from '../../products/normalize.js';
 import type { Assertion } from './assertions.js';
 import { wordsOf, type WordSet } from './concept-overlap.js';
+import { DEFAULT_GROUP_GENERIC_SHARE } from './intentionqa-options.js';
 import { intersects, kindOf, phrasesOfProduct, productKinds, type ProductKinds } from './product-kinds.js';
 
-/**
- * The group-generic rule's default share: a text asserted for at least half of the kind pairs of a
- * shared phrase's group ("most pairs") is generic within it (docs/intentionqa.md, "Validity filters").
- */
-export const DEFAULT_GROUP_GENERIC_SHARE = 0.5;
+export { DEFAULT_GROUP_GENERIC_SHARE };
 /** A group with fewer kind pairs than this has no generic text: "most" of one or two pairs says nothing. */
 export const GROUP_GENERIC_MIN_KIND_PAIRS = 3;
 

@@ -23,30 +23,9 @@ import { collapseWhitespace } from './product-block.js';
 import { renderTaskPrompts, type SessionProductTexts, type TaskScene } from './task-prompts.js';
 import { trajectoryLeaf, type PromptStyle, type SibProduct, type Trajectory } from './sib-types.js';
 import { engineCosine, hasDirection, type CosineWindowSampler } from './window-sampler.js';
+import { DEFAULT_WINDOWS, type CosineWindow, type DistractorWindows } from './distractor-windows.js';
 
-export interface CosineWindow {
-  lo: number;
-  hi: number;
-}
-
-export interface DistractorWindows {
-  /** Catalogue product vs I_{t-1} (T1 hard negatives). */
-  intention: CosineWindow;
-  /** Catalogue product vs A_{t-1} (T2 hard negatives). */
-  attribute: CosineWindow;
-  /** Other session's comparison vs C_t (T3 negatives). */
-  comparison: CosineWindow;
-  /** Catalogue product vs P_t (next-product options). */
-  nextProduct: CosineWindow;
-}
-
-/** Starting points, not tuned on real data: tune them for your encoder (the summary shows eligible counts). */
-export const DEFAULT_WINDOWS: DistractorWindows = {
-  intention: { lo: 0.3, hi: 0.7 },
-  attribute: { lo: 0.3, hi: 0.7 },
-  comparison: { lo: 0.5, hi: 0.9 },
-  nextProduct: { lo: 0.5, hi: 0.9 },
-};
+export { DEFAULT_WINDOWS, type CosineWindow, type DistractorWindows };
 
 export type DistractorKind = 't1-hard-negative' | 't2-hard-negative' | 't3-negative' | 'next-product-choice';
 export const DISTRACTOR_KINDS: readonly DistractorKind[] = [
