@@ -50,7 +50,9 @@ export async function buildProgram(commandName?: string): Promise<Command> {
     .configureHelp({ sortSubcommands: false, helpWidth: 110 });
 
   const named = COMMANDS.filter(([name]) => name === commandName);
-  for (const [, load] of named.length > 0 ? named : COMMANDS) (await load())(program);
+  // Loaded together (the module loader overlaps their reads), registered in help order.
+  const registers = await Promise.all((named.length > 0 ? named : COMMANDS).map(([, load]) => load()));
+  for (const register of registers) register(program);
   inheritHelpSettings(program);
   return program;
 }

@@ -1,8 +1,7 @@
 // `intentsim demo`, the README's main command: the demo world through the whole pipeline, plus
 // SessionIntentBench tasks from the sample sessions (engine/demo/run-demo.ts).
 import type { Command } from '@commander-js/extra-typings';
-import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
-import { GLOVE_ENCODER_NAME } from '../../embeddings/glove-encoder.js';
+import { GLOVE_ENCODER_NAME, HASHING_ENCODER_NAME } from '../../embeddings/encoder-choice.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
 import { MODEL_HELP, addModelOptions } from '../options/model-options.js';
 import { addOutDirOption } from '../options/output-options.js';

@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
 import type { Assertion } from './assertions.js';
 import type { AssertionDraft, IntentionQaRun } from './build-items.js';
-import type { IntentionQaOptions } from './intentionqa-options.js';
+import { MIN_ASSERTIONS_FOR_WORKERS, type IntentionQaOptions } from './intentionqa-options.js';
 import type { IntentionQaRecord } from './item-types.js';
 import type { ValidityIndexData } from './validity-filters.js';
 import { createProgress } from '../../../core/progress.js';
@@ -36,14 +36,7 @@ export interface IntentionQaWorkerData {
   search: RangeSearchSpec;
 }
 
-/**
- * Below this many assertions, starting workers costs more than drafting on the main thread: each
- * worker receives a structured clone of the titles and assertions and rebuilds the run's context
- * before its first draft (measured at 10k assertions on 2 cores: 3.2 s with 2 workers against 1.8 s
- * on the main thread, issue 38). Below it, draftInParallel drafts on the main thread whatever the
- * number of workers asked for (the records are the same either way).
- */
-export const MIN_ASSERTIONS_FOR_WORKERS = 50_000;
+export { MIN_ASSERTIONS_FOR_WORKERS };
 
 /**
  * `auto`: every available core (at most 8: each worker holds its own copy of titles and assertions),
