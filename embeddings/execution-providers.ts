@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import * as ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-node';
+import { ort } from './onnxruntime.js';
 import {
   DeviceUnavailableError,
   providerCandidates,
@@ -33,7 +34,7 @@ export interface SessionSettings {
 
 /** What the fallback loop needs from ONNX Runtime; injectable so that tests can simulate failures. */
 export interface SessionFactory {
-  create(modelPath: string, options: ort.InferenceSession.SessionOptions): Promise<ort.InferenceSession>;
+  create(modelPath: string, options: Ort.InferenceSession.SessionOptions): Promise<Ort.InferenceSession>;
   /** Providers this build of onnxruntime-node ships or can load (`listSupportedBackends`). */
   supported(): Array<{ name: string; bundled: boolean }>;
   /** A reason not to try `provider` at all (a library known to be missing), or undefined to try it. */
@@ -96,7 +97,7 @@ function missingCudaLibrary(provider: ExecutionProviderName): string | undefined
 }
 
 export interface OpenedSession {
-  session: ort.InferenceSession;
+  session: Ort.InferenceSession;
   provider: ExecutionProviderName;
   /** Every provider tried, in order, the last one being the one that ran. */
   attempts: ProviderAttempt[];
@@ -105,8 +106,8 @@ export interface OpenedSession {
 function sessionOptions(
   provider: ExecutionProviderName,
   settings: SessionSettings,
-): ort.InferenceSession.SessionOptions {
-  const ep: ort.InferenceSession.ExecutionProviderConfig =
+): Ort.InferenceSession.SessionOptions {
+  const ep: Ort.InferenceSession.ExecutionProviderConfig =
     provider === 'cuda' ? { name: 'cuda', deviceId: 0 } : provider === 'webgpu' ? { name: 'webgpu' } : 'cpu';
   return {
     executionProviders: [ep],
@@ -132,7 +133,7 @@ export async function openSessionWithFallback(
   modelPath: string | ((provider: ExecutionProviderName) => Promise<string>),
   device: DeviceRequest,
   settings: SessionSettings,
-  probe?: (session: ort.InferenceSession, provider: ExecutionProviderName) => Promise<void>,
+  probe?: (session: Ort.InferenceSession, provider: ExecutionProviderName) => Promise<void>,
   factory: SessionFactory = onnxRuntimeSessionFactory,
 ): Promise<OpenedSession> {
   const attempts: ProviderAttempt[] = [];
@@ -148,7 +149,7 @@ export async function openSessionWithFallback(
       attempts.push({ provider, ok: false, reason: precheckFailure, ms: performance.now() - started });
       continue;
     }
-    let session: ort.InferenceSession | undefined;
+    let session: Ort.InferenceSession | undefined;
     try {
       // A model file per provider (the encoder's in-graph pooling on GPUs only), made when that
       // provider is tried: its failure to be made is that provider's failure.
