@@ -79,16 +79,28 @@ describe('a start-up of intentsim', () => {
     expect(modules.some((m) => m.endsWith('/dist/cli/commands/graph.js'))).toBe(true);
   }, 60_000);
 
-  it('loads no heavy dependency for --help and --version', async () => {
-    for (const args of [['--help'], ['--version']]) {
-      const modules = await modulesLoadedBy(args);
-      // Help lists every command: every command module was loaded, and none of their heavy code.
+  it('loads no heavy dependency for --help, and no command at all for --version', async () => {
+    const help = await modulesLoadedBy(['--help']);
+    // Help lists every command: every command module was loaded, and none of their heavy code.
+    expect(help.some((m) => m.endsWith('/dist/cli/commands/pipeline.js'))).toBe(true);
+    expect(heavyIn(help)).toEqual([]);
+    for (const flag of ['--version', '-V']) {
+      const modules = await modulesLoadedBy([flag]);
       expect(
-        modules.some((m) => m.endsWith('/dist/cli/commands/pipeline.js')),
-        args[0],
+        modules.some((m) => m.endsWith('/dist/cli/main.js')),
+        flag,
       ).toBe(true);
-      expect(heavyIn(modules), args[0]).toEqual([]);
+      expect(
+        modules.filter((m) => m.includes('/dist/cli/commands/')),
+        flag,
+      ).toEqual([]);
     }
+  }, 60_000);
+
+  it('prints the same version with no command declared', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V'])
+      expect((await run(process.execPath, [CLI, flag], { cwd: ROOT })).stdout).toBe(`${version}\n`);
   }, 60_000);
 
   it("loads no heavy dependency for any command's --help", async () => {
