@@ -2,7 +2,7 @@
 // messages say what went wrong in terms of fields; this is the one place that adds the CLI's words.
 import { InputLimitError } from '../core/jsonl-batches.js';
 import { DEFAULT_MODEL_ID } from '../embeddings/model-files.js';
-import { DeviceUnavailableError } from '../embeddings/execution-providers.js';
+import { DeviceUnavailableError } from '../embeddings/device-request.js';
 import { ModelNotFoundError } from '../embeddings/model-resolution.js';
 import type { Command } from '@commander-js/extra-typings';
 import { flagOf } from './option-flags.js';

@@ -39,7 +39,13 @@ const COMMANDS: ReadonlyArray<[name: string, load: () => Promise<Register>]> = [
   ['worker', async () => (await import('./commands/worker.js')).registerDeprecatedWorkerCommand],
 ];
 
-/** The command line with every command, or with only `commandName`'s when that names one. */
+/** The flags that print the version: the program's own option, which needs no command declared. */
+const VERSION_FLAGS: ReadonlySet<string | undefined> = new Set(['-V', '--version']);
+
+/**
+ * The command line with every command, with only `commandName`'s when that names one, or with none
+ * for `--version` (which prints what the program itself declares).
+ */
 export async function buildProgram(commandName?: string): Promise<Command> {
   const program = new Command('intentsim')
     .description(
@@ -51,7 +57,10 @@ export async function buildProgram(commandName?: string): Promise<Command> {
     .configureHelp({ sortSubcommands: false, helpWidth: 110 });
 
   const named = COMMANDS.filter(([name]) => name === commandName);
-  for (const [, load] of named.length > 0 ? named : COMMANDS) (await load())(program);
+  const wanted = VERSION_FLAGS.has(commandName) ? [] : named.length > 0 ? named : COMMANDS;
+  // Loaded together (the module loader overlaps their reads), registered in help order.
+  const registers = await Promise.all(wanted.map(([, load]) => load()));
+  for (const register of registers) register(program);
   inheritHelpSettings(program);
   // Every command's declared paths are checked before its action (cli/declared-paths.ts).
   checkDeclaredPathsBeforeAction(program);

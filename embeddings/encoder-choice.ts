@@ -1,9 +1,12 @@
 // Which sentence encoder a command uses: the Sentence-BERT ONNX model (default), the GloVe
 // word-vector baseline, or the offline stand-in (only when named, or as the demo's last resort). A
 // light module, so that the CLI parses options without loading the models.
-import { HASHING_ENCODER_NAME } from './hashing-encoder.js';
-import { GLOVE_ENCODER_NAME } from './glove-encoder.js';
 import { ConfigError } from '../core/errors.js';
+
+/** The offline stand-in's name (hashing-encoder.ts); here so that naming it loads no encoder. */
+export const HASHING_ENCODER_NAME = 'offline-hashing-v1';
+/** The GloVe baseline's name (glove-encoder.ts); here so that naming it loads no encoder. */
+export const GLOVE_ENCODER_NAME = 'glove-100d' as const;
 
 export const ENCODER_CHOICES = ['sentence-bert', GLOVE_ENCODER_NAME, HASHING_ENCODER_NAME] as const;
 export type EncoderChoice = (typeof ENCODER_CHOICES)[number];

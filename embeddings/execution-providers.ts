@@ -4,32 +4,26 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import * as ort from 'onnxruntime-node';
-import { ConfigError, UserError } from '../core/errors.js';
+import type * as Ort from 'onnxruntime-node';
+import { ort } from './onnxruntime.js';
+import {
+  DeviceUnavailableError,
+  providerCandidates,
+  type DeviceRequest,
+  type ExecutionProviderName,
+  type ProviderAttempt,
+} from './device-request.js';
 
-export type DeviceRequest = 'auto' | 'cpu' | 'cuda' | 'webgpu';
-export type ExecutionProviderName = 'cuda' | 'webgpu' | 'cpu';
-
-export const DEVICE_REQUESTS: readonly DeviceRequest[] = ['auto', 'cpu', 'cuda', 'webgpu'];
-
-export function parseDeviceRequest(value: string): DeviceRequest {
-  if ((DEVICE_REQUESTS as readonly string[]).includes(value)) return value as DeviceRequest;
-  throw new ConfigError('device', `must be one of ${DEVICE_REQUESTS.join(', ')}, got "${value}"`);
-}
-
-/** Providers to try, in order, for a device request. */
-export function providerCandidates(device: DeviceRequest): ExecutionProviderName[] {
-  return device === 'auto' ? ['cuda', 'webgpu', 'cpu'] : [device];
-}
-
-/** One try at a provider: whether the session opened (and ran a probe batch), and why not. */
-export interface ProviderAttempt {
-  provider: ExecutionProviderName;
-  ok: boolean;
-  /** The error that made it fail (absent when ok). */
-  reason?: string;
-  ms: number;
-}
+export {
+  DEVICE_REQUESTS,
+  DeviceUnavailableError,
+  parseDeviceRequest,
+  providerCandidates,
+  providerHint,
+  type DeviceRequest,
+  type ExecutionProviderName,
+  type ProviderAttempt,
+} from './device-request.js';
 
 export interface SessionSettings {
   /** Threads inside one operator (ORT intraOpNumThreads); 0 or absent lets ORT choose. */
@@ -40,7 +34,7 @@ export interface SessionSettings {
 
 /** What the fallback loop needs from ONNX Runtime; injectable so that tests can simulate failures. */
 export interface SessionFactory {
-  create(modelPath: string, options: ort.InferenceSession.SessionOptions): Promise<ort.InferenceSession>;
+  create(modelPath: string, options: Ort.InferenceSession.SessionOptions): Promise<Ort.InferenceSession>;
   /** Providers this build of onnxruntime-node ships or can load (`listSupportedBackends`). */
   supported(): Array<{ name: string; bundled: boolean }>;
   /** A reason not to try `provider` at all (a library known to be missing), or undefined to try it. */
@@ -103,48 +97,17 @@ function missingCudaLibrary(provider: ExecutionProviderName): string | undefined
 }
 
 export interface OpenedSession {
-  session: ort.InferenceSession;
+  session: Ort.InferenceSession;
   provider: ExecutionProviderName;
   /** Every provider tried, in order, the last one being the one that ran. */
   attempts: ProviderAttempt[];
 }
 
-export class DeviceUnavailableError extends UserError {
-  constructor(
-    readonly device: DeviceRequest,
-    readonly attempts: ProviderAttempt[],
-  ) {
-    const lines = attempts.map((a) => `  - ${a.provider}: ${a.reason ?? 'ok'}`);
-    const hints = [...new Set(attempts.map((a) => providerHint(a.provider)))].filter((h) => h !== '');
-    super(
-      `device ${device}: no execution provider could run the model.\n` +
-        lines.join('\n') +
-        (hints.length > 0 ? '\n' + hints.map((h) => `  ${h}`).join('\n') : ''),
-    );
-    this.name = 'DeviceUnavailableError';
-  }
-}
-
-/** What a user can do when a provider is unavailable. */
-export function providerHint(provider: ExecutionProviderName): string {
-  switch (provider) {
-    case 'cuda':
-      return (
-        'CUDA: onnxruntime-node ships its CUDA provider outside npm. On a machine with an NVIDIA driver, CUDA 12 and ' +
-        `cuDNN 9, run \`ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js\` (this project's package.json denies that install script, so \`npm ci\` skips the download).`
-      );
-    case 'webgpu':
-      return 'WebGPU: onnxruntime-node bundles Dawn, which needs a Vulkan driver (libvulkan.so.1 and a GPU ICD, e.g. the NVIDIA driver or mesa-vulkan-drivers).';
-    case 'cpu':
-      return '';
-  }
-}
-
 function sessionOptions(
   provider: ExecutionProviderName,
   settings: SessionSettings,
-): ort.InferenceSession.SessionOptions {
-  const ep: ort.InferenceSession.ExecutionProviderConfig =
+): Ort.InferenceSession.SessionOptions {
+  const ep: Ort.InferenceSession.ExecutionProviderConfig =
     provider === 'cuda' ? { name: 'cuda', deviceId: 0 } : provider === 'webgpu' ? { name: 'webgpu' } : 'cpu';
   return {
     executionProviders: [ep],
@@ -170,7 +133,7 @@ export async function openSessionWithFallback(
   modelPath: string | ((provider: ExecutionProviderName) => Promise<string>),
   device: DeviceRequest,
   settings: SessionSettings,
-  probe?: (session: ort.InferenceSession, provider: ExecutionProviderName) => Promise<void>,
+  probe?: (session: Ort.InferenceSession, provider: ExecutionProviderName) => Promise<void>,
   factory: SessionFactory = onnxRuntimeSessionFactory,
 ): Promise<OpenedSession> {
   const attempts: ProviderAttempt[] = [];
@@ -186,7 +149,7 @@ export async function openSessionWithFallback(
       attempts.push({ provider, ok: false, reason: precheckFailure, ms: performance.now() - started });
       continue;
     }
-    let session: ort.InferenceSession | undefined;
+    let session: Ort.InferenceSession | undefined;
     try {
       // A model file per provider (the encoder's in-graph pooling on GPUs only), made when that
       // provider is tried: its failure to be made is that provider's failure.

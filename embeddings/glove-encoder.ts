@@ -18,8 +18,9 @@ import type { DescribedEncoder, WordVectorEncoderDescription } from './encoder-d
 import { findGlovePackage, loadGloveVectors, type GloveLoad, type GlovePackage } from './glove-cache.js';
 import { gloveRows } from './glove-tokens.js';
 import { defaultCacheRoot } from './cache-paths.js';
+import { GLOVE_ENCODER_NAME } from './encoder-choice.js';
 
-export const GLOVE_ENCODER_NAME = 'glove-100d' as const;
+export { GLOVE_ENCODER_NAME };
 
 export const GLOVE_NOTICE =
   `${GLOVE_ENCODER_NAME} averages GloVe word vectors: a word-vector baseline, not Sentence-BERT. Its similarities ` +

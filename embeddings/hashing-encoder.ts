@@ -8,8 +8,9 @@ import type { EncodeOptions } from './sentence-encoder.js';
 import type { DescribedEncoder, StandInEncoderDescription } from './encoder-description.js';
 import { l2NormalizeRow } from './pooling.js';
 import { ConfigError } from '../core/errors.js';
+import { HASHING_ENCODER_NAME } from './encoder-choice.js';
 
-export const HASHING_ENCODER_NAME = 'offline-hashing-v1';
+export { HASHING_ENCODER_NAME };
 
 export const HASHING_ENCODER_NOTICE =
   `${HASHING_ENCODER_NAME} is an offline stand-in, not a Sentence-BERT model: its similarities count shared words ` +

@@ -5,7 +5,8 @@
 // runs in JavaScript (pooling.ts, bit-exact with every earlier run: the CPU default) or inside the
 // graph (graph-pooling.ts: the GPU default, so that only [batch, hidden] comes back from the device).
 import { join, resolve } from 'node:path';
-import * as ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-node';
+import { ort } from './onnxruntime.js';
 import type { EncodeOptions } from './sentence-encoder.js';
 import { resolveModel, type ModelResolutionOptions } from './model-resolution.js';
 import { defaultCacheRoot } from './cache-paths.js';
@@ -82,7 +83,7 @@ interface PreparedBatch {
   indices: number[];
   lengths: number[];
   paddedLength: number;
-  inputs: Record<string, ort.Tensor>;
+  inputs: Record<string, Ort.Tensor>;
 }
 
 export class OnnxSentenceEncoder implements DescribedEncoder {
@@ -102,7 +103,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
   };
 
   private constructor(
-    private readonly session: ort.InferenceSession,
+    private readonly session: Ort.InferenceSession,
     private readonly tokenizer: SentenceTokenizer,
     readonly info: EncoderInfo,
     private readonly sortByLength: boolean,
@@ -196,7 +197,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     };
     // The probe is one real (empty) sentence: a provider that opens but cannot run falls back here.
     const probeTokens = tokenizer.tokenize(['']);
-    const probe = async (session: ort.InferenceSession, provider: string) => {
+    const probe = async (session: Ort.InferenceSession, provider: string) => {
       const seq = probeTokens[0]!.ids.length;
       const pooling = poolingForProvider(poolingRequest, provider);
       const rows = await runModel(session, modelInputs(session, probeTokens, seq), pooling, {
@@ -269,7 +270,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
    * The ONNX Runtime session itself, for benchmarks that compare encode() with a bare session.run
    * loop: using the same session (same thread pool) keeps the comparison about the engine's overhead.
    */
-  get onnxSession(): ort.InferenceSession {
+  get onnxSession(): Ort.InferenceSession {
     return this.session;
   }
 
@@ -306,7 +307,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     let paddedTokens = 0;
     const session = this.session;
     const pooling = this.pooling;
-    const steps: PipelineSteps<PreparedBatch, ort.Tensor> = {
+    const steps: PipelineSteps<PreparedBatch, Ort.Tensor> = {
       prepare: () => {
         if (queue.length === 0) {
           if (window >= lastWindow) return undefined;
@@ -408,7 +409,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
 }
 
 /** The hidden size the graph declares for the output read (undefined when symbolic or absent). */
-function declaredHiddenSize(session: ort.InferenceSession, pooling: PoolingMode = 'js'): number | undefined {
+function declaredHiddenSize(session: Ort.InferenceSession, pooling: PoolingMode = 'js'): number | undefined {
   const name =
     pooling === 'graph'
       ? pooledOutputName(true)
@@ -416,7 +417,7 @@ function declaredHiddenSize(session: ort.InferenceSession, pooling: PoolingMode 
         ? 'last_hidden_state'
         : session.outputNames[0];
   // Another runtime's session (onnxruntime-web, in a bench) may come without metadata.
-  const output = (session.outputMetadata as readonly ort.InferenceSession.ValueMetadata[] | undefined)?.find(
+  const output = (session.outputMetadata as readonly Ort.InferenceSession.ValueMetadata[] | undefined)?.find(
     (m) => m.name === name,
   );
   const last = output?.isTensor ? output.shape[output.shape.length - 1] : undefined;
@@ -434,21 +435,21 @@ function checkHiddenSize(outputSize: number | undefined, dim: number): void {
  * graph declares are fed (some BERT exports have no token_type_ids).
  */
 export async function runBatch(
-  session: ort.InferenceSession,
+  session: Ort.InferenceSession,
   rows: readonly TokenizedSentence[],
   seq: number,
-): Promise<ort.Tensor> {
+): Promise<Ort.Tensor> {
   return runInputs(session, modelInputs(session, rows, seq), rows.length, seq);
 }
 
 /** The padded inputs of one batch, only those the graph declares (some BERT exports have no token_type_ids). */
 export function modelInputs(
-  session: ort.InferenceSession,
+  session: Ort.InferenceSession,
   rows: readonly TokenizedSentence[],
   seq: number,
-): Record<string, ort.Tensor> {
+): Record<string, Ort.Tensor> {
   const feeds = paddedInputs(rows, seq);
-  const inputs: Record<string, ort.Tensor> = {};
+  const inputs: Record<string, Ort.Tensor> = {};
   for (const name of session.inputNames) {
     const tensor = feeds[name as keyof typeof feeds];
     if (!tensor)
@@ -463,11 +464,11 @@ export function modelInputs(
  * (normalised or not) sentence vectors [rows, hidden] that graph-pooling.ts added to the graph.
  */
 export async function runModel(
-  session: ort.InferenceSession,
-  inputs: Record<string, ort.Tensor>,
+  session: Ort.InferenceSession,
+  inputs: Record<string, Ort.Tensor>,
   pooling: PoolingMode,
   shape: { rows: number; seq: number; normalize: boolean },
-): Promise<ort.Tensor> {
+): Promise<Ort.Tensor> {
   if (pooling === 'js') return runInputs(session, inputs, shape.rows, shape.seq);
   const name = pooledOutputName(shape.normalize);
   const result = (await session.run(inputs, [name]))[name]!;
@@ -480,11 +481,11 @@ export async function runModel(
 
 /** Runs one batch's inputs and returns last_hidden_state, checked to be float32 [rows, seq, hidden]. */
 export async function runInputs(
-  session: ort.InferenceSession,
-  inputs: Record<string, ort.Tensor>,
+  session: Ort.InferenceSession,
+  inputs: Record<string, Ort.Tensor>,
   rows: number,
   seq: number,
-): Promise<ort.Tensor> {
+): Promise<Ort.Tensor> {
   const outputName = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0]!;
   const result = await session.run(inputs, [outputName]);
   const hidden = result[outputName]!;
@@ -500,7 +501,7 @@ export async function runInputs(
 export function paddedInputs(
   rows: readonly TokenizedSentence[],
   seq: number,
-): { input_ids: ort.Tensor; attention_mask: ort.Tensor; token_type_ids: ort.Tensor } {
+): { input_ids: Ort.Tensor; attention_mask: Ort.Tensor; token_type_ids: Ort.Tensor } {
   const n = rows.length * seq;
   const ids = new BigInt64Array(n);
   const mask = new BigInt64Array(n);

@@ -5,7 +5,8 @@
 // that a transform (graph-pooling.ts, float16-conversion.ts) can read an exported model; protobufjs
 // skips fields it does not know, which is why a transform checks that a model round-trips whole
 // (modelRoundTrips) before rewriting it.
-import protobuf from 'protobufjs';
+import { createRequire } from 'node:module';
+import type * as Protobuf from 'protobufjs';
 
 /** ONNX TensorProto.DataType values used here. */
 export const OnnxDataType = {
@@ -151,9 +152,23 @@ const descriptor = {
   },
 };
 
-const root = protobuf.Root.fromJSON(descriptor);
-const ModelProtoType = root.lookupType('onnx.ModelProto');
-const GraphProtoType = root.lookupType('onnx.GraphProto');
+/**
+ * protobufjs and the message types, loaded when a model is first encoded or decoded: an encoder that
+ * pools in JavaScript (the CPU's default) never parses its model, and does not load them (issue 50).
+ */
+let loaded: { protobuf: typeof Protobuf; ModelProtoType: Protobuf.Type; GraphProtoType: Protobuf.Type } | undefined;
+function proto(): NonNullable<typeof loaded> {
+  if (loaded === undefined) {
+    const protobuf = createRequire(import.meta.url)('protobufjs') as typeof Protobuf;
+    const root = protobuf.Root.fromJSON(descriptor);
+    loaded = {
+      protobuf,
+      ModelProtoType: root.lookupType('onnx.ModelProto'),
+      GraphProtoType: root.lookupType('onnx.GraphProto'),
+    };
+  }
+  return loaded;
+}
 
 // Plain-object shapes of the messages above (camelCase, as protobufjs names them).
 export interface TensorProto {
@@ -209,6 +224,7 @@ export interface ModelProto {
 
 /** Serialises a model to the ONNX wire format (what InferenceSession loads). */
 export function encodeModelProto(model: ModelProto): Uint8Array {
+  const { ModelProtoType } = proto();
   const err = ModelProtoType.verify(model);
   if (err) throw new Error(`invalid ONNX model: ${err}`);
   return ModelProtoType.encode(ModelProtoType.fromObject(model)).finish();
@@ -216,6 +232,7 @@ export function encodeModelProto(model: ModelProto): Uint8Array {
 
 /** Decodes a model (the transforms read models with it; tests inspect what the generators wrote). */
 export function decodeModelProto(bytes: Uint8Array): ModelProto {
+  const { ModelProtoType } = proto();
   const msg = ModelProtoType.decode(mergeGraphFields(bytes));
   return ModelProtoType.toObject(msg, { longs: Number, defaults: false, arrays: true }) as ModelProto;
 }
@@ -223,6 +240,7 @@ export function decodeModelProto(bytes: Uint8Array): ModelProto {
 /** Whether `bytes` decodes into the fields above with nothing left out (re-encoding gives as many bytes). */
 export function modelRoundTrips(bytes: Uint8Array, decoded: ModelProto = decodeModelProto(bytes)): boolean {
   // The writer's length, without finish(): the byte copies (most of the time, for 90 MB) are skipped.
+  const { ModelProtoType } = proto();
   return ModelProtoType.encode(ModelProtoType.fromObject(decoded)).len === bytes.byteLength;
 }
 
@@ -235,6 +253,7 @@ export function appendToGraph(
   model: Uint8Array,
   additions: Pick<GraphProto, 'node' | 'initializer' | 'output'>,
 ): Uint8Array {
+  const { protobuf, GraphProtoType } = proto();
   const err = GraphProtoType.verify(additions);
   if (err) throw new Error(`invalid ONNX graph additions: ${err}`);
   const graph = GraphProtoType.encode(GraphProtoType.fromObject(additions)).finish();
@@ -254,6 +273,7 @@ export function appendToGraph(
  * decoder keeps only the last one; concatenating the payloads is the merge the wire format defines.
  */
 function mergeGraphFields(bytes: Uint8Array): Uint8Array {
+  const { protobuf } = proto();
   const reader = protobuf.Reader.create(bytes);
   const graphs: Array<[number, number]> = [];
   const others: Array<[number, number]> = [];

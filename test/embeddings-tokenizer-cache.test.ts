@@ -146,8 +146,11 @@ describe('when the record is not used', () => {
     await readTokenizerDefinition(join(dir, 'tokenizer.json'), cacheRoot);
     const record = tokenizerRecordPath(join(dir, 'tokenizer.json'), cacheRoot);
     const text = readFileSync(record, 'utf8');
-    // One token renamed inside the body: valid JSON, wrong content; the checksum catches it.
-    writeFileSync(record, text.replace('"phone"', '"phona"'));
+    // One token renamed inside the body (a line of the vocabulary string): valid JSON, wrong content;
+    // the checksum catches it.
+    const damagedText = text.replace('\\nphone\\n', '\\nphona\\n');
+    expect(damagedText).not.toBe(text);
+    writeFileSync(record, damagedText);
     const damaged = await readTokenizerDefinition(join(dir, 'tokenizer.json'), cacheRoot);
     expect(damaged.source).toBe('file');
     expect(damaged.vocabulary).toEqual(vocab);
@@ -171,6 +174,41 @@ describe('when the record is not used', () => {
     expect(existsSync(join(cacheRoot, 'tokenizers'))).toBe(false);
     const tokenizer = await SentenceTokenizer.load(dir, 256, cacheRoot);
     expect(tokenizer.tokenize(['phone'])[0]!.ids).toEqual(libraryTokenizer(dir).encode('phone').ids);
+  });
+
+  it('a token holding a newline is never recorded (a record keeps a token a line): the file is read each time', async () => {
+    const vocab = [...tinyVocabulary(), 'two\nlines'];
+    const dir = tokenizerDir(vocab);
+    const cacheRoot = mkdtempSync(join(tmpdir(), 'intentsim-tokcache-root-'));
+    for (let i = 0; i < 2; i++)
+      expect((await readTokenizerDefinition(join(dir, 'tokenizer.json'), cacheRoot)).source).toBe('file');
+    expect(existsSync(tokenizerRecordPath(join(dir, 'tokenizer.json'), cacheRoot))).toBe(false);
+    const tokenizer = await SentenceTokenizer.load(dir, 256, cacheRoot);
+    expect(tokenizer.tokenize(['PersonX buy a phone.'])[0]!.ids).toEqual(
+      libraryTokenizer(dir).encode('PersonX buy a phone.').ids,
+    );
+  });
+
+  it('a record of the earlier format (the tokens as a JSON array) is made again, then read', async () => {
+    const vocab = tinyVocabulary();
+    const dir = tokenizerDir(vocab);
+    const cacheRoot = mkdtempSync(join(tmpdir(), 'intentsim-tokcache-root-'));
+    const record = tokenizerRecordPath(join(dir, 'tokenizer.json'), cacheRoot);
+    await readTokenizerDefinition(join(dir, 'tokenizer.json'), cacheRoot);
+    const [headerLine, bodyLine] = readFileSync(record, 'utf8').split('\n') as [string, string];
+    const header = JSON.parse(headerLine) as { format: number };
+    expect(header.format).toBe(2);
+    const body = JSON.parse(bodyLine) as { json: object; vocabulary: string };
+    expect(body.vocabulary.split('\n')).toEqual(vocab);
+    // The format-1 record of the same file: the tokens as an array (its checksum made to match).
+    const oldBody = JSON.stringify({ json: body.json, vocabulary: vocab });
+    const { createHash } = await import('node:crypto');
+    const oldHeader = { ...header, format: 1, bodySha256: createHash('sha256').update(oldBody).digest('hex') };
+    writeFileSync(record, `${JSON.stringify(oldHeader)}\n${oldBody}`);
+    expect((await readTokenizerDefinition(join(dir, 'tokenizer.json'), cacheRoot)).source).toBe('file');
+    const again = await readTokenizerDefinition(join(dir, 'tokenizer.json'), cacheRoot);
+    expect(again.source).toBe('cache');
+    expect(again.vocabulary).toEqual(vocab);
   });
 
   it('a cache folder that cannot be written: the same tokens, nothing recorded', async () => {

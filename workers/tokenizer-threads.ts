@@ -2,8 +2,9 @@
 // context sentences took 1.45 s of the JavaScript thread against 3.22 s of inference). A Piscina
 // pool of tokenize-worker.ts threads, each with its own copy of the model's tokenizer; the
 // pipelined ONNX encoder sends it whole windows of sentences ahead of the batches that need them.
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { ParallelTokenizer, TokenizedSentence } from '../embeddings/tokenizer.js';
 import type { OnnxSentenceEncoder } from '../embeddings/onnx-encoder.js';
 import { compiledWorkerFile } from './worker-file.js';
@@ -36,7 +37,9 @@ export class TokenizerThreads implements ParallelTokenizer {
   ) {}
 
   static open(data: TokenizeWorkerData, threads: number): TokenizerThreads {
-    const pool = new Piscina<string[], TokenizedSentence[]>({
+    // Loaded when a pool starts: an encoder without tokenizer threads (the CPU's default) does not load it (issue 50).
+    const { Piscina: Pool } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
+    const pool: Piscina<string[], TokenizedSentence[]> = new Pool<string[], TokenizedSentence[]>({
       filename: compiledWorkerFile(new URL('./tokenize-worker.js', import.meta.url)),
       minThreads: threads,
       maxThreads: threads,

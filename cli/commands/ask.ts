@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
 import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
-import { ask, askPaths } from '../../engine/evaluation/ask.js';
-import { EMBEDDING_SOLVER, solveByEmbedding } from '../../engine/evaluation/embedding-solver.js';
+import { EMBEDDING_SOLVER } from '../../engine/evaluation/solver-names.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
-import { openEncoder } from '../../workers/open-encoder.js';
 import { addChatEndpointOptions, addSamplesOption, ASK_GENERATION_DEFAULTS } from '../options/chat-options.js';
 import { addResponseCacheOptions, chatRunOptions, RESPONSE_CACHE_FILE } from '../options/chat-run-options.js';
 import {
@@ -106,10 +104,15 @@ export function registerAskCommand(program: Command): void {
     ),
     { cacheDirAlso },
   );
-  declarePaths(withOptions, (o) =>
-    mergePaths(askPaths({ ...o, cacheFile: typeof o.cache === 'string' ? o.cache : undefined }), modelPaths(o)),
-  ).action(async (o) => {
+  // The paths' library code loads when the command runs, not for `--help` (issue 50).
+  declarePaths(withOptions, async (o) => {
+    const { askPaths } = await import('../../engine/evaluation/ask.js');
+    return mergePaths(askPaths({ ...o, cacheFile: typeof o.cache === 'string' ? o.cache : undefined }), modelPaths(o));
+  }).action(async (o) => {
     if (o.solver === EMBEDDING_SOLVER) {
+      // The model code loads when the command runs, not for `--help` (issue 50).
+      const { openEncoder } = await import('../../workers/open-encoder.js');
+      const { solveByEmbedding } = await import('../../engine/evaluation/embedding-solver.js');
       const encoder = await openEncoder(encoderSpec(o), encoderExecution(o));
       try {
         const r = await solveByEmbedding({
@@ -132,6 +135,7 @@ export function registerAskCommand(program: Command): void {
     }
     if (o.endpoint === undefined || o.model === undefined)
       throw new UserError('ask needs --endpoint and --model (or --solver embedding)');
+    const { ask } = await import('../../engine/evaluation/ask.js');
     const r = await ask({
       ...chatRunOptions(o, 'ask'),
       items: o.items,

@@ -1,10 +1,13 @@
 // `intentsim items sib` (formerly `assemble sib`): SessionIntentBench tasks and distractor-backed
 // items from sessions JSONL.
 import { Command, InvalidArgumentError } from '@commander-js/extra-typings';
-import { ModelNotFoundError } from '../../embeddings/model-resolution.js';
-import { openEncoder } from '../../workers/open-encoder.js';
-import { assembleSib, sibPaths, SIB_OUTPUT_FILES, type SibSummary } from '../../engine/items/sib/assemble-sib.js';
-import { DEFAULT_WINDOWS, type CosineWindow, type DistractorWindows } from '../../engine/items/sib/distractors.js';
+import type { SibSummary } from '../../engine/items/sib/assemble-sib.js';
+import { SIB_OUTPUT_FILES } from '../../engine/items/sib/sib-files.js';
+import {
+  DEFAULT_WINDOWS,
+  type CosineWindow,
+  type DistractorWindows,
+} from '../../engine/items/sib/distractor-windows.js';
 import { PROMPT_STYLES, type PromptStyle } from '../../engine/items/sib/sib-types.js';
 import { addModelOptions, encoderExecution, encoderSpec, modelPaths } from '../options/model-options.js';
 import { declarePaths, mergePaths } from '../declared-paths.js';
@@ -137,10 +140,15 @@ export function sibCommand(deprecatedFor?: string) {
     { flags: '--window-comparison <lo,hi>', use: '--task3-window', parse: cosineBounds },
     { flags: '--window-next <lo,hi>', use: '--next-product-window', parse: cosineBounds },
   ]);
-  const paths = declarePaths(addModelOptions(addBadInputOptions(withSib, `OUT/${SIB_OUTPUT_FILES.rejects}`)), (o) =>
-    mergePaths(sibPaths(o), modelPaths(o)),
+  const paths = declarePaths(
+    addModelOptions(addBadInputOptions(withSib, `OUT/${SIB_OUTPUT_FILES.rejects}`)),
+    async (o) => mergePaths((await import('../../engine/items/sib/assemble-sib.js')).sibPaths(o), modelPaths(o)),
   );
   return paths.action(async (o) => {
+    // The library and model code load when the command runs, not for `--help` (issue 50).
+    const { ModelNotFoundError } = await import('../../embeddings/model-resolution.js');
+    const { openEncoder } = await import('../../workers/open-encoder.js');
+    const { assembleSib } = await import('../../engine/items/sib/assemble-sib.js');
     const wantDistractors = o.distractors ?? o.catalog !== undefined;
     const encoder = wantDistractors
       ? await openEncoder(encoderSpec(o), encoderExecution(o)).catch((err: unknown) => {

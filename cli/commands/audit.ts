@@ -1,9 +1,8 @@
 // `intentsim audit`: a judge model asked which options of every IntentionQA item are right
 // (engine/evaluation/audit.ts); verdicts, their counts, and with --drop-flagged the items kept.
 import type { Command } from '@commander-js/extra-typings';
-import { AUDIT_FILES, auditPaths, DEFAULT_JUDGE_SETTINGS, runAudit } from '../../engine/evaluation/audit.js';
+import { AUDIT_FILES, DEFAULT_JUDGE_SETTINGS } from '../../engine/evaluation/audit-files.js';
 import { declarePaths } from '../declared-paths.js';
-import { verdictTable } from '../../engine/evaluation/audit-summary.js';
 import { JUDGE_PROMPT_FILE } from '../../engine/evaluation/judge-prompt.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addChatEndpointOptions } from '../options/chat-options.js';
@@ -76,9 +75,15 @@ export function registerAuditCommand(program: Command): void {
     }),
     `OUT/${AUDIT_FILES.rejects}`,
   );
-  declarePaths(withOptions, (o) =>
-    auditPaths({ ...o, cacheFile: typeof o.cache === 'string' ? o.cache : null }),
+  declarePaths(withOptions, async (o) =>
+    (await import('../../engine/evaluation/audit.js')).auditPaths({
+      ...o,
+      cacheFile: typeof o.cache === 'string' ? o.cache : null,
+    }),
   ).action(async (o) => {
+    // The library code loads when the command runs, not for `--help` (issue 50).
+    const { runAudit } = await import('../../engine/evaluation/audit.js');
+    const { verdictTable } = await import('../../engine/evaluation/audit-summary.js');
     const r = await runAudit({
       ...chatRunOptions(o, 'audit'),
       items: o.items,

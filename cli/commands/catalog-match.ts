@@ -2,9 +2,6 @@
 // to the purchase-event nodes of a graph store.
 import { Command, Option } from '@commander-js/extra-typings';
 import type { OpenAiConceptOptions } from '../../engine/products/concepts-openai.js';
-import { matchFilePaths, matchProductsFile } from '../../engine/products/match-file.js';
-import { openConceptualizer } from '../../engine/products/open-conceptualizer.js';
-import { openGraphStore } from '../../graph/open-store.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { declarePaths, mergePaths } from '../declared-paths.js';
 import { addChatConnectionOptions, chatClientOptions, type ChatConnectionCliOptions } from '../options/chat-options.js';
@@ -104,10 +101,16 @@ export function matchCommand(deprecatedFor?: string) {
     { flags: '--openai-concurrency <n>', use: '--concurrency', parse: positiveInt },
   ]);
   // The answer cache is appended to: an input given as the cache would grow cached lines.
-  const paths = declarePaths(addJsonOption(withChat), (o) =>
-    mergePaths(matchFilePaths(o), { outputFiles: { rejects: o.rejects, cache: o.cache } }),
+  const paths = declarePaths(addJsonOption(withChat), async (o) =>
+    mergePaths((await import('../../engine/products/match-file.js')).matchFilePaths(o), {
+      outputFiles: { rejects: o.rejects, cache: o.cache },
+    }),
   );
   return paths.action(async (opts) => {
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { matchProductsFile } = await import('../../engine/products/match-file.js');
+    const { openConceptualizer } = await import('../../engine/products/open-conceptualizer.js');
+    const { openGraphStore } = await import('../../graph/open-store.js');
     const store = await openGraphStore(opts.graph);
     try {
       const conceptualizer = await openConceptualizer(

@@ -4,12 +4,7 @@
 import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
 import { nothingSaved } from '../../core/sidecar.js';
-import { indexPath } from '../../engine/catalog/catalog-layout.js';
-import { openEncoder } from '../../workers/open-encoder.js';
-import { buildCatalogIndex, catalogIndexPaths, DEFAULT_CHUNK_SIZE } from '../../engine/catalog/build-catalog-index.js';
-import { CatalogIndex, indexEncoder } from '../../engine/catalog/catalog-query.js';
-import { buildProductItems, productItemsPaths } from '../../engine/items/catalog/product-items.js';
-import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
+import { DEFAULT_CHUNK_SIZE, indexPath } from '../../engine/catalog/catalog-layout.js';
 import {
   addEncodeWorkersOption,
   addModelOptions,
@@ -74,9 +69,14 @@ Example
     .option('--chunk-products <n>', 'products per chunk (the unit of resumption)', positiveInt, DEFAULT_CHUNK_SIZE);
   const indexOptions = addEncodeWorkersOption(addBadInputOptions(index, 'OUT/rejects.jsonl'));
   addDeprecatedOptions(indexOptions, [{ flags: '--chunk-size <n>', use: '--chunk-products', parse: positiveInt }]);
-  declarePaths(addQueueOptions(addModelOptions(indexOptions)), (o) =>
-    mergePaths(catalogIndexPaths(o), modelPaths(o)),
+  declarePaths(addQueueOptions(addModelOptions(indexOptions)), async (o) =>
+    mergePaths((await import('../../engine/catalog/build-catalog-index.js')).catalogIndexPaths(o), modelPaths(o)),
   ).action(async (o) => {
+    // The library and model code load when the command runs, not for `--help` (issue 50).
+    const { buildCatalogIndex } = await import('../../engine/catalog/build-catalog-index.js');
+    const { openEncoder } = await import('../../workers/open-encoder.js');
+    const { notMeaningfulBecause, similarityNote } =
+      await import('../../engine/scoring/shoppingbench/encoder-meaning.js');
     // --workers N ≥ 1: a Piscina pool of Sentence-BERT sessions, --threads each (default 1).
     const encoder = await openEncoder(
       encoderSpec(o),
@@ -139,6 +139,9 @@ Example
     .option('--exhaustive', 'scan every product instead of the HNSW candidates');
   declarePaths(addModelOptions(query), (o) => mergePaths({ inputDirs: { index: o.index } }, modelPaths(o))).action(
     async (o, cmd) => {
+      // The library and model code load when the command runs, not for `--help` (issue 50).
+      const { CatalogIndex, indexEncoder } = await import('../../engine/catalog/catalog-query.js');
+      const { openEncoder } = await import('../../workers/open-encoder.js');
       const index = await CatalogIndex.open(o.index, { withIndex: !o.exhaustive });
       // The index's encoder, unless --encoder names one (the option's default is not a choice).
       const built = indexEncoder(index.manifest);
@@ -210,10 +213,13 @@ Example
     { flags: '--lo <x>', use: '--window lo,hi', parse: number, apply: bound('lo'), conflictsWith: ['window'] },
     { flags: '--hi <x>', use: '--window lo,hi', parse: number, apply: bound('hi'), conflictsWith: ['window'] },
   ]);
-  const paths = declarePaths(addBadInputOptions(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl'), (o) =>
-    productItemsPaths(o),
+  const paths = declarePaths(addBadInputOptions(addSeedOption(windowOptions, number), 'OUT/rejects.jsonl'), async (o) =>
+    (await import('../../engine/items/catalog/product-items.js')).productItemsPaths(o),
   );
   return paths.action(async (o) => {
+    // The library code (the HNSW index) load when the command runs, not for `--help` (issue 50).
+    const { CatalogIndex } = await import('../../engine/catalog/catalog-query.js');
+    const { buildProductItems } = await import('../../engine/items/catalog/product-items.js');
     const lo = o.window?.lo;
     const hi = o.window?.hi;
     if (lo !== undefined && hi !== undefined && !(lo <= hi))

@@ -1,14 +1,11 @@
 // `intentsim demo`, the README's main command: the demo world through the whole pipeline, plus
 // SessionIntentBench tasks from the sample sessions (engine/demo/run-demo.ts).
 import type { Command } from '@commander-js/extra-typings';
-import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
-import { GLOVE_ENCODER_NAME } from '../../embeddings/glove-encoder.js';
-import { runDemo } from '../../engine/demo/run-demo.js';
+import { GLOVE_ENCODER_NAME, HASHING_ENCODER_NAME } from '../../embeddings/encoder-choice.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
 import { MODEL_HELP, addModelOptions, modelPaths } from '../options/model-options.js';
 import { declarePaths, mergePaths } from '../declared-paths.js';
 import { addOutDirOption } from '../options/output-options.js';
-import { accuracyTable } from '../../engine/scoring/intentionqa/intentionqa-score-tables.js';
 import type { PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
 import { pipelineSummary } from './pipeline.js';
 
@@ -45,6 +42,9 @@ export function registerDemoCommand(program: Command): void {
   declarePaths(withAll, (o) =>
     mergePaths({ inputFiles: { settings: o.settings }, outputDirs: { out: o.out } }, modelPaths(o)),
   ).action(async (o) => {
+    // The library and model code load when the command runs, not for `--help` (issue 50).
+    const { runDemo } = await import('../../engine/demo/run-demo.js');
+    const { accuracyTable } = await import('../../engine/scoring/intentionqa/intentionqa-score-tables.js');
     const demo = await runDemo({
       ...pipelineStageOptions(o),
       out: o.out,

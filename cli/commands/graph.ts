@@ -5,8 +5,6 @@ import { Option, type Command } from '@commander-js/extra-typings';
 import { InputError, UserError } from '../../core/errors.js';
 import { createProgress } from '../../core/progress.js';
 import { redact } from '../../core/redact.js';
-import { writeDemo } from '../../engine/demo/demo-world.js';
-import { writeScaleGraph, writeScalePaths } from '../../graph/generate/generate-scale.js';
 import {
   RELATION_SENSES,
   type GraphEdge,
@@ -15,12 +13,8 @@ import {
   type NodeId,
 } from '../../graph/graph-store.js';
 import { DEFAULT_IMPORT_BATCH, type ImportSummary } from '../../graph/import/import-checkpoint.js';
-import { importGraph, importPaths } from '../../graph/import/import-graph.js';
-import { exportNeo4jAdmin, neo4jAdminExportPaths, sqliteDumpSource } from '../../graph/export/neo4j-admin-export.js';
 import { isNeo4jUri } from '../../graph/neo4j/neo4j-config.js';
-import { graphStoreFile, openGraphStore } from '../../graph/open-store.js';
 import { edgeSentences } from '../../graph/relation-sentences.js';
-import { SqliteGraphStore } from '../../graph/sqlite/sqlite-store.js';
 import { addGraphStoreOption, addNeighbourhoodModeOption, addSqliteGraphOption } from '../options/graph-options.js';
 import { addBadInputOptions, inputLimits } from '../options/bad-input.js';
 import { addJsonOption } from '../options/output-options.js';
@@ -227,12 +221,16 @@ export function registerGraphCommands(program: Command): void {
       .option('--restart', 'ignore the checkpoints of an earlier run and write everything again'),
   );
   // A --rejects given with --on-error fail is never written, and still checked.
-  declarePaths(importOptions, (o) =>
-    mergePaths(importPaths({ ...o, to: o.to }), { outputFiles: { rejects: o.rejects } }),
+  declarePaths(importOptions, async (o) =>
+    mergePaths((await import('../../graph/import/import-graph.js')).importPaths({ ...o, to: o.to }), {
+      outputFiles: { rejects: o.rejects },
+    }),
   ).action(async (opts) => {
     if (!opts.aserSqlite && !(opts.jsonl && opts.jsonl.length > 0)) {
       throw new UserError('graph import: give --aser-sqlite FILE or --jsonl FILE… (see --help)');
     }
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { importGraph } = await import('../../graph/import/import-graph.js');
     const result = await importGraph({
       to: opts.to,
       aserSqlite: opts.aserSqlite,
@@ -256,9 +254,12 @@ export function registerGraphCommands(program: Command): void {
     .command('stats')
     .summary('print the counts (and, for a SQLite file, the metadata) of a graph store')
     .description(STATS_HELP);
-  declarePaths(addJsonOption(addGraphStoreOption(stats)), (o) => ({
-    inputFiles: { graph: graphStoreFile(o.graph) },
+  declarePaths(addJsonOption(addGraphStoreOption(stats)), async (o) => ({
+    inputFiles: { graph: (await import('../../graph/open-store.js')).graphStoreFile(o.graph) },
   })).action(async (opts) => {
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { openGraphStore } = await import('../../graph/open-store.js');
+    const { SqliteGraphStore } = await import('../../graph/sqlite/sqlite-store.js');
     const store = await openGraphStore(opts.graph);
     try {
       const counts = await store.counts();
@@ -299,6 +300,8 @@ export function registerGraphCommands(program: Command): void {
     .description(REINDEX_HELP);
   // The store is rewritten in place: its one path is an input that must exist.
   declarePaths(addSqliteGraphOption(reindex), (o) => ({ inputFiles: { graph: o.graph } })).action(async (opts) => {
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { SqliteGraphStore } = await import('../../graph/sqlite/sqlite-store.js');
     const store = SqliteGraphStore.open(opts.graph, { mode: 'write', allowStalePurchaseIndex: true });
     const { nodes } = await store.counts();
     const progress = createProgress({ label: 'reindex purchases', total: nodes, unit: 'nodes' });
@@ -319,15 +322,19 @@ export function registerGraphCommands(program: Command): void {
   const exportOptions = addSqliteGraphOption(exportCommand)
     .requiredOption('--neo4j-admin <dir>', 'directory for the CSV files (created; files in it are replaced)')
     .option('--database <name>', 'database name in the printed neo4j-admin command', 'neo4j');
-  declarePaths(addJsonOption(exportOptions), (o) =>
+  declarePaths(addJsonOption(exportOptions), async (o) =>
     // A Neo4j URI is refused by the action, with its own message.
-    isNeo4jUri(o.graph) ? {} : neo4jAdminExportPaths(o.graph, o.neo4jAdmin),
+    isNeo4jUri(o.graph)
+      ? {}
+      : (await import('../../graph/export/neo4j-admin-export.js')).neo4jAdminExportPaths(o.graph, o.neo4jAdmin),
   ).action(async (opts) => {
     if (isNeo4jUri(opts.graph)) {
       throw new UserError(
         `graph export: --graph must be a SQLite graph store file, got a Neo4j URI (${redact(opts.graph)})`,
       );
     }
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { exportNeo4jAdmin, sqliteDumpSource } = await import('../../graph/export/neo4j-admin-export.js');
     const source = sqliteDumpSource(opts.graph);
     const { nodes, edges } = await source.counts();
     const progress = createProgress({ label: 'export for neo4j-admin', total: nodes + edges, unit: 'rows' });
@@ -384,15 +391,24 @@ export function registerGraphCommands(program: Command): void {
     .option('--assertions-out <file>', 'where the assertions go (default: <out stem>.assertions.jsonl)')
     .option('--text-source <file>', 'node texts to use first, one a line (e.g. ASER eventualities)')
     .option('--purchase-fraction <f>', 'fraction of nodes that are purchase events', fraction, 0.05);
-  declarePaths(addJsonOption(generateOptions), (o) =>
+  declarePaths(addJsonOption(generateOptions), async (o) =>
     o.demo
       ? { outputDirs: { out: o.out } }
       : // The catalogue's files are named even without --products: a path given is checked.
-        mergePaths(writeScalePaths(o.out, { ...o, nodes: o.nodes ?? 0, edges: o.edges ?? 0 }), {
-          outputFiles: { productsOut: o.productsOut, conceptsOut: o.conceptsOut, assertionsOut: o.assertionsOut },
-        }),
+        mergePaths(
+          (await import('../../graph/generate/generate-scale.js')).writeScalePaths(o.out, {
+            ...o,
+            nodes: o.nodes ?? 0,
+            edges: o.edges ?? 0,
+          }),
+          {
+            outputFiles: { productsOut: o.productsOut, conceptsOut: o.conceptsOut, assertionsOut: o.assertionsOut },
+          },
+        ),
   ).action(async (opts) => {
     if (opts.demo) {
+      // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+      const { writeDemo } = await import('../../engine/demo/demo-world.js');
       const r = await writeDemo(opts.out, { seed: opts.seed });
       if (opts.json) process.stdout.write(JSON.stringify(r) + '\n');
       else {
@@ -420,6 +436,8 @@ export function registerGraphCommands(program: Command): void {
       assertions: opts.assertions,
       assertionsOut: opts.assertionsOut,
     };
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { writeScaleGraph } = await import('../../graph/generate/generate-scale.js');
     const r = await writeScaleGraph(opts.out, scale);
     if (opts.json) process.stdout.write(JSON.stringify(r) + '\n');
     else {
@@ -444,18 +462,20 @@ export function registerGraphCommands(program: Command): void {
       .addOption(new Option('--text <text>', 'the node text, exactly as stored').conflicts('id'))
       .option('--id <id>', 'the node id in this store', nonNegativeInt),
   ).option('--limit <n>', 'print at most n edges (all are still counted)', positiveInt);
-  declarePaths(addJsonOption(neighboursOptions), (o) => ({ inputFiles: { graph: graphStoreFile(o.graph) } })).action(
-    async (opts) => {
-      if (opts.text === undefined && opts.id === undefined)
-        throw new UserError('graph neighbours: give --text TEXT or --id ID');
-      const store = await openGraphStore(opts.graph);
-      try {
-        await printNeighbours(store, opts);
-      } finally {
-        await store.close();
-      }
-    },
-  );
+  declarePaths(addJsonOption(neighboursOptions), async (o) => ({
+    inputFiles: { graph: (await import('../../graph/open-store.js')).graphStoreFile(o.graph) },
+  })).action(async (opts) => {
+    if (opts.text === undefined && opts.id === undefined)
+      throw new UserError('graph neighbours: give --text TEXT or --id ID');
+    // The library code (the graph store: better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { openGraphStore } = await import('../../graph/open-store.js');
+    const store = await openGraphStore(opts.graph);
+    try {
+      await printNeighbours(store, opts);
+    } finally {
+      await store.close();
+    }
+  });
 
   // `graph match` is the old path of `catalog match`, kept for one release.
   graph.addCommand(matchCommand('catalog match'), { hidden: true });

@@ -4,11 +4,10 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { ENCODER_CHOICES } from '../../embeddings/encoder-choice.js';
 import { LOCAL_EXECUTION } from '../../workers/encoder-spec.js';
 import type { Encoder } from '../../workers/encoder.js';
-import { withEncoder } from '../../workers/open-encoder.js';
-import { checkItems, checkItemsPaths, CHECK_FILES } from '../../engine/evaluation/check-items.js';
+import { CHECK_FILES } from '../../engine/evaluation/check-files.js';
 import { UserError } from '../../core/errors.js';
 import { declarePaths } from '../declared-paths.js';
-import { INTENTIONQA_FILES } from '../../engine/items/intentionqa/write-items.js';
+import { INTENTIONQA_FILES } from '../../engine/items/intentionqa/item-files.js';
 import { positiveInt } from '../options/value-parsers.js';
 
 export function itemsCheckCommand() {
@@ -60,9 +59,14 @@ Output --out DIR: ${CHECK_FILES.summary} (per rule the items flagged and the tex
         'encode intention texts and titles as the pipeline does (the rules that compare vectors and fits)',
       ).choices(ENCODER_CHOICES),
     );
-  return declarePaths(command, checkItemsPaths).action(async (o) => {
+  return declarePaths(command, async (o) =>
+    (await import('../../engine/evaluation/check-items.js')).checkItemsPaths(o),
+  ).action(async (o) => {
     if (o.dropFlagged && o.out === undefined)
       throw new UserError('--drop-flagged needs --out (the folder the kept items go to)');
+    // The library code loads when the command runs, not for `--help` (issue 50).
+    const { checkItems } = await import('../../engine/evaluation/check-items.js');
+    const { withEncoder } = await import('../../workers/open-encoder.js');
     const check = (encoder?: Encoder) =>
       checkItems({
         items: o.items,

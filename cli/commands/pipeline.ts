@@ -1,21 +1,13 @@
 // `intentsim pipeline`: graph + products + assertions → IntentionQA items, every stage in one run.
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import { pipelinePaths, runPipeline, type PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
+import type { PipelineManifest } from '../../engine/pipeline/run-pipeline.js';
 import { checkNotLocked } from '../../core/output-lock.js';
-import { withEncoder } from '../../workers/open-encoder.js';
-import { givenVectorsModel } from '../../engine/pipeline/given-vectors.js';
-import { GLOVE_ENCODER_NAME } from '../../embeddings/glove-encoder.js';
-import { HASHING_ENCODER_NAME } from '../../embeddings/hashing-encoder.js';
-import type { EncoderChoice } from '../../embeddings/encoder-choice.js';
-import { task1Window, task2Window } from '../../engine/items/intentionqa/run-context.js';
+import { GLOVE_ENCODER_NAME, HASHING_ENCODER_NAME, type EncoderChoice } from '../../embeddings/encoder-choice.js';
+import { task1Window, task2Window } from '../../engine/items/intentionqa/task-windows.js';
 import { formatDifficultyCuts } from '../../engine/items/intentionqa/difficulty.js';
 import { formatWindow, parseSampling } from '../../engine/search/windows.js';
 import { UserError } from '../../core/errors.js';
-import {
-  productVectorsPaths,
-  runPipelineFromVectors,
-  type ProductVectorsManifest,
-} from '../../engine/pipeline/run-from-vectors.js';
+import type { ProductVectorsManifest } from '../../engine/pipeline/run-from-vectors.js';
 import { addNodeCacheOption, addOptionalGraphStoreOption } from '../options/graph-options.js';
 import { addItemOptions, pipelineStageOptions } from '../options/item-options.js';
 import {
@@ -26,7 +18,6 @@ import {
   setUnlessGiven,
 } from '../options/model-options.js';
 import { declarePaths, mergePaths } from '../declared-paths.js';
-import { graphStoreFile } from '../../graph/open-store.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
 import { addOutDirOption } from '../options/output-options.js';
 import { addChunkProductsOption, addProductsOptions } from '../options/product-options.js';
@@ -128,13 +119,17 @@ export function registerPipelineCommand(program: Command): void {
   // The old --cache-dir DIR was the node cache's folder too.
   const cacheDirAlso = (dir: string, c: CommandUnknownOpts) => setUnlessGiven(c, 'nodeCache', dir);
   const withAll = addQueueOptions(addItemOptions(addModelOptions(withCache, { cacheDirAlso })));
-  declarePaths(withAll, (o) =>
+  // The paths' library code loads when the command runs, not for `--help` (issue 50).
+  declarePaths(withAll, async (o) =>
     mergePaths(
       o.productVectors !== undefined
-        ? productVectorsPaths({ ...o, productVectors: o.productVectors })
+        ? (await import('../../engine/pipeline/run-from-vectors.js')).productVectorsPaths({
+            ...o,
+            productVectors: o.productVectors,
+          })
         : o.graph === undefined
           ? {} // the action says what is missing
-          : pipelinePaths({
+          : (await import('../../engine/pipeline/run-pipeline.js')).pipelinePaths({
               embed: { graph: o.graph, products: o.products, concepts: o.concepts, nodeCacheDir: o.nodeCache },
               assertions: o.assertions,
               out: o.out,
@@ -142,7 +137,11 @@ export function registerPipelineCommand(program: Command): void {
       // What the branch taken does not read is still named (the action refuses --graph with
       // --product-vectors); a path given is checked.
       {
-        inputFiles: { graph: o.graph === undefined ? undefined : graphStoreFile(o.graph), settings: o.settings },
+        inputFiles: {
+          graph:
+            o.graph === undefined ? undefined : (await import('../../graph/open-store.js')).graphStoreFile(o.graph),
+          settings: o.settings,
+        },
         outputDirs: { nodeCacheDir: o.nodeCache },
       },
       modelPaths(o),
@@ -151,6 +150,10 @@ export function registerPipelineCommand(program: Command): void {
     const { encoder: open, ...stage } = pipelineStageOptions(o, queueOptions(o));
     if (o.productVectors !== undefined) {
       if (o.graph !== undefined) throw new UserError('give --graph or --product-vectors, not both');
+      // The library code loads when the command runs, not for `--help` (issue 50).
+      const { runPipelineFromVectors } = await import('../../engine/pipeline/run-from-vectors.js');
+      const { givenVectorsModel } = await import('../../engine/pipeline/given-vectors.js');
+      const { withEncoder } = await import('../../workers/open-encoder.js');
       const fromVectors = {
         ...stage,
         productVectors: o.productVectors,
@@ -179,6 +182,9 @@ export function registerPipelineCommand(program: Command): void {
       return;
     }
     if (o.graph === undefined) throw new UserError('pipeline needs --graph (or --product-vectors)');
+    // The library and model code load when the command runs, not for `--help` (issue 50).
+    const { runPipeline } = await import('../../engine/pipeline/run-pipeline.js');
+    const { withEncoder } = await import('../../workers/open-encoder.js');
     const inputs = { graph: o.graph, products: o.products, concepts: o.concepts, nodeCacheDir: o.nodeCache };
     // Its paths were checked before this action (cli/declared-paths.ts); an output another run is writing stops the command before the model opens (runPipeline claims it).
     checkNotLocked(o.out, 'folder');

@@ -2,17 +2,11 @@
 // items on a local web page, and the labels become a summary (validity, second right answers, gold
 // agreement, κ) and, with --keep valid, filtered item files.
 import { Option, type Command } from '@commander-js/extra-typings';
-import { openReview, openReviewPaths } from '../../engine/review/open-review.js';
-import { serveReview } from '../../engine/review/review-server.js';
-import { exportReview, exportReviewPaths } from '../../engine/review/export-review.js';
-import { importMturkPaths, importMturkResults } from '../../engine/review/mturk.js';
 import { declarePaths } from '../declared-paths.js';
-import { ReviewStore } from '../../engine/review/review-store.js';
 import { STRATUM_FIELDS, type StratumField } from '../../engine/review/sample-items.js';
 import { nameList, nonNegativeInt, portNumber, positiveInt } from '../options/value-parsers.js';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import { malformedItemsLine } from '../malformed-items.js';
-import { scoreSibSheet, writeSibSheet } from '../../engine/review/sib-sheet.js';
 import { writeFileAtomic } from '../../core/atomic.js';
 
 function stratumList(value: string): StratumField[] {
@@ -66,7 +60,12 @@ Example
     .option('--host <address>', 'address to listen on (another than loopback needs tokens)', '127.0.0.1')
     .option('--no-tokens', 'links without tokens (loopback only)')
     .option('--blind', 'the page shows no gold, no ids; annotators mark every right option (fixed at the start)');
-  declarePaths(start, (o) => openReviewPaths({ itemsDir: o.items, reviewDir: o.out })).action(async (o) => {
+  // The review store (better-sqlite3) and server load when the command runs, not for `--help` (issue 50).
+  declarePaths(start, async (o) =>
+    (await import('../../engine/review/open-review.js')).openReviewPaths({ itemsDir: o.items, reviewDir: o.out }),
+  ).action(async (o) => {
+    const { openReview } = await import('../../engine/review/open-review.js');
+    const { serveReview } = await import('../../engine/review/review-server.js');
     const { store, annotators, resumed, malformed } = await openReview({
       itemsDir: o.items,
       reviewDir: o.out,
@@ -109,7 +108,10 @@ no gold in the CSV).`,
     .requiredOption('--out <dir>', 'output folder')
     .addOption(new Option('--keep <which>', 'also write the items that passed').choices(['valid'] as const))
     .option('--mturk-csv <file>', 'also write the MTurk batch input CSV');
-  declarePaths(exportCommand, (o) => exportReviewPaths({ ...o, reviewDir: o.review })).action(async (o) => {
+  declarePaths(exportCommand, async (o) =>
+    (await import('../../engine/review/export-review.js')).exportReviewPaths({ ...o, reviewDir: o.review }),
+  ).action(async (o) => {
+    const { exportReview } = await import('../../engine/review/export-review.js');
     const r = await exportReview({ reviewDir: o.review, out: o.out, keep: o.keep, mturkCsv: o.mturkCsv });
     const s = r.summary;
     const kappa = s.agreement?.kappa;
@@ -153,23 +155,28 @@ no gold in the CSV).`,
       '--replace',
       "replace a worker's label from an earlier import that a row changes (default: refuse; the same label again is left as it is)",
     );
-  declarePaths(importCommand, (o) => importMturkPaths({ reviewDir: o.review, mturkResults: o.mturkResults })).action(
-    async (o) => {
-      const store = ReviewStore.open(o.review);
-      try {
-        const r = await importMturkResults(store, o.mturkResults, { replace: o.replace === true });
-        process.stdout.write(
-          `imported ${r.imported} assignments by ${r.workers} workers` +
-            (r.replaced > 0 ? ` (${r.replaced} replacing an earlier import's label)` : '') +
-            (r.unchanged > 0 ? `; ${r.unchanged} already imported, unchanged` : '') +
-            (r.rejected > 0 ? `; left out ${r.rejected} rejected assignments` : '') +
-            '\n',
-        );
-      } finally {
-        store.close();
-      }
-    },
-  );
+  declarePaths(importCommand, async (o) =>
+    (await import('../../engine/review/mturk.js')).importMturkPaths({
+      reviewDir: o.review,
+      mturkResults: o.mturkResults,
+    }),
+  ).action(async (o) => {
+    const { importMturkResults } = await import('../../engine/review/mturk.js');
+    const { ReviewStore } = await import('../../engine/review/review-store.js');
+    const store = ReviewStore.open(o.review);
+    try {
+      const r = await importMturkResults(store, o.mturkResults, { replace: o.replace === true });
+      process.stdout.write(
+        `imported ${r.imported} assignments by ${r.workers} workers` +
+          (r.replaced > 0 ? ` (${r.replaced} replacing an earlier import's label)` : '') +
+          (r.unchanged > 0 ? `; ${r.unchanged} already imported, unchanged` : '') +
+          (r.rejected > 0 ? `; left out ${r.rejected} rejected assignments` : '') +
+          '\n',
+      );
+    } finally {
+      store.close();
+    }
+  });
 
   const sibSheet = review
     .command('sib-sheet')
@@ -192,6 +199,7 @@ Example
     .option('--fillers <n>', 'distinct original T1–T3 questions', nonNegativeInt, 20)
     .option('--seed <seed>', 'seed of the sample and its order', nonNegativeInt, 1);
   declarePaths(sibSheet, (o) => ({ inputDirs: { items: o.items }, outputDirs: { out: o.out } })).action(async (o) => {
+    const { writeSibSheet } = await import('../../engine/review/sib-sheet.js');
     const key = await writeSibSheet({
       itemsDir: o.items,
       out: o.out,
@@ -226,6 +234,7 @@ Example
     ...(o.out ? { outputFiles: { out: o.out } } : {}),
   })).action(async (o) => {
     const answers = answerFiles(o.answers);
+    const { scoreSibSheet } = await import('../../engine/review/sib-sheet.js');
     const score = await scoreSibSheet(o.key, answers);
     process.stdout.write(score.markdown + '\n');
     if (o.out) await writeFileAtomic(o.out, score.markdown + '\n');

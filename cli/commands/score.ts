@@ -5,13 +5,8 @@ import { UserError, type OnError } from '../../core/errors.js';
 import { claimOutput } from '../../core/output-claim.js';
 import type { AnswerFiles } from '../../engine/scoring/answer-sheets.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';
-import { scoreIntentionQa } from '../../engine/scoring/intentionqa/score-intentionqa.js';
-import { SCORE_FILES } from '../../engine/scoring/score-files.js';
-import { scoreSib } from '../../engine/scoring/sib/score-sib.js';
-import { openEncoder } from '../../workers/open-encoder.js';
+import { SCORE_FILES } from '../../engine/scoring/score-file-names.js';
 import { addQueueOptions, queueOptions } from '../options/queue-options.js';
-import { notMeaningfulBecause, similarityNote } from '../../engine/scoring/shoppingbench/encoder-meaning.js';
-import { scorePaths, scoreShoppingBench } from '../../engine/scoring/shoppingbench/score-run.js';
 import { addModelOptions, encoderExecution, encoderSpec, modelPaths } from '../options/model-options.js';
 import { declarePaths, listPaths, mergePaths } from '../declared-paths.js';
 import { addOutDirOption } from '../options/output-options.js';
@@ -152,8 +147,15 @@ Example
   const withAll = addQueueOptions(
     addModelOptions(addBadInputOptions(command, 'OUT/rejects.jsonl'), { batchSize: SCORE_BATCH_SIZE }),
   );
-  declarePaths(withAll, (o) => mergePaths(scorePaths(o), modelPaths(o))).action(async (o) => {
+  declarePaths(withAll, async (o) =>
+    mergePaths((await import('../../engine/scoring/shoppingbench/score-run.js')).scorePaths(o), modelPaths(o)),
+  ).action(async (o) => {
     if (o.onError === 'skip' && !o.out) throw new UserError('--on-error skip needs --out (for rejects.jsonl)');
+    // The library and model code load when the command runs, not for `--help` (issue 50).
+    const { scoreShoppingBench } = await import('../../engine/scoring/shoppingbench/score-run.js');
+    const { notMeaningfulBecause, similarityNote } =
+      await import('../../engine/scoring/shoppingbench/encoder-meaning.js');
+    const { openEncoder } = await import('../../workers/open-encoder.js');
     // --out is claimed (locked, temporary files of killed runs removed, summary.json removed until done).
     const claim = o.out ? claimOutput(o.out, 'folder', { completionFiles: [join(o.out, 'summary.json')] }) : undefined;
     let encoder: Awaited<ReturnType<typeof openEncoder>>;
@@ -223,6 +225,8 @@ Example
     inputFiles: { ...listPaths('items', o.items), ...listPaths('responses', o.responses) },
     outputDirs: { out: o.out },
   })).action(async (o) => {
+    // The library code loads when the command runs, not for `--help` (issue 50).
+    const { scoreIntentionQa } = await import('../../engine/scoring/intentionqa/score-intentionqa.js');
     const result = await scoreIntentionQa({
       ...scoringOptions(o),
       files: answerFiles(o.items, o.responses, '--items'),
@@ -269,6 +273,8 @@ Example
     inputFiles: { ...listPaths('tasks', o.tasks), ...listPaths('responses', o.responses) },
     outputDirs: { out: o.out },
   })).action(async (o) => {
+    // The library code loads when the command runs, not for `--help` (issue 50).
+    const { scoreSib } = await import('../../engine/scoring/sib/score-sib.js');
     const result = await scoreSib({ ...scoringOptions(o), files: answerFiles(o.tasks, o.responses, '--tasks') });
     process.stdout.write(result.markdown);
     process.stdout.write(writtenLine(o.out, Object.values(SCORE_FILES), result.summary.rejected));

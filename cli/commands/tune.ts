@@ -2,9 +2,7 @@
 // settings file for `pipeline --settings` and `demo --settings` (docs/tune.md).
 import type { Command } from '@commander-js/extra-typings';
 import { warning } from '../../core/notice.js';
-import { tunePaths, tuneReview } from '../../engine/review/tune-review.js';
 import { declarePaths } from '../declared-paths.js';
-import { renderTuneTable } from '../../engine/review/tune-report.js';
 import { fraction, nonNegativeInt } from '../options/value-parsers.js';
 
 const TUNE_HELP = `
@@ -39,7 +37,12 @@ export function registerTuneCommand(program: Command): void {
     .option('--max-f-neg <x>', 'the largest estimated F-Neg of an item, in (0, 1)', fraction, 0.05)
     .option('--bootstrap <n>', 'bootstrap replicates for the intervals (0: none)', nonNegativeInt, 1000)
     .option('--seed <n>', 'seed of the bootstrap (same review + seed = same figures)', nonNegativeInt, 1);
-  declarePaths(command, (o) => tunePaths({ reviewDir: o.review, settingsOut: o.settingsOut })).action(async (o) => {
+  declarePaths(command, async (o) =>
+    (await import('../../engine/review/tune-review.js')).tunePaths({ reviewDir: o.review, settingsOut: o.settingsOut }),
+  ).action(async (o) => {
+    // The review store (better-sqlite3) loads when the command runs, not for `--help` (issue 50).
+    const { tuneReview } = await import('../../engine/review/tune-review.js');
+    const { renderTuneTable } = await import('../../engine/review/tune-report.js');
     const r = await tuneReview({
       reviewDir: o.review,
       settingsOut: o.settingsOut,

@@ -14,9 +14,9 @@ import {
   RELATION_SCOPES,
   TASK2_UNIVERSES,
   TYPICALITY_COMPARISONS,
+  MIN_ASSERTIONS_FOR_WORKERS,
   type PresetOptions,
 } from '../../engine/items/intentionqa/intentionqa-options.js';
-import { MIN_ASSERTIONS_FOR_WORKERS } from '../../engine/items/intentionqa/draft-pool.js';
 import type { PipelineOptions } from '../../engine/pipeline/run-pipeline.js';
 import { readItemSettings } from '../../engine/items/intentionqa/item-settings-file.js';
 import { warning } from '../../core/notice.js';

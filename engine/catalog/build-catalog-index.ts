@@ -35,6 +35,7 @@ import { UnitVectors } from '../search/unit-vectors.js';
 import { DEFAULT_HNSW_PARAMS, openOrBuildIndex } from '../search/vector-index.js';
 import type { HnswParams } from '../search/range-search.js';
 import {
+  DEFAULT_CHUNK_SIZE,
   CHUNK_FORMAT,
   MANIFEST_FORMAT,
   chunkName,
@@ -82,7 +83,7 @@ export interface CatalogIndexResult {
   indexRebuilt?: string;
 }
 
-export const DEFAULT_CHUNK_SIZE = 8192;
+export { DEFAULT_CHUNK_SIZE };
 
 function sameParameters(a: CatalogManifest, b: CatalogManifest): string | undefined {
   for (const key of ['format', 'fingerprint', 'dim', 'dtype', 'attributes', 'chunkSize'] as const) {

@@ -79,3 +79,6 @@ export function chunkProductsPath(dir: string, i: number): string {
 export function indexPath(dir: string): string {
   return join(dir, 'index.hnsw');
 }
+
+/** Products per chunk (the unit of resumption) unless a run sets its own. */
+export const DEFAULT_CHUNK_SIZE = 8192;

@@ -36,21 +36,12 @@ import { checkJudgeTemplate, defaultJudgeTemplate, JUDGE_PROMPT_FILE, renderJudg
 import { judgedLetters, verdictOf, type JudgeVerdict } from './judge-verdict.js';
 import { ResponsesFile, type ResponseKey } from './responses-file.js';
 import { checkSameRun, promptHash, settingsRecord } from './run-identity.js';
+import { AUDIT_FILES, DEFAULT_JUDGE_SETTINGS } from './audit-files.js';
 
-export const AUDIT_FILES = {
-  audit: 'audit.jsonl',
-  summary: 'audit_summary.json',
-  summaryMarkdown: 'audit_summary.md',
-  rejects: 'audit.rejects.jsonl',
-  /** With dropFlagged: the kept items, in the input's file names. */
-  keptDir: 'items',
-} as const;
+export { AUDIT_FILES, DEFAULT_JUDGE_SETTINGS };
 
 /** The `style` audit lines record: how the judge was asked (checked on resume like ask's styles). */
 export const JUDGE_STYLE = 'judge';
-
-/** A judge answers once per item, as deterministically as the server allows; 50 tokens hold any list of letters. */
-export const DEFAULT_JUDGE_SETTINGS: GenerationSettings = { temperature: 0, maxTokens: 50, samples: 1 };
 
 export interface AuditOptions extends ChatEndpointOptions {
   /** An items folder (intentionqa_task1.jsonl, intentionqa_task2.jsonl) or one IntentionQA items file. */

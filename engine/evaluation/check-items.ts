@@ -51,6 +51,7 @@ import { calibrationFor } from '../items/intentionqa/calibration.js';
 import { intentionRows, titleRows } from '../items/intentionqa/rule-vectors.js';
 import { titleKinds } from '../items/intentionqa/title-kinds.js';
 import { DEFAULT_VACUOUS_WORD_GROUPS } from '../items/intentionqa/vacuous-intentions.js';
+import { CHECK_FILES } from './check-files.js';
 
 /** The rules `items check` applies: the pipeline's filters, and the gold's own intention. */
 export const CHECK_RULES = [...VALIDITY_FILTERS, ...GOLD_REFUSALS] as const;
@@ -96,11 +97,7 @@ export const CHECKED_ITEM_FILES = [
   'released_task2.jsonl',
 ] as const;
 
-export const CHECK_FILES = {
-  summary: 'check.json',
-  flagged: 'flagged.jsonl',
-  keptDir: 'items',
-} as const;
+export { CHECK_FILES };
 
 export interface CheckItemsOptions {
   /** An IntentionQA items file, or a folder holding CHECKED_ITEM_FILES (at least one). */

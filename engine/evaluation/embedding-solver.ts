@@ -14,8 +14,9 @@ import type { SentenceEncoder } from '../../embeddings/sentence-encoder.js';
 import { askPaths } from './ask.js';
 import { readIntentionQaItems, type MalformedItem } from '../scoring/intentionqa/intentionqa-item-file.js';
 import { detectBenchmark } from './ask-items.js';
+import { EMBEDDING_SOLVER } from './solver-names.js';
 
-export const EMBEDDING_SOLVER = 'embedding';
+export { EMBEDDING_SOLVER };
 
 export interface EmbeddingSolverOptions {
   /** IntentionQA items (the engine's or the released files). */

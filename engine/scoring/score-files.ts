@@ -11,13 +11,9 @@ import { ConfigError, type OnError } from '../../core/errors.js';
 import { RejectsSink } from '../../core/rejects.js';
 import type { AnswerStyle } from './answer-styles.js';
 import { readAnswerSheets, type AnswerFiles, type AnswerSheets } from './answer-sheets.js';
+import { SCORE_FILES } from './score-file-names.js';
 
-export const SCORE_FILES = {
-  scores: 'scores.jsonl',
-  summary: 'summary.json',
-  markdown: 'summary.md',
-  chart: 'summary.svg',
-} as const;
+export { SCORE_FILES };
 
 export interface ScoreAnswersOptions<S extends AnswerStyle> {
   /** Questions files, each with the responses file that answers it (IntentionQA's two tasks share ids). */

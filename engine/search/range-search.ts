@@ -26,6 +26,9 @@ export interface HnswParams {
   seed: number;
 }
 
+/** The HNSW build parameters unless a run sets its own (vector-index.ts builds with them). */
+export const DEFAULT_HNSW_PARAMS: HnswParams = { m: 16, efConstruction: 100, seed: 100 };
+
 /** Everything a MatrixRanges holds; every array is in shared memory, so worker threads read it without a copy. */
 export interface MatrixRangesData {
   floor: number;

@@ -7,7 +7,8 @@
 // the products read. It runs on the main thread (the serial path) or inside a worker thread
 // (threshold-products-worker.ts, the pipelined path); both give the same pairs, in the same order.
 import { availableParallelism, endianness } from 'node:os';
-import * as ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-node';
+import { ort } from '../../embeddings/onnxruntime.js';
 import { OnnxDataType } from '../../embeddings/onnx-proto.js';
 import { OnnxGraphBuilder } from '../../embeddings/onnx-graph-builder.js';
 
@@ -111,14 +112,14 @@ function paddedColumns(columns: number): number {
 }
 
 /** The low 32-bit words of int64 values below 2³¹, as a view (no BigInt per element). */
-function lowWords(tensor: ort.Tensor): { words: Int32Array; length: number } {
+function lowWords(tensor: Ort.Tensor): { words: Int32Array; length: number } {
   const int64 = tensor.data as BigInt64Array;
   return { words: new Int32Array(int64.buffer, int64.byteOffset, 2 * int64.length), length: int64.length };
 }
 
 export class ThresholdProducts {
   private constructor(
-    private readonly session: ort.InferenceSession,
+    private readonly session: Ort.InferenceSession,
     /**
      * The rows in position order, in ordinary memory (ONNX Runtime refuses tensors over shared
      * memory), followed by COLUMN_GROUP zero rows for the grouped model's padding.
@@ -126,7 +127,7 @@ export class ThresholdProducts {
     private readonly permuted: Float32Array,
     private readonly positions: number,
     private readonly dim: number,
-    private readonly threshold: ort.Tensor,
+    private readonly threshold: Ort.Tensor,
     private readonly grouped: boolean,
   ) {}
 

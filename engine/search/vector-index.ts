@@ -26,17 +26,22 @@ import { notice } from '../../core/notice.js';
 import { nothingSaved, readMatchingSidecar, removeSidecar, sidecarPath, writeSidecar } from '../../core/sidecar.js';
 import { createProgress } from '../../core/progress.js';
 import type { HnswParams, RangeResult, RangeSearch, WorkerSearch } from './range-search.js';
-import { ExactScanRange, passesLo } from './range-search.js';
+import { DEFAULT_HNSW_PARAMS, ExactScanRange, passesLo } from './range-search.js';
 
 /** Above k = n / this, one full scan is cheaper than a kNN search (hnswlib keeps a k-heap and visits ≥ k nodes). */
 const SCAN_INSTEAD_OF_KNN = 8;
 import type { UnitVectors } from './unit-vectors.js';
 import { makeDirs } from '../../core/make-dirs.js';
 
-// hnswlib-node is a CommonJS native add-on.
-const hnswlib = createRequire(import.meta.url)('hnswlib-node') as typeof Hnsw;
+// hnswlib-node is a CommonJS native add-on, loaded when an index is first built or read: modules
+// that import this one for its constants (the item options, `--help`) do not load it (issue 50).
+let loadedHnswlib: typeof Hnsw | undefined;
+function hnswlib(): typeof Hnsw {
+  loadedHnswlib ??= createRequire(import.meta.url)('hnswlib-node') as typeof Hnsw;
+  return loadedHnswlib;
+}
 
-export const DEFAULT_HNSW_PARAMS: HnswParams = { m: 16, efConstruction: 100, seed: 100 };
+export { DEFAULT_HNSW_PARAMS };
 
 export interface IndexSidecar {
   format: 'intentsim-hnsw/1';
@@ -79,7 +84,7 @@ export class VectorIndex {
     params: HnswParams = DEFAULT_HNSW_PARAMS,
     opts: { progress?: boolean } = {},
   ): VectorIndex {
-    const hnsw = new hnswlib.HierarchicalNSW('ip', vectors.dim);
+    const hnsw = new (hnswlib().HierarchicalNSW)('ip', vectors.dim);
     const count = vectors.validRows.length;
     hnsw.initIndex(Math.max(1, count), params.m, params.efConstruction, params.seed);
     const progress = createProgress({ label: 'hnsw index', total: count, unit: 'vectors', enabled: opts.progress });
@@ -182,7 +187,7 @@ export class VectorIndex {
     };
     const side = await readMatchingSidecar(path, want, 'index');
     if ('stale' in side) return side;
-    const hnsw = new hnswlib.HierarchicalNSW('ip', vectors.dim);
+    const hnsw = new (hnswlib().HierarchicalNSW)('ip', vectors.dim);
     try {
       hnsw.readIndexSync(path);
     } catch (err) {

@@ -11,10 +11,10 @@
 // Blocks are submitted a bounded number ahead of the one being finished, so memory stays bounded
 // whatever the number of assertions.
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { Assertion } from './assertions.js';
 import type { AssertionDraft, IntentionQaRun } from './build-items.js';
-import type { IntentionQaOptions } from './intentionqa-options.js';
+import { MIN_ASSERTIONS_FOR_WORKERS, type IntentionQaOptions } from './intentionqa-options.js';
 import type { IntentionQaRecord } from './item-types.js';
 import type { ValidityIndexData } from './validity-filters.js';
 import { createProgress } from '../../../core/progress.js';
@@ -47,14 +47,7 @@ export interface IntentionQaWorkerData {
   search: RangeSearchSpec;
 }
 
-/**
- * Below this many assertions, starting workers costs more than drafting on the main thread: each
- * worker receives a structured clone of the titles and assertions and rebuilds the run's context
- * before its first draft (measured at 10k assertions on 2 cores: 3.2 s with 2 workers against 1.8 s
- * on the main thread, issue 38). Below it, draftInParallel drafts on the main thread whatever the
- * number of workers asked for (the records are the same either way).
- */
-export const MIN_ASSERTIONS_FOR_WORKERS = 50_000;
+export { MIN_ASSERTIONS_FOR_WORKERS };
 
 /**
  * `auto`: every available core (at most 8: each worker holds its own copy of titles and assertions),
@@ -116,7 +109,9 @@ export async function* draftInParallel(
     options,
     search,
   };
-  const pool = new Piscina<DraftTask, AssertionDraft[]>({
+  // Loaded here, not at the top: `pipeline --help` and a run on the main thread need no worker pool.
+  const { Piscina: Pool } = await import('piscina');
+  const pool: Piscina<DraftTask, AssertionDraft[]> = new Pool<DraftTask, AssertionDraft[]>({
     filename: compiledWorkerFile(new URL('./draft-worker.js', import.meta.url)),
     minThreads: opts.workers,
     maxThreads: opts.workers,

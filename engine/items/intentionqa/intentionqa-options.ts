@@ -3,12 +3,25 @@
 // options. Where the paper and the released code (HKUST-KnowComp/IntentionQA) differ, each row of
 // the table in docs/intentionqa.md is one field of PresetOptions below.
 import { ConfigError } from '../../../core/errors.js';
-import type { HnswParams, RangeSearch } from '../../search/range-search.js';
-import { DEFAULT_HNSW_PARAMS } from '../../search/vector-index.js';
+import { DEFAULT_HNSW_PARAMS, type HnswParams, type RangeSearch } from '../../search/range-search.js';
 import { parseSampling, type Sampling, type WindowStrategy } from '../../search/windows.js';
 import { PAPER_DIFFICULTY, type DifficultyCuts } from './difficulty.js';
-import { DEFAULT_GROUP_GENERIC_SHARE } from './validity-filters.js';
 import { DEFAULT_VACUOUS_WORD_GROUPS } from './vacuous-intentions.js';
+
+/**
+ * The group-generic rule's default share: a text asserted for at least half of the kind pairs of a
+ * shared phrase's group ("most pairs") is generic within it (docs/intentionqa.md, "Validity filters").
+ */
+export const DEFAULT_GROUP_GENERIC_SHARE = 0.5;
+
+/**
+ * Below this many assertions, starting workers costs more than drafting on the main thread: each
+ * worker receives a structured clone of the titles and assertions and rebuilds the run's context
+ * before its first draft (measured at 10k assertions on 2 cores: 3.2 s with 2 workers against 1.8 s
+ * on the main thread, issue 38). Below it, draftInParallel (draft-pool.ts) drafts on the main thread whatever the
+ * number of workers asked for (the records are the same either way).
+ */
+export const MIN_ASSERTIONS_FOR_WORKERS = 50_000;
 
 /** Task 2's window anchor: the paper's masked answer p_B, or the released code's given p_A. */
 export const ANCHORS = ['answer', 'given'] as const;

@@ -8,13 +8,10 @@ import { UnitVectors } from '../../search/unit-vectors.js';
 import { MatrixRanges, openOrComputeRanges } from '../../search/matrix-ranges.js';
 import { RangeBlocks } from '../../search/range-blocks.js';
 import { HnswRange, VectorIndex, openOrBuildIndex } from '../../search/vector-index.js';
-import type { CosineWindow } from '../../search/windows.js';
 import type { Assertion } from './assertions.js';
 import { filterDrop, type FilterDrop } from './assertion-filter.js';
 import { RowWordIds, wordsOf, type WordMarker, type WordSet } from './concept-overlap.js';
 import {
-  PAPER_TASK1_WINDOW,
-  PAPER_TASK2_WINDOW,
   anyValidityRule,
   type Anchor,
   type IntentionQaOptions,
@@ -24,22 +21,7 @@ import { normalizeOptionText } from '../option-text.js';
 import { ValidityIndex, type ValidityIndexData } from './validity-filters.js';
 import type { IntentionFitVectors } from './intention-fit.js';
 
-/** Task 1, paper (uniform): Sim_i ∈ [0.6, 0.9]. */
-export const TASK1_WINDOW_UNIFORM: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: true };
-/** Task 1, released code (lowest): candidates with Sim_i ≥ 0.6, pool rule "m-th < 0.9". */
-export const TASK1_WINDOW_LOWEST: CosineWindow = { ...PAPER_TASK1_WINDOW, loInclusive: true, hiInclusive: false };
-/** Task 2: Sim_p ∈ [0.7, 0.9). */
-export const TASK2_WINDOW: CosineWindow = { ...PAPER_TASK2_WINDOW, loInclusive: true, hiInclusive: false };
-
-/** Task 1's window: the bounds of `task1Window`, the upper one inclusive for uniform sampling (the paper's "[0.6, 0.9]"). */
-export function task1Window(options: Pick<IntentionQaOptions, 'sampling' | 'task1Window'>): CosineWindow {
-  return { ...options.task1Window, loInclusive: true, hiInclusive: options.sampling !== 'lowest' };
-}
-
-/** Task 2's window: [lo, hi) of `task2Window`. */
-export function task2Window(options: Pick<IntentionQaOptions, 'task2Window'>): CosineWindow {
-  return { ...options.task2Window, loInclusive: true, hiInclusive: false };
-}
+export { TASK1_WINDOW_LOWEST, TASK1_WINDOW_UNIFORM, TASK2_WINDOW, task1Window, task2Window } from './task-windows.js';
 
 /** Every range query of either task is at lo ≥ this (inclusive): the range cache's and MatrixRanges' floor. */
 export function rangeFloor(options: Pick<IntentionQaOptions, 'task1Window' | 'task2Window'>): number {

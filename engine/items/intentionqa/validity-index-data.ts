@@ -9,16 +9,13 @@ import type { Assertion } from './assertions.js';
 import { wordsOf, type WordSet } from './concept-overlap.js';
 import { intersects, kindOf, phrasesOfProduct, productKinds, type ProductKinds } from './product-kinds.js';
 import { groupsOfPairs } from './concept-groups.js';
+import { DEFAULT_GROUP_GENERIC_SHARE } from './intentionqa-options.js';
 import { vacuousIntentions } from './vacuous-intentions.js';
 import { kindWordsData, type KindWordsData } from './kind-words.js';
 
 export { conceptGroups } from './concept-groups.js';
 
-/**
- * The group-generic rule's default share: a text asserted for at least half of the kind pairs of a
- * shared phrase's group ("most pairs") is generic within it (docs/intentionqa.md, "Validity filters").
- */
-export const DEFAULT_GROUP_GENERIC_SHARE = 0.5;
+export { DEFAULT_GROUP_GENERIC_SHARE };
 /** A group with fewer kind pairs than this has no generic text: "most" of one or two pairs says nothing. */
 export const GROUP_GENERIC_MIN_KIND_PAIRS = 3;
 

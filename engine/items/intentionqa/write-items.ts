@@ -14,15 +14,9 @@ import {
   type IntentionQaStats,
   type ReportSettings,
 } from './intentionqa-report.js';
+import { INTENTIONQA_FILES } from './item-files.js';
 
-export const INTENTIONQA_FILES = {
-  task1: 'intentionqa_task1.jsonl',
-  task2: 'intentionqa_task2.jsonl',
-  dropped: 'intentionqa_dropped.jsonl',
-  summary: 'intentionqa_summary.json',
-  report: 'intentionqa_report.md',
-  svg: 'intentionqa_report.svg',
-} as const;
+export { INTENTIONQA_FILES };
 
 export interface WrittenItems {
   stats: IntentionQaStats;

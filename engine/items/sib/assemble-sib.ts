@@ -42,18 +42,14 @@ import { chunkQueryTexts, selectSession, sessionItemLines, sessionTaskLines } fr
 import { SibSummaryBuilder, type SibSummary } from './sib-summary.js';
 import type { PromptStyle, SibSession, TaskNumber } from './sib-types.js';
 import { EngineWindowSampler, type CosineWindowSampler } from './window-sampler.js';
+import { SIB_OUTPUT_FILES } from './sib-files.js';
 
 export type { SibSummary };
 
 /** Comparisons kept for T3 negatives when AssembleSibOptions.comparisonPool is not given. */
 const DEFAULT_COMPARISON_POOL = 5000;
 
-export const SIB_OUTPUT_FILES = {
-  tasks: 'sib-tasks.jsonl',
-  distractors: 'sib-distractors.jsonl',
-  summary: 'sib-summary.json',
-  rejects: 'sib-rejects.jsonl',
-} as const;
+export { SIB_OUTPUT_FILES };
 
 /** Where output lines go: an atomic file writer in normal runs, a counting sink in benchmarks. */
 export interface LineSink {
