@@ -242,9 +242,9 @@ Example
 }
 
 /** `--answers name=file …` as {name: file}. */
-function answerFiles(list: readonly string[]): Record<string, string> {
+function answerFiles(list: readonly string[] | undefined): Record<string, string> {
   const answers: Record<string, string> = {};
-  for (const a of list) {
+  for (const a of list ?? []) {
     const at = a.indexOf('=');
     if (at <= 0) throw new InvalidArgumentError(`--answers: expected name=file, got ${JSON.stringify(a)}`);
     answers[a.slice(0, at)] = a.slice(at + 1);
