@@ -191,7 +191,7 @@ describe('the word-vector cache', () => {
       [
         'a truncated vectors.npy',
         () => writeFileSync(join(dir, 'vectors.npy'), readFileSync(join(dir, 'vectors.npy')).subarray(0, 100)),
-        /data bytes|ended early|checksum/,
+        /data bytes|ended early|checksum|truncated/,
       ],
       [
         'an edited words.txt',

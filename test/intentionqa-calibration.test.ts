@@ -8,6 +8,7 @@ import {
   calibratedSettings,
   calibrationFor,
   GLOVE_CALIBRATION,
+  GLOVE_TITLE_CALIBRATION,
   PAPER_CALIBRATION,
 } from '../engine/items/intentionqa/calibration.js';
 import { difficultyOf } from '../engine/items/intentionqa/difficulty.js';
@@ -104,6 +105,10 @@ describe('windows and difficulty cut points as options', () => {
       task2Window: { lo: 0.7, hi: 0.9 },
       difficulty: { easy: 0.85, medium: 0.6 },
       secondAnswerCosine: 0.8,
+      substituteCosine: 0.9,
+      explainedMinFit: -0.1,
+      fitMargin: -0.1,
+      requireOverlap: true,
     });
     expect(calibrationFor('glove-100d')).toBe(GLOVE_CALIBRATION);
     expect(GLOVE_CALIBRATION).toMatchObject({
@@ -112,6 +117,21 @@ describe('windows and difficulty cut points as options', () => {
       task2Window: { lo: 0.4, hi: 0.9 },
       secondAnswerCosine: 0.75,
     });
+    // Title vectors (a catalog index of glove-100d), measured on the released IntentionQA data.
+    expect(calibrationFor('glove-100d', 'title')).toBe(GLOVE_TITLE_CALIBRATION);
+    expect(GLOVE_TITLE_CALIBRATION).toEqual({
+      center: true,
+      task1Window: { lo: 0.25, hi: 0.7 },
+      task2Window: { lo: 0.4, hi: 0.8 },
+      difficulty: { easy: 0.85, medium: 0.6 },
+      secondAnswerCosine: 0.75,
+      substituteCosine: 0.9,
+      explainedMinFit: 0.05,
+      fitMargin: 0.05,
+      requireOverlap: false,
+    });
+    // Another encoder's title vectors: no calibration of its own.
+    expect(calibrationFor('onnx-sentence-bert', 'title')).toBe(PAPER_CALIBRATION);
   });
 });
 

@@ -35,6 +35,10 @@ describe('presets: {preset, overrides} → options (a pure function)', () => {
       excludeKindAsserted: true,
       excludeGroupGeneric: true,
       excludeSubstitutes: true,
+      excludeVacuous: true,
+      excludeUnexplained: true,
+      excludeFitsAsWell: true,
+      excludeKindWords: true,
     });
     expect(PRESET_OPTIONS.released).toEqual({
       sampling: 'lowest',
@@ -49,6 +53,10 @@ describe('presets: {preset, overrides} → options (a pure function)', () => {
       excludeKindAsserted: false,
       excludeGroupGeneric: false,
       excludeSubstitutes: false,
+      excludeVacuous: false,
+      excludeUnexplained: false,
+      excludeFitsAsWell: false,
+      excludeKindWords: false,
     });
   });
 

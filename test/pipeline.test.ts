@@ -525,9 +525,17 @@ describe.skipIf(!sharedPresent)('pipeline on the real IntentionQA products and a
       out,
       // The test model puts almost every pair outside the windows (2 Task-1 items without the
       // validity filters); both have generic intentions, and its random sentence vectors make every
-      // intention "close" to every other. So those two filters are off here, to leave something to
-      // check end to end (test/validity-filters.test.ts covers the filters).
-      items: { seed: 1, excludeGeneric: false, excludeSecondAnswers: false },
+      // intention "close" to every other, and random fits to the titles. So those filters and the
+      // rules that read words and fits are off here, to leave something to check end to end
+      // (test/validity-filters.test.ts and test/validity-real-rules.test.ts cover them).
+      items: {
+        seed: 1,
+        excludeGeneric: false,
+        excludeSecondAnswers: false,
+        excludeVacuous: false,
+        excludeUnexplained: false,
+        excludeFitsAsWell: false,
+      },
       onError: 'fail',
     });
     await encoder.close();

@@ -317,7 +317,7 @@ describe('blind review with Mechanical Turk', () => {
       bad,
       stringify([
         [...head, ...answers],
-        [...rows[0]!.slice(0, 5), 'A', 'invalid', 'gold-wrong', ''],
+        [...rows[0]!.slice(0, 9), 'A', 'invalid', 'gold-wrong', ''],
       ]),
     );
     await expect(importMturkResults(store, bad)).rejects.toThrow(

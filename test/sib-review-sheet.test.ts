@@ -200,7 +200,16 @@ describe('blind review of SIB items through Mechanical Turk', () => {
     const byRef = new Map(items.map((item) => [blindRef(item), item]));
     // Three workers: W1 and W2 answer each binary item with its label side's last letter (a strong
     // answer) and mark a choice's gold; W3 answers the other side and marks every option.
-    const head = ['WorkerId', 'AssignmentStatus', 'SubmitTime', 'WorkTimeInSeconds', 'Input.item_ref'];
+    // The options shown come back as Input.option_* (the import checks them against the review's).
+    const shownColumns = ['option_A', 'option_B', 'option_C', 'option_D'];
+    const head = [
+      'WorkerId',
+      'AssignmentStatus',
+      'SubmitTime',
+      'WorkTimeInSeconds',
+      'Input.item_ref',
+      ...shownColumns.map((c) => `Input.${c}`),
+    ];
     const answers = ['Answer.rightOptions', 'Answer.validity', 'Answer.reasons', 'Answer.other_text'];
     const results: string[][] = [];
     for (const worker of ['W1', 'W2', 'W3'])
@@ -223,6 +232,7 @@ describe('blind review of SIB items through Mechanical Turk', () => {
           'Mon Jan 05 10:01:42 PST 2026',
           '30',
           row.item_ref!,
+          ...shownColumns.map((c) => row[c] ?? ''),
           marks.join('|'),
           'valid',
           '',

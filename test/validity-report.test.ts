@@ -48,6 +48,16 @@ const settings: ValiditySettings = {
   groupGenericIntentions: [
     { text: 'because they both are a type of phone accessory.', group: 'phone accessory', kindPairs: 5, of: 7 },
   ],
+  excludeVacuous: true,
+  vacuousWordGroups: 6,
+  excludeUnexplained: true,
+  explainedMinFit: 0.05,
+  excludeFitsAsWell: true,
+  fitMargin: 0.05,
+  excludeKindWords: true,
+  fitVectors: 120,
+  kindsFrom: 'title clusters',
+  genericWords: [{ word: 'quality', groups: 23 }],
 };
 
 describe('validity counts', () => {
@@ -65,6 +75,11 @@ describe('validity counts', () => {
       dropped(2, 'second-answer', { 'second-answer': 4 }),
       dropped(null, 'generic-gold'),
       dropped(null, 'generic-gold'),
+      dropped(null, 'vacuous-gold'),
+      dropped(null, 'unexplained'),
+      dropped(null, 'unexplained'),
+      dropped(2, 'fits-as-well', { 'fits-as-well': 3, 'kind-words': 1 }),
+      item(1, ['vacuous', 'kind-words']),
       dropped(null, 'typicality-below-min'),
     ];
     for (const r of records) addToValidityStats(v, r);
@@ -76,6 +91,9 @@ describe('validity counts', () => {
         'kind-asserted': { refused: 5, dropped: 1 },
         'group-generic': { refused: 1, dropped: 0 },
         substitute: { refused: 0, dropped: 0 },
+        vacuous: { refused: 1, dropped: 0 },
+        'fits-as-well': { refused: 0, dropped: 0 },
+        'kind-words': { refused: 1, dropped: 0 },
       },
       task2: {
         'pair-asserted': { refused: 1, dropped: 0 },
@@ -84,8 +102,13 @@ describe('validity counts', () => {
         'kind-asserted': { refused: 1, dropped: 0 },
         'group-generic': { refused: 1, dropped: 0 },
         substitute: { refused: 5, dropped: 1 },
+        vacuous: { refused: 0, dropped: 0 },
+        'fits-as-well': { refused: 3, dropped: 1 },
+        'kind-words': { refused: 1, dropped: 0 },
       },
       genericGold: 2,
+      vacuousGold: 1,
+      unexplained: 2,
     });
     const section = validitySection(v, settings, 'glove-100d').join('\n');
     expect(section).toContain('| pair-asserted (asserted for the pair) | 5 | 1 | 1 | 0 |');
@@ -96,7 +119,13 @@ describe('validity counts', () => {
     expect(section).toContain('| substitute (a substitute of the gold) | – | – | 5 | 1 |');
     expect(section).toContain('not a kind; product-kinds.ts): 2 (phone accessory, camping gear).');
     expect(section).toContain('| phone accessory | because they both are a type of phone accessory. | 5 of 7 |');
-    expect(section).toContain('(`generic-gold`): 2.');
+    expect(section).toContain('(`generic-gold`): 2; vacuous (`vacuous-gold`');
+    expect(section).toContain(
+      'cut-off 6 concept groups): 1; that explain nothing of their own pair (`unexplained`: fit to the two titles below 0.05): 2.',
+    );
+    expect(section).toContain('| fits-as-well (fits within the margin of the gold) | – | – | 3 | 1 |');
+    expect(section).toContain("| kind-words (a word of the kind's intentions) | 1 | 0 | 1 | 0 |");
+    expect(section).toContain('120 titles encoded');
     expect(section).toContain('66 of 66 intention texts encoded by glove-100d');
     expect(section).toContain('| because they are both used for the same purpose. | 9 | 33 |');
   });

@@ -201,12 +201,12 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
     )
     .option(
       '--explained-min-fit <x>',
-      "the unexplained rule's cut-off on the gold's fit to its two titles (default: the encoder's; 0 for Sentence-BERT, not measured)",
+      "the unexplained rule's cut-off on the gold's fit to its two titles (default: the encoder's; -0.1 for Sentence-BERT, not measured)",
       number,
     )
     .option(
       '--fit-margin <x>',
-      "the fits-as-well rule's margin below the gold's fit (default: the encoder's; 0.05 for Sentence-BERT, not measured)",
+      "the fits-as-well rule's margin below the gold's fit (default: the encoder's; -0.1 for Sentence-BERT, not measured)",
       number,
     )
     .option(

@@ -240,7 +240,7 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
     undefined,
     {
       vacuousWordGroups: DEFAULT_VACUOUS_WORD_GROUPS,
-      kindWords: true,
+      kindWords: titles !== undefined,
       ...(titles ? { kindLabels: titleKinds(titles) } : {}),
       ...(intentions && titles ? { fitVectors: { intentions, titles } } : {}),
     },

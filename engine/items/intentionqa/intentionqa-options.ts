@@ -315,11 +315,12 @@ export const DEFAULT_SUBSTITUTE_COSINE = 0.9;
 
 /**
  * The unexplained rule's cut-off on the gold's pair fit, and the fits-as-well margin, for encoders
- * without a calibration of their own (calibration.ts has glove-100d's, measured on the released
- * IntentionQA data). Sentence-BERT's are not measured here (no model on the development machine).
+ * without a calibration of their own: the conservative values of glove-100d on context embeddings
+ * (refuse only what is clear; calibration.ts). Sentence-BERT's are not measured here (no model on
+ * the development machine).
  */
-export const DEFAULT_EXPLAINED_MIN_FIT = 0;
-export const DEFAULT_FIT_MARGIN = 0.05;
+export const DEFAULT_EXPLAINED_MIN_FIT = -0.1;
+export const DEFAULT_FIT_MARGIN = -0.1;
 
 /** The engine's defaults: the paper preset, and the settings that no preset touches. */
 export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {

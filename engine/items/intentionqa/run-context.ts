@@ -174,7 +174,9 @@ export class IntentionQaContext {
           options.groupGenericShare,
           {
             vacuousWordGroups: options.excludeVacuous || options.excludeKindWords ? options.vacuousWordGroups : 0,
-            kindWords: options.excludeKindWords,
+            // Words by kind need coarse kinds: title clusters. With category phrases (a concepts file,
+            // a graph), kind-asserted and group-generic do this work and the rule holds for nothing.
+            kindWords: options.excludeKindWords && input.kindLabels !== undefined,
             ...(input.kindLabels ? { kindLabels: input.kindLabels } : {}),
             ...(options.excludeUnexplained || options.excludeFitsAsWell ? { fitVectors: input.fitVectors } : {}),
           },

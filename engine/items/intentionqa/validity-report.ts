@@ -71,7 +71,6 @@ const ONLY_TASK: Partial<Record<ValidityFilter, 1 | 2>> = {
   generic: 1,
   substitute: 2,
   'fits-as-well': 2,
-  'kind-words': 1,
 };
 
 /** The markdown section. */
