@@ -151,6 +151,8 @@ describe.skipIf(!present)('pipeline --product-vectors on the released assertions
       '0.6,0.85',
       '--explained-min-fit',
       '0.05',
+      '--fit-margin',
+      '0.05',
       '--second-answer-cosine',
       '0.75',
       '--no-require-overlap',
