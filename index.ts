@@ -111,7 +111,10 @@ export {
   calibratedSettings,
   calibrationFor,
   type SimilarityCalibration,
+  type VectorsKind,
 } from './engine/items/intentionqa/calibration.js';
+export type { IntentionFit, IntentionFitVectors } from './engine/items/intentionqa/intention-fit.js';
+export type { KindWordsData } from './engine/items/intentionqa/kind-words.js';
 export type { IntentionQaItem, DroppedAssertion } from './engine/items/intentionqa/item-types.js';
 export type { Assertion } from './engine/items/intentionqa/assertions.js';
 export { writeItems } from './engine/items/intentionqa/write-items.js';
@@ -367,6 +370,7 @@ export type { DemoRun } from './engine/demo/run-demo.js';
 export type { SolverAccuracy, SolverComparison } from './engine/demo/solver-comparison.js';
 export {
   VALIDITY_FILTERS,
+  GOLD_REFUSALS,
   type GenericIntention,
   type GroupGenericIntention,
   type ProductRows,
@@ -376,7 +380,10 @@ export {
   type ValidityRules,
   type Task1Pair,
   type ValiditySettings,
+  type ValidityExtras,
+  type GoldRefusal,
 } from './engine/items/intentionqa/validity-filters.js';
+export type { IndexDataExtras } from './engine/items/intentionqa/validity-index-data.js';
 export type { FilterCounts, ValidityStats } from './engine/items/intentionqa/validity-report.js';
 export type { ProductKinds } from './engine/items/intentionqa/product-kinds.js';
 export type { FilterDrop } from './engine/items/intentionqa/assertion-filter.js';
