@@ -105,6 +105,8 @@ export {
   type Task2Universe,
   type TypicalityComparison,
   type WindowBounds,
+  WORD_AND_FIT_RULE_FIELDS,
+  type WordAndFitRules,
 } from './engine/items/intentionqa/intentionqa-options.js';
 export type { DifficultyCuts } from './engine/items/intentionqa/difficulty.js';
 export {

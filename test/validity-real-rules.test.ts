@@ -88,11 +88,7 @@ describe('kind words', () => {
   });
   const keys = ['manner of jewelry', 'used for charging', 'manner of jewelry making', 'type of cable'];
   // Earring pair asserted with key 0; cable+necklace with key 1 (a made-up pair); necklace+earring with 2.
-  const slots = [
-    { a: 0, b: 1, keys: [0] },
-    { a: 2, b: 3, keys: [1] },
-    { a: 2, b: 0, keys: [2] },
-  ];
+  const slots = { lo: [0, 2, 2], hi: [1, 3, 0], firstId: [0, 1, 2, 3], ids: [0, 1, 2] };
   const d = kindWordsData(keys, new Set(['manner', 'of', 'type', 'for', 'used']), kinds, slots);
 
   it('a kind uses the particular words of the keys asserted for its products', () => {
@@ -107,7 +103,12 @@ describe('kind words', () => {
   });
 
   it('generic words never link a key to a kind', () => {
-    const none = kindWordsData(['manner of'], new Set(['manner', 'of']), kinds, [{ a: 0, b: 1, keys: [0] }]);
+    const none = kindWordsData(['manner of'], new Set(['manner', 'of']), kinds, {
+      lo: [0],
+      hi: [1],
+      firstId: [0, 1],
+      ids: [0],
+    });
     expect(kindUsesWordsOf(none, kinds, 0, 0)).toBe(false);
   });
 });

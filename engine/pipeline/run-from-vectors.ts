@@ -25,6 +25,8 @@ import { readAssertions, type Assertion } from '../items/intentionqa/assertions.
 import type { DifficultyCuts } from '../items/intentionqa/difficulty.js';
 import {
   presetOverrides,
+  wordAndFitRules,
+  type WordAndFitRules,
   type IntentionQaOptions,
   type PresetOptions,
   type WindowBounds,
@@ -98,22 +100,16 @@ export interface ProductVectorsManifest {
     excludeSecondAnswers: boolean;
     genericMinGroups: number;
     /** Every other rule's switch and cut-off, and the concept-overlap requirement, as resolved. */
-    rules: Pick<
-      IntentionQaOptions,
-      | 'excludeKindAsserted'
-      | 'excludeGroupGeneric'
-      | 'excludeSubstitutes'
-      | 'substituteCosine'
-      | 'secondAnswerCosine'
-      | 'excludeVacuous'
-      | 'vacuousWordGroups'
-      | 'excludeUnexplained'
-      | 'explainedMinFit'
-      | 'excludeFitsAsWell'
-      | 'fitMargin'
-      | 'excludeKindWords'
-      | 'requireOverlap'
-    >;
+    rules: WordAndFitRules &
+      Pick<
+        IntentionQaOptions,
+        | 'excludeKindAsserted'
+        | 'excludeGroupGeneric'
+        | 'excludeSubstitutes'
+        | 'substituteCosine'
+        | 'secondAnswerCosine'
+        | 'requireOverlap'
+      >;
   };
   validity: ValiditySettings | null;
   counts: {
@@ -258,13 +254,7 @@ export async function runPipelineFromVectors(o: ProductVectorsPipelineOptions): 
           excludeSubstitutes: ro.excludeSubstitutes,
           substituteCosine: ro.substituteCosine,
           secondAnswerCosine: ro.secondAnswerCosine,
-          excludeVacuous: ro.excludeVacuous,
-          vacuousWordGroups: ro.vacuousWordGroups,
-          excludeUnexplained: ro.excludeUnexplained,
-          explainedMinFit: ro.explainedMinFit,
-          excludeFitsAsWell: ro.excludeFitsAsWell,
-          fitMargin: ro.fitMargin,
-          excludeKindWords: ro.excludeKindWords,
+          ...wordAndFitRules(ro),
           requireOverlap: ro.requireOverlap,
         },
       },

@@ -36,6 +36,8 @@ import { readAssertions } from '../items/intentionqa/assertions.js';
 import type { Assertion } from '../items/intentionqa/assertions.js';
 import {
   presetOverrides,
+  wordAndFitRules,
+  type WordAndFitRules,
   type Preset,
   type PresetOptions,
   type WindowBounds,
@@ -74,7 +76,7 @@ export interface PipelineOptions {
 export interface PipelineManifest {
   format: 'intentsim-pipeline/1';
   inputs: { graph: string; products: string; assertions: string; concepts: string | null };
-  options: {
+  options: WordAndFitRules & {
     mode: NeighbourhoodMode;
     workers: number;
     itemWorkers: number;
@@ -109,13 +111,6 @@ export interface PipelineManifest {
     groupGenericShare: number;
     excludeSubstitutes: boolean;
     substituteCosine: number;
-    excludeVacuous: boolean;
-    vacuousWordGroups: number;
-    excludeUnexplained: boolean;
-    explainedMinFit: number;
-    excludeFitsAsWell: boolean;
-    fitMargin: number;
-    excludeKindWords: boolean;
     requireOverlap: boolean;
   };
   /** What the validity filters saw and caught (null when all three are off). */
@@ -294,13 +289,7 @@ async function runClaimed(options: PipelineOptions): Promise<PipelineManifest> {
       groupGenericShare: o.groupGenericShare,
       excludeSubstitutes: o.excludeSubstitutes,
       substituteCosine: o.substituteCosine,
-      excludeVacuous: o.excludeVacuous,
-      vacuousWordGroups: o.vacuousWordGroups,
-      excludeUnexplained: o.excludeUnexplained,
-      explainedMinFit: o.explainedMinFit,
-      excludeFitsAsWell: o.excludeFitsAsWell,
-      fitMargin: o.fitMargin,
-      excludeKindWords: o.excludeKindWords,
+      ...wordAndFitRules(o),
       requireOverlap: o.requireOverlap,
     },
     validity: run.validitySettings() ?? null,

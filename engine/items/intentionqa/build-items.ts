@@ -13,7 +13,7 @@ import { Rng } from '../../../core/rng.js';
 import { createProgress } from '../../../core/progress.js';
 import { formatWindow } from '../../search/windows.js';
 import { IntentionQaContext, task1Window, task2Window, type IntentionQaInput } from './run-context.js';
-import { resolveOptions, type IntentionQaOptions } from './intentionqa-options.js';
+import { resolveOptions, wordAndFitRules, type IntentionQaOptions } from './intentionqa-options.js';
 import { difficultyOf, formatDifficultyCuts } from './difficulty.js';
 import type { AssertionDraft, Draft } from './draft.js';
 export type { AssertionDraft } from './draft.js';
@@ -147,13 +147,7 @@ export class IntentionQaRun {
       substituteCosine: o.substituteCosine,
       sharedPhrases: v.sharedPhrases(),
       groupGenericIntentions: o.excludeGroupGeneric ? v.data.groupGeneric : [],
-      excludeVacuous: o.excludeVacuous,
-      vacuousWordGroups: o.vacuousWordGroups,
-      excludeUnexplained: o.excludeUnexplained,
-      explainedMinFit: o.explainedMinFit,
-      excludeFitsAsWell: o.excludeFitsAsWell,
-      fitMargin: o.fitMargin,
-      excludeKindWords: o.excludeKindWords,
+      ...wordAndFitRules(o),
       fitVectors: v.fit ? v.fit.vectors.titles.validRows.length : null,
       kindsFrom: this.input.kindLabels ? 'title clusters' : 'category phrases',
       genericWords: v.data.genericWords.slice(0, 40),

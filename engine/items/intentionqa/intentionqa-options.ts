@@ -285,6 +285,26 @@ export const VALIDITY_RULE_FIELDS = [
   'excludeKindWords',
 ] as const;
 
+/**
+ * The switches and cut-offs of the rules that read words and fits (vacuous, unexplained,
+ * fits-as-well, kind-words): what the manifests and the report record of them, in this order.
+ */
+export const WORD_AND_FIT_RULE_FIELDS = [
+  'excludeVacuous',
+  'vacuousWordGroups',
+  'excludeUnexplained',
+  'explainedMinFit',
+  'excludeFitsAsWell',
+  'fitMargin',
+  'excludeKindWords',
+] as const;
+export type WordAndFitRules = Pick<IntentionQaOptions, (typeof WORD_AND_FIT_RULE_FIELDS)[number]>;
+
+/** The options' WORD_AND_FIT_RULE_FIELDS. */
+export function wordAndFitRules(o: IntentionQaOptions): WordAndFitRules {
+  return Object.fromEntries(WORD_AND_FIT_RULE_FIELDS.map((f) => [f, o[f]])) as unknown as WordAndFitRules;
+}
+
 /** Whether any validity rule is on. */
 export function anyValidityRule(o: Pick<IntentionQaOptions, (typeof VALIDITY_RULE_FIELDS)[number]>): boolean {
   return VALIDITY_RULE_FIELDS.some((f) => o[f]);

@@ -17,6 +17,17 @@
 import { lemmatizeNoun } from '../../products/wordnet-morphy.js';
 import { kindOf, type ProductKinds } from './product-kinds.js';
 
+/**
+ * The asserted pairs as the validity index stores them (compressed rows): slot s is the pair of
+ * product indices (lo[s], hi[s]), asserted with the key ids ids[firstId[s] ..< firstId[s + 1]].
+ */
+export interface AssertedSlots {
+  lo: ArrayLike<number>;
+  hi: ArrayLike<number>;
+  firstId: ArrayLike<number>;
+  ids: ArrayLike<number>;
+}
+
 /** Particular word ids of each key, and of each kind, as compressed rows (plain data: it is cloned to the workers). */
 export interface KindWordsData {
   /** Word ids of key k: keyWords[firstKeyWord[k] ..< firstKeyWord[k + 1]], ascending. */
@@ -46,7 +57,7 @@ export function kindWordsData(
   keyOfId: readonly string[],
   generic: ReadonlySet<string>,
   kinds: ProductKinds,
-  slots: ReadonlyArray<{ a: number; b: number; keys: ArrayLike<number> }>,
+  slots: AssertedSlots,
 ): KindWordsData {
   const wordId = new Map<string, number>();
   const lemma = new Map<string, string>();
@@ -64,11 +75,11 @@ export function kindWordsData(
   });
   const keyRows = rows(keyLists);
   const kindLists: number[][] = Array.from({ length: kinds.phraseOfId.length }, () => []);
-  for (const { a, b, keys } of slots)
-    for (const p of [a, b])
+  for (let s = 0; s < slots.lo.length; s++)
+    for (const p of [slots.lo[s]!, slots.hi[s]!])
       for (const x of kindOf(kinds, p))
-        for (let j = 0; j < keys.length; j++) {
-          const k = keys[j]!;
+        for (let j = slots.firstId[s]!; j < slots.firstId[s + 1]!; j++) {
+          const k = slots.ids[j]!;
           for (let w = keyRows.first[k]!; w < keyRows.first[k + 1]!; w++) kindLists[x]!.push(keyRows.ids[w]!);
         }
   const kindRows = rows(kindLists);

@@ -21,6 +21,7 @@ import type { Assertion } from './assertions.js';
 import { intersects, kindOf, phrasesOfProduct } from './product-kinds.js';
 import { IntentionFit, type IntentionFitVectors } from './intention-fit.js';
 import { kindUsesWordsOf } from './kind-words.js';
+import type { WordAndFitRules } from './intentionqa-options.js';
 import {
   buildValidityIndexData,
   DEFAULT_GROUP_GENERIC_SHARE,
@@ -98,7 +99,7 @@ export interface Task1Pair {
 }
 
 /** What a run's manifest and report record about the validity filters. */
-export interface ValiditySettings {
+export interface ValiditySettings extends WordAndFitRules {
   excludePairAsserted: boolean;
   excludeGeneric: boolean;
   excludeSecondAnswers: boolean;
@@ -117,13 +118,6 @@ export interface ValiditySettings {
   substituteCosine: number;
   /** Category phrases shared by several kinds of product (not a kind), most holders first. */
   sharedPhrases: string[];
-  excludeVacuous: boolean;
-  vacuousWordGroups: number;
-  excludeUnexplained: boolean;
-  explainedMinFit: number;
-  excludeFitsAsWell: boolean;
-  fitMargin: number;
-  excludeKindWords: boolean;
   /** Titles with a vector for the fit rules; null: no fit vectors (those rules hold for nothing). */
   fitVectors: number | null;
   /** Where the product kinds come from: the category phrases, or clusters of the title vectors. */

@@ -241,16 +241,12 @@ export function buildValidityIndexData(
   const slots = partner.length;
   const kindWords =
     extras.kindWords && vacuousWordGroups > 0
-      ? kindWordsData(
-          keyOfId,
-          new Set(vacuous.genericWords.map((g) => g.word)),
-          kinds,
-          Array.from({ length: slots }, (_, s) => ({
-            a: pairLo[s]!,
-            b: partner[s]!,
-            keys: pairIds.slice(firstId[s]!, firstId[s + 1]!),
-          })),
-        )
+      ? kindWordsData(keyOfId, new Set(vacuous.genericWords.map((g) => g.word)), kinds, {
+          lo: pairLo,
+          hi: partner,
+          firstId,
+          ids: pairIds,
+        })
       : undefined;
   const phraseCount = kinds.phraseOfId.length;
   // Kind pairs: every asserted pair's keys under each (kind phrase of one, kind phrase of the other).
