@@ -117,6 +117,7 @@ export {
 } from './engine/items/intentionqa/calibration.js';
 export type { IntentionFit, IntentionFitVectors } from './engine/items/intentionqa/intention-fit.js';
 export type { KindWordsData } from './engine/items/intentionqa/kind-words.js';
+export type { TitleWordsData } from './engine/items/intentionqa/title-words.js';
 export type { IntentionQaItem, DroppedAssertion } from './engine/items/intentionqa/item-types.js';
 export type { Assertion } from './engine/items/intentionqa/assertions.js';
 export { writeItems } from './engine/items/intentionqa/write-items.js';

@@ -108,6 +108,7 @@ describe('windows and difficulty cut points as options', () => {
       substituteCosine: 0.9,
       explainedMinFit: -0.1,
       fitMargin: -0.1,
+      anchorMargin: -0.1,
       requireOverlap: true,
     });
     expect(calibrationFor('glove-100d')).toBe(GLOVE_CALIBRATION);
@@ -121,13 +122,14 @@ describe('windows and difficulty cut points as options', () => {
     expect(calibrationFor('glove-100d', 'title')).toBe(GLOVE_TITLE_CALIBRATION);
     expect(GLOVE_TITLE_CALIBRATION).toEqual({
       center: true,
-      task1Window: { lo: 0.25, hi: 0.7 },
+      task1Window: { lo: 0.2, hi: 0.7 },
       task2Window: { lo: 0.4, hi: 0.8 },
       difficulty: { easy: 0.85, medium: 0.6 },
       secondAnswerCosine: 0.75,
       substituteCosine: 0.9,
       explainedMinFit: 0.05,
       fitMargin: 0.05,
+      anchorMargin: 0.2,
       requireOverlap: false,
     });
     // Another encoder's title vectors: no calibration of its own.

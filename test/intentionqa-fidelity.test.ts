@@ -39,6 +39,8 @@ describe('presets: {preset, overrides} → options (a pure function)', () => {
       excludeUnexplained: true,
       excludeFitsAsWell: true,
       excludeKindWords: true,
+      excludeUnanchored: true,
+      excludeTitleWords: true,
     });
     expect(PRESET_OPTIONS.released).toEqual({
       sampling: 'lowest',
@@ -57,6 +59,8 @@ describe('presets: {preset, overrides} → options (a pure function)', () => {
       excludeUnexplained: false,
       excludeFitsAsWell: false,
       excludeKindWords: false,
+      excludeUnanchored: false,
+      excludeTitleWords: false,
     });
   });
 

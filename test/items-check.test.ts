@@ -104,6 +104,9 @@ describe('items check', () => {
       { rule: 'vacuous', items: 0, texts: [] },
       { rule: 'fits-as-well', items: 0, texts: [] },
       { rule: 'kind-words', items: 0, texts: [] },
+      { rule: 'unanchored', items: 0, texts: [] },
+      // Titles of the products file: no distractor product shares a word with the gold's or p_A's.
+      { rule: 'title-words', items: 0, texts: [] },
       { rule: 'generic-gold', items: 1, texts: [{ text: 'because they are useful.', items: 1 }] },
       { rule: 'vacuous-gold', items: 0, texts: [] },
       { rule: 'unexplained', items: 0, texts: [] },
@@ -136,5 +139,43 @@ describe('items check', () => {
     const r = await checkItems({ items, assertions, products });
     expect(r.summary.generic).toEqual([]);
     expect(r.flagged.map((f) => f.rule)).toEqual(['pair-asserted']);
+  });
+
+  it("with a products file, title-words flags a Task-2 option whose title shares a word with the gold's or p_A's", async () => {
+    const titles: Record<string, string> = {
+      P1: 'Electric Kettle',
+      P2: 'Green Tea Leaves',
+      P3: 'Steel Water Bottle',
+      P4: 'Bamboo Toothbrush',
+      P5: 'Wool Socks',
+      P6: 'Yoga Mat',
+      P7: 'Garden Hose',
+      P8: 'Dog Leash',
+      P9: 'Ceramic Tea Pot', // "tea", as the gold
+      P10: 'Desk Lamp',
+      P11: 'Kettles Descaler', // "kettles" = "kettle", as p_A
+    };
+    const products = write(
+      'products-titles.jsonl',
+      Object.entries(titles).map(([id, title]) => JSON.stringify({ id, title })),
+    );
+    // The check numbers the products the assertions name: P10 and P11 are named here.
+    const named = write('assertions-titles.jsonl', [
+      ...readFileSync(assertions, 'utf8').trimEnd().split('\n'),
+      assertion('FS_8', 'P10', 'P11', 'because they light rooms.'),
+    ]);
+    const y2 = JSON.parse(T2[0]!) as Record<string, unknown>;
+    const item = JSON.stringify({
+      ...y2,
+      id: 'y2',
+      distractors_product: ['Teapot', 'Lamp', 'Descaler'],
+      options: { A: 'Teapot', B: 'Tea', C: 'Lamp', D: 'Descaler' },
+    });
+    const r = await checkItems({ items: write('intentionqa_task2.jsonl', [item]), assertions: named, products });
+    const titleWords = r.flagged.filter((f) => f.rule === 'title-words').map((f) => [f.letter, f.text]);
+    expect(titleWords).toEqual([
+      ['A', 'Teapot'],
+      ['D', 'Descaler'],
+    ]);
   });
 });

@@ -96,8 +96,16 @@ describe('pipeline --product-vectors on hand-made vectors', () => {
       runPipelineFromVectors({
         ...inputs,
         out: join(dir, out),
-        // Substitutes and the kind's words allowed: every mug is a mug, and all mugs' intentions share words.
-        items: { ...WINDOWS, seed: 7, workers: 0, excludeSubstitutes: false, excludeKindWords: false },
+        // Substitutes, the kind's words and shared title words allowed: every mug is a mug (its title
+        // says so), and all mugs' intentions share words.
+        items: {
+          ...WINDOWS,
+          seed: 7,
+          workers: 0,
+          excludeSubstitutes: false,
+          excludeKindWords: false,
+          excludeTitleWords: false,
+        },
       });
     const m = await run('a');
     expect(m.inputs).toMatchObject({
@@ -141,10 +149,10 @@ describe.skipIf(!present)('pipeline --product-vectors on the released assertions
     expect(printed).toContain(
       "note: windows, difficulty cut points and the rules' cut-offs not given are glove-100d's calibration on title vectors",
     );
-    expect(printed).toContain('similarity: centered; Task 1 window [0.25, 0.7], Task 2 window [0.4, 0.8)');
+    expect(printed).toContain('similarity: centered; Task 1 window [0.2, 0.7], Task 2 window [0.4, 0.8)');
     await cli(['pipeline', '--product-vectors', index, ...flags, '--out', join(dir, 'r2')]);
     // An .npy names no encoder: the same numbers typed give the same items.
-    const calibration = ['--center', '--task1-window', '0.25,0.7', '--task2-window', '0.4,0.8'];
+    const calibration = ['--center', '--task1-window', '0.2,0.7', '--task2-window', '0.4,0.8'];
     const windows = [
       ...calibration,
       '--difficulty-cuts',
@@ -153,6 +161,8 @@ describe.skipIf(!present)('pipeline --product-vectors on the released assertions
       '0.05',
       '--fit-margin',
       '0.05',
+      '--anchor-margin',
+      '0.2',
       '--second-answer-cosine',
       '0.75',
       '--no-require-overlap',

@@ -3,13 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   categoryRelation,
-  contentWords,
   heldMarkers,
   markerWords,
   parseCategory,
   productText,
-  wordsMatch,
 } from '../engine/items/sib/serve-rules.js';
+import { contentWords, wordsMatch } from '../engine/items/content-words.js';
 import type { SibProduct } from '../engine/items/sib/sib-types.js';
 import { parseSession } from '../engine/items/sib/session-reader.js';
 

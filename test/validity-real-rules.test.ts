@@ -189,8 +189,11 @@ describe('the rules through the validity index', () => {
     excludeUnexplained: false,
     excludeFitsAsWell: false,
     excludeKindWords: false,
+    excludeUnanchored: false,
+    excludeTitleWords: false,
     explainedMinFit: 0.5,
     fitMargin: 0.05,
+    anchorMargin: 0.2,
     ...over,
   });
   const row = (id: string) => titles.row(id)!;
@@ -211,5 +214,72 @@ describe('the rules through the validity index', () => {
     const pair = index.task1Pair(row('w1'), row('w2'), 0);
     expect(index.task1Refusal(1, pair, on, { a: row('s1'), b: row('s2') })).toBeUndefined();
     expect(index.task1Refusal(1, pair, on, { a: row('w1'), b: row('w2') })).toBe('vacuous');
+  });
+
+  it("fits-as-well compares a Task-2 candidate with the gold intention's fit to the pair, given product and gold", () => {
+    const on = rules({ excludeFitsAsWell: true, fitMargin: 0 });
+    const f = (p: string) => index.fit!.fit(0, row(p));
+    // The pair fit of "tell time" to (w1, w2) is the mean of its fits to the two titles.
+    const pairFit = (f('w1') + f('w2')) / 2;
+    expect(index.fit!.pairFit(0, row('w1'), row('w2'))).toBeCloseTo(pairFit, 12);
+    // c1 fits "tell time" better than the pair's mean: refused at margin 0; s1 fits it less: kept.
+    expect(f('c1')).toBeGreaterThan(pairFit);
+    expect(index.task2Refusal(0, row('w1'), row('w2'), row('c1'), on)).toBe('fits-as-well');
+    expect(index.task2Refusal(0, row('w1'), row('w2'), row('s1'), on)).toBeUndefined();
+  });
+
+  it("unanchored refuses a Task-1 distractor that fits the item's pair within the margin of its own pair", () => {
+    const pair = index.task1Pair(row('w1'), row('w2'), 0);
+    const own = { a: row('s1'), b: row('s2') };
+    // "keep warm": own pair (the scarves) against the watches' pair.
+    const ownFit = index.fit!.pairFit(1, own.a, own.b);
+    const here = index.fit!.pairFit(1, pair.a, pair.b);
+    expect(ownFit - here).toBeGreaterThan(0.5);
+    expect(index.task1Refusal(1, pair, rules({ excludeUnanchored: true, anchorMargin: 0.2 }), own)).toBeUndefined();
+    const past = Math.ceil((ownFit - here) * 100) / 100 + 0.01;
+    expect(index.task1Refusal(1, pair, rules({ excludeUnanchored: true, anchorMargin: past }), own)).toBe('unanchored');
+    // Its own pair as the item's pair: fits both alike, so refused at any positive margin.
+    const same = index.task1Pair(own.a, own.b, 1);
+    expect(index.task1Refusal(1, same, rules({ excludeUnanchored: true, anchorMargin: 0.01 }), own)).toBe('unanchored');
+    // No own pair known (a text no assertion has): not refused.
+    expect(index.task1Refusal(1, pair, rules({ excludeUnanchored: true, anchorMargin: 2 }))).toBeUndefined();
+  });
+
+  describe('title-words', () => {
+    const titleOf = new Map([
+      ['w1', 'Casio Sport Watch'],
+      ['w2', 'Timex Analog Watches'],
+      ['s1', 'Wool Scarf'],
+      ['s2', 'Knit Scarves'],
+      ['c1', 'Wall Clock'],
+    ]);
+    const build = (kinds: boolean) =>
+      new ValidityIndex(assertions, new Map(), 3, undefined, 1, products, undefined, undefined, {
+        titleOf: (id) => titleOf.get(id),
+        ...(kinds ? { kindLabels: new Map([...titleOf.keys()].map((id) => [id, [id.slice(0, 1)]])) } : {}),
+      });
+    const on = rules({ excludeTitleWords: true });
+
+    it('Task 2: refuses a candidate sharing a word with the gold or the given product, by lemma', () => {
+      const index = build(false);
+      // Given s1, gold s2 ("scarves" = "scarf"): w1 shares nothing, c1 nothing.
+      expect(index.task2Refusal(1, row('s1'), row('w1'), row('w2'), on)).toBe('title-words'); // watch / watches
+      expect(index.task2Refusal(1, row('s1'), row('w1'), row('c1'), on)).toBeUndefined();
+      expect(index.task2Refusal(1, row('w1'), row('c1'), row('s2'), on)).toBeUndefined();
+      expect(index.task2Refusal(1, row('w1'), row('c1'), row('w2'), on)).toBe('title-words'); // shares with the given w1
+      expect(index.task2Refusal(1, row('s1'), row('w1'), row('w2'), rules({}))).toBeUndefined();
+    });
+
+    it("Task 1: refuses a distractor asserted for a pair sharing a title word with the item's pair, only with title-cluster kinds", () => {
+      const pair = (i: ValidityIndex) => i.task1Pair(row('w1'), row('c1'), 0);
+      // "keep warm" asserted for the scarves: no word in common with a watch and a clock.
+      expect(build(true).task1Refusal(1, pair(build(true)), on, { a: row('s1'), b: row('s2') })).toBeUndefined();
+      // "tell time" asserted for the two watches, beside a watch and a clock: "watch" in common.
+      const withKinds = build(true);
+      expect(withKinds.task1Refusal(0, pair(withKinds), on, { a: row('w1'), b: row('w2') })).toBe('title-words');
+      // Kinds from category phrases: Task 1 does not read titles.
+      const phrases = build(false);
+      expect(phrases.task1Refusal(0, pair(phrases), on, { a: row('w1'), b: row('w2') })).toBeUndefined();
+    });
   });
 });

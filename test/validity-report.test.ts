@@ -55,6 +55,9 @@ const settings: ValiditySettings = {
   excludeFitsAsWell: true,
   fitMargin: 0.05,
   excludeKindWords: true,
+  excludeUnanchored: true,
+  anchorMargin: 0.2,
+  excludeTitleWords: true,
   fitVectors: 120,
   kindsFrom: 'title clusters',
   genericWords: [{ word: 'quality', groups: 23 }],
@@ -79,7 +82,8 @@ describe('validity counts', () => {
       dropped(null, 'unexplained'),
       dropped(null, 'unexplained'),
       dropped(2, 'fits-as-well', { 'fits-as-well': 3, 'kind-words': 1 }),
-      item(1, ['vacuous', 'kind-words']),
+      item(1, ['vacuous', 'unanchored', 'title-words']),
+      item(2, ['title-words']),
       dropped(null, 'typicality-below-min'),
     ];
     for (const r of records) addToValidityStats(v, r);
@@ -93,7 +97,9 @@ describe('validity counts', () => {
         substitute: { refused: 0, dropped: 0 },
         vacuous: { refused: 1, dropped: 0 },
         'fits-as-well': { refused: 0, dropped: 0 },
-        'kind-words': { refused: 1, dropped: 0 },
+        'kind-words': { refused: 0, dropped: 0 },
+        unanchored: { refused: 1, dropped: 0 },
+        'title-words': { refused: 1, dropped: 0 },
       },
       task2: {
         'pair-asserted': { refused: 1, dropped: 0 },
@@ -105,6 +111,8 @@ describe('validity counts', () => {
         vacuous: { refused: 0, dropped: 0 },
         'fits-as-well': { refused: 3, dropped: 1 },
         'kind-words': { refused: 1, dropped: 0 },
+        unanchored: { refused: 0, dropped: 0 },
+        'title-words': { refused: 1, dropped: 0 },
       },
       genericGold: 2,
       vacuousGold: 1,
@@ -124,7 +132,12 @@ describe('validity counts', () => {
       'cut-off 6 concept groups): 1; that explain nothing of their own pair (`unexplained`: fit to the two titles below 0.05): 2.',
     );
     expect(section).toContain('| fits-as-well (fits within the margin of the gold) | – | – | 3 | 1 |');
-    expect(section).toContain("| kind-words (a word of the kind's intentions) | 1 | 0 | 1 | 0 |");
+    expect(section).toContain("| kind-words (a word of the kind's intentions) | – | – | 1 | 0 |");
+    expect(section).toContain('| unanchored (fits the pair as well as its own) | 1 | 0 | – | – |');
+    expect(section).toContain(
+      "| title-words (its pair's titles or its title share a word with the item's) | 1 | 0 | 1 | 0 |",
+    );
+    expect(section).toContain('unanchored on (margin 0.2); title-words on;');
     expect(section).toContain('120 titles encoded');
     expect(section).toContain('66 of 66 intention texts encoded by glove-100d');
     expect(section).toContain('| because they are both used for the same purpose. | 9 | 33 |');

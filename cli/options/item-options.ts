@@ -16,6 +16,7 @@ import {
   TYPICALITY_COMPARISONS,
   MIN_ASSERTIONS_FOR_WORKERS,
   type PresetOptions,
+  type ValidityRuleField,
 } from '../../engine/items/intentionqa/intentionqa-options.js';
 import type { PipelineOptions } from '../../engine/pipeline/run-pipeline.js';
 import { readItemSettings } from '../../engine/items/intentionqa/item-settings-file.js';
@@ -55,6 +56,8 @@ const PRESET_FLAGS: Record<keyof PresetOptions, string> = {
   excludeUnexplained: '--exclude-unexplained',
   excludeFitsAsWell: '--exclude-fits-as-well',
   excludeKindWords: '--exclude-kind-words',
+  excludeUnanchored: '--exclude-unanchored',
+  excludeTitleWords: '--exclude-title-words',
 };
 
 /** The help text's default for a flag that a preset sets: each preset's value. */
@@ -62,6 +65,89 @@ function presetDefault(field: keyof PresetOptions): string {
   const show = (v: PresetOptions[keyof PresetOptions]) =>
     Array.isArray(v) ? (v.length === 0 ? 'none' : v.join(',')) : String(v);
   return `(default: the preset's; ${PRESETS.map((p) => `${p}: ${show(PRESET_OPTIONS[p][field])}`).join(', ')})`;
+}
+
+/** The validity rules' switches (VALIDITY_RULE_FIELDS): what each does, and what its --no- form calls it. */
+const RULE_SWITCHES: ReadonlyArray<{ field: ValidityRuleField; help: string; off: string }> = [
+  {
+    field: 'excludePairAsserted',
+    help: `validity filter: no Task-1 distractor is an intention asserted for the same product pair (any typicality or relation), no Task-2 distractor is asserted with p_A for the gold's intention`,
+    off: 'the pair-asserted filter',
+  },
+  {
+    field: 'excludeGeneric',
+    help: `validity filter: an intention asserted across ≥ --generic-min-groups unrelated concept groups is never a distractor, and its own assertion is dropped (generic-gold)`,
+    off: 'the generic filter',
+  },
+  {
+    field: 'excludeSecondAnswers',
+    help: `validity filter: no distractor whose intention is within --second-answer-cosine of one asserted for the pair (Task 1) or of the gold's, asserted with p_A (Task 2)`,
+    off: 'the second-answer filter',
+  },
+  {
+    field: 'excludeKindAsserted',
+    help: `validity rule: no Task-1 distractor asserted for another pair of the same kinds of products, no Task-2 distractor that forms with p_A a pair of kinds asserted for the gold's intention (or one within --second-answer-cosine)`,
+    off: 'the kind-asserted rule',
+  },
+  {
+    field: 'excludeGroupGeneric',
+    help: `validity rule: a text asserted for ≥ --group-generic-share of the kind pairs of a group (products sharing a category phrase held by several kinds) is no distractor within that group`,
+    off: 'the group-generic rule',
+  },
+  {
+    field: 'excludeSubstitutes',
+    help: `validity rule: no Task-2 distractor of the gold's kind or with Sim_p to the gold ≥ --substitute-cosine`,
+    off: 'the substitute rule',
+  },
+  {
+    field: 'excludeVacuous',
+    help: `validity rule: an intention every word of which is used for pairs across ≥ --vacuous-word-groups unrelated concept groups says nothing of a product: no distractor, and its own assertion is dropped (vacuous-gold)`,
+    off: 'the vacuous rule',
+  },
+  {
+    field: 'excludeUnexplained',
+    help: `validity rule: an assertion whose intention fits its own two titles less than --explained-min-fit explains nothing: no item (unexplained)`,
+    off: 'the unexplained rule',
+  },
+  {
+    field: 'excludeFitsAsWell',
+    help: `validity rule: no Task-2 distractor product that the gold's intention fits within --fit-margin of its fit to the item's pair`,
+    off: 'the fits-as-well rule',
+  },
+  {
+    field: 'excludeKindWords',
+    help: `validity rule: no Task-2 distractor product of a kind (title clusters) whose intentions share a particular word with the gold's`,
+    off: 'the kind-words rule',
+  },
+  {
+    field: 'excludeUnanchored',
+    help: `validity rule: no Task-1 distractor that fits the item's pair within --anchor-margin of its fit to the pair it was asserted for (it belongs to no pair in particular)`,
+    off: 'the unanchored rule',
+  },
+  {
+    field: 'excludeTitleWords',
+    help: `validity rule: no Task-2 distractor product whose title shares a content word with the gold's or the given product's title; with title-cluster kinds, no Task-1 distractor asserted for a pair whose titles share one with the item's pair's`,
+    off: 'the title-words rule',
+  },
+];
+
+/** The parsed rule switches: each field true or false when its flag or --no- form was given, else absent. */
+type RuleSwitches = { [K in ValidityRuleField]?: boolean };
+
+/**
+ * The validity rules' switches (docs/intentionqa.md, "Validity filters"): each flag and its --no-
+ * form; neither given, the preset decides (on in paper, off in released). Added from one table and
+ * typed as one flat object: chained one by one they nest deeper than the compiler instantiates.
+ */
+function addRuleSwitches<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  cmd: Command<Args, Opts, Globals>,
+): Command<Args, Opts & RuleSwitches, Globals> {
+  for (const { field, help, off } of RULE_SWITCHES) {
+    const flag = PRESET_FLAGS[field];
+    cmd.option(flag, `${help} ${presetDefault(field)}`);
+    cmd.option(`--no-${flag.slice(2)}`, `turn ${off} off, whatever the preset`);
+  }
+  return cmd as unknown as Command<Args, Opts & RuleSwitches, Globals>;
 }
 
 export function addItemOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
@@ -131,59 +217,8 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
         '--exclude-relations <list>',
         `drop the assertions of these relations first (comma-separated; none: drop none) ${presetDefault('excludeRelations')}`,
       ).argParser(nameList),
-    )
-    // The validity filters (docs/intentionqa.md, "Validity filters"): each flag and its --no- form;
-    // neither given, the preset decides (on in paper, off in released).
-    .option(
-      '--exclude-pair-asserted',
-      `validity filter: no Task-1 distractor is an intention asserted for the same product pair (any typicality or relation), no Task-2 distractor is asserted with p_A for the gold's intention ${presetDefault('excludePairAsserted')}`,
-    )
-    .option('--no-exclude-pair-asserted', 'turn the pair-asserted filter off, whatever the preset')
-    .option(
-      '--exclude-generic',
-      `validity filter: an intention asserted across ≥ --generic-min-groups unrelated concept groups is never a distractor, and its own assertion is dropped (generic-gold) ${presetDefault('excludeGeneric')}`,
-    )
-    .option('--no-exclude-generic', 'turn the generic filter off, whatever the preset')
-    .option(
-      '--exclude-second-answers',
-      `validity filter: no distractor whose intention is within --second-answer-cosine of one asserted for the pair (Task 1) or of the gold's, asserted with p_A (Task 2) ${presetDefault('excludeSecondAnswers')}`,
-    )
-    .option('--no-exclude-second-answers', 'turn the second-answer filter off, whatever the preset')
-    .option(
-      '--exclude-kind-asserted',
-      `validity rule: no Task-1 distractor asserted for another pair of the same kinds of products, no Task-2 distractor that forms with p_A a pair of kinds asserted for the gold's intention (or one within --second-answer-cosine) ${presetDefault('excludeKindAsserted')}`,
-    )
-    .option('--no-exclude-kind-asserted', 'turn the kind-asserted rule off, whatever the preset')
-    .option(
-      '--exclude-group-generic',
-      `validity rule: a text asserted for ≥ --group-generic-share of the kind pairs of a group (products sharing a category phrase held by several kinds) is no distractor within that group ${presetDefault('excludeGroupGeneric')}`,
-    )
-    .option('--no-exclude-group-generic', 'turn the group-generic rule off, whatever the preset')
-    .option(
-      '--exclude-substitutes',
-      `validity rule: no Task-2 distractor of the gold's kind or with Sim_p to the gold ≥ --substitute-cosine ${presetDefault('excludeSubstitutes')}`,
-    )
-    .option('--no-exclude-substitutes', 'turn the substitute rule off, whatever the preset')
-    .option(
-      '--exclude-vacuous',
-      `validity rule: an intention every word of which is used for pairs across ≥ --vacuous-word-groups unrelated concept groups says nothing of a product: no distractor, and its own assertion is dropped (vacuous-gold) ${presetDefault('excludeVacuous')}`,
-    )
-    .option('--no-exclude-vacuous', 'turn the vacuous rule off, whatever the preset')
-    .option(
-      '--exclude-unexplained',
-      `validity rule: an assertion whose intention fits its own two titles less than --explained-min-fit explains nothing: no item (unexplained) ${presetDefault('excludeUnexplained')}`,
-    )
-    .option('--no-exclude-unexplained', 'turn the unexplained rule off, whatever the preset')
-    .option(
-      '--exclude-fits-as-well',
-      `validity rule: no Task-1 distractor that fits the pair, no Task-2 distractor product that the gold's intention fits, within --fit-margin of the gold's fit ${presetDefault('excludeFitsAsWell')}`,
-    )
-    .option('--no-exclude-fits-as-well', 'turn the fits-as-well rule off, whatever the preset')
-    .option(
-      '--exclude-kind-words',
-      `validity rule: no Task-1 distractor sharing a particular word with the intentions asserted for either product's kind, no Task-2 distractor product of a kind whose intentions share one with the gold's ${presetDefault('excludeKindWords')}`,
-    )
-    .option('--no-exclude-kind-words', 'turn the kind-words rule off, whatever the preset')
+    );
+  const withCutoffs = addRuleSwitches(withItems)
     .option(
       '--group-generic-share <x>',
       "the group-generic rule's share of a group's kind pairs, in (0, 1] (default 0.5)",
@@ -210,6 +245,11 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
       number,
     )
     .option(
+      '--anchor-margin <x>',
+      "the unanchored rule's margin: how much better a Task-1 distractor must fit its own pair than the item's (default: the encoder's; -0.1 for Sentence-BERT, not measured)",
+      number,
+    )
+    .option(
       '--generic-min-groups <n>',
       "the generic filter's cut-off: distinct unrelated concept groups (default 3)",
       positiveInt,
@@ -220,7 +260,7 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
       number,
     );
   // No defaults here: left out, they take the encoder's calibration (the paper's for Sentence-BERT).
-  const withWindows = withItems
+  const withWindows = withCutoffs
     .option(
       '--task1-window <lo,hi>',
       "Task 1 distractor window on Sim_i (default: the encoder's; the paper's [0.6, 0.9] for Sentence-BERT)",
@@ -315,6 +355,9 @@ export function pipelineStageOptions(
       excludeFitsAsWell: o.excludeFitsAsWell,
       fitMargin: o.fitMargin,
       excludeKindWords: o.excludeKindWords,
+      excludeUnanchored: o.excludeUnanchored,
+      anchorMargin: o.anchorMargin,
+      excludeTitleWords: o.excludeTitleWords,
       task1Window: o.task1Window ?? settings?.items.task1Window,
       task2Window: o.task2Window ?? settings?.items.task2Window,
       difficulty: o.difficultyCuts,

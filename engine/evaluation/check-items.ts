@@ -32,6 +32,7 @@ import { readIntentionQaItems, type IntentionQaItemLine } from '../scoring/inten
 import { readAssertions, type Assertion } from '../items/intentionqa/assertions.js';
 import {
   DEFAULT_EXPLAINED_MIN_FIT,
+  DEFAULT_ANCHOR_MARGIN,
   DEFAULT_FIT_MARGIN,
   DEFAULT_GENERIC_MIN_GROUPS,
 } from '../items/intentionqa/intentionqa-options.js';
@@ -68,8 +69,11 @@ const NO_RULES: ValidityRules = {
   excludeUnexplained: false,
   excludeFitsAsWell: false,
   excludeKindWords: false,
+  excludeUnanchored: false,
+  excludeTitleWords: false,
   explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT,
   fitMargin: DEFAULT_FIT_MARGIN,
+  anchorMargin: DEFAULT_ANCHOR_MARGIN,
 };
 const ALL_RULES: ValidityRules = {
   excludePairAsserted: true,
@@ -82,12 +86,15 @@ const ALL_RULES: ValidityRules = {
   excludeUnexplained: true,
   excludeFitsAsWell: true,
   excludeKindWords: true,
+  excludeUnanchored: true,
+  excludeTitleWords: true,
   explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT,
   fitMargin: DEFAULT_FIT_MARGIN,
+  anchorMargin: DEFAULT_ANCHOR_MARGIN,
 };
 
 /** The cut-offs of the rules that read fits: the encoder's calibration on title vectors. */
-type FitCutoffs = Pick<ValidityRules, 'explainedMinFit' | 'fitMargin'>;
+type FitCutoffs = Pick<ValidityRules, 'explainedMinFit' | 'fitMargin' | 'anchorMargin'>;
 
 /** The item files `items check` reads from a folder, in this order. */
 export const CHECKED_ITEM_FILES = [
@@ -221,9 +228,14 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
   const products: Product[] = [];
   if (o.products) for await (const p of readProducts(o.products)) products.push(p);
   const phrases = await titleHeadPhrases(products);
+  const titleOf = new Map(products.map((p) => [p.id, p.title]));
   const genericMinGroups = o.genericMinGroups ?? DEFAULT_GENERIC_MIN_GROUPS;
   const calibration = o.encoder ? calibrationFor(o.encoder.name, 'title') : undefined;
-  const cut: FitCutoffs = calibration ?? { explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT, fitMargin: DEFAULT_FIT_MARGIN };
+  const cut: FitCutoffs = calibration ?? {
+    explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT,
+    fitMargin: DEFAULT_FIT_MARGIN,
+    anchorMargin: DEFAULT_ANCHOR_MARGIN,
+  };
   const intentions = o.encoder ? await intentionRows(o.encoder, assertions, true) : undefined;
   const titles =
     o.encoder && products.length > 0
@@ -243,6 +255,7 @@ export async function checkItems(o: CheckItemsOptions): Promise<CheckItemsResult
       kindWords: titles !== undefined,
       ...(titles ? { kindLabels: titleKinds(titles) } : {}),
       ...(intentions && titles ? { fitVectors: { intentions, titles } } : {}),
+      ...(products.length > 0 ? { titleOf: (id: string) => titleOf.get(id) } : {}),
     },
   );
   const pairOf = new Map(assertions.map((a) => [a.id, { a: a.itemA, b: a.itemB }]));
@@ -344,6 +357,8 @@ const ON_THEIR_OWN: ReadonlyArray<[ValidityFilter, ValidityRules]> = [
   ['vacuous', { ...NO_RULES, excludeVacuous: true }],
   ['fits-as-well', { ...NO_RULES, excludeFitsAsWell: true }],
   ['kind-words', { ...NO_RULES, excludeKindWords: true }],
+  ['unanchored', { ...NO_RULES, excludeUnanchored: true }],
+  ['title-words', { ...NO_RULES, excludeTitleWords: true }],
 ];
 
 /**

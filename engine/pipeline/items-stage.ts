@@ -15,7 +15,7 @@ import { calibratedSettings, type VectorsKind } from '../items/intentionqa/calib
 import { collapsedSimilarityWarning } from '../items/intentionqa/collapsed-similarities.js';
 import { draftInParallel, resolveItemWorkers } from '../items/intentionqa/draft-pool.js';
 import type { IntentionFitVectors } from '../items/intentionqa/intention-fit.js';
-import { resolveOptions, type IntentionQaSettings } from '../items/intentionqa/intentionqa-options.js';
+import { anyFitRule, resolveOptions, type IntentionQaSettings } from '../items/intentionqa/intentionqa-options.js';
 import type { ReportSettings } from '../items/intentionqa/intentionqa-report.js';
 import { intentionRows, titleRows } from '../items/intentionqa/rule-vectors.js';
 import { writeItems, type WrittenItems } from '../items/intentionqa/write-items.js';
@@ -96,16 +96,14 @@ export async function runItemsStage(input: ItemsStageInput): Promise<ItemsStageR
   // The texts the rules compare, encoded once by the run's encoder.
   let t = performance.now();
   const encoder = input.textEncoder;
-  const needsIntentions = resolved.excludeSecondAnswers || resolved.excludeUnexplained || resolved.excludeFitsAsWell;
+  const needsIntentions = resolved.excludeSecondAnswers || anyFitRule(resolved);
   // Intention and title vectors are centered like the products (each on its own mean).
   const intentionVectors =
     encoder && needsIntentions ? await intentionRows(encoder, input.assertions, center) : undefined;
-  const needsTitles = resolved.excludeUnexplained || resolved.excludeFitsAsWell || input.kindsFromTitles === true;
+  const needsTitles = anyFitRule(resolved) || input.kindsFromTitles === true;
   const titles = encoder && needsTitles ? await titleRows(encoder, input.titles, center) : undefined;
   const fits: IntentionFitVectors | undefined =
-    intentionVectors && titles && (resolved.excludeUnexplained || resolved.excludeFitsAsWell)
-      ? { intentions: intentionVectors, titles }
-      : undefined;
+    intentionVectors && titles && anyFitRule(resolved) ? { intentions: intentionVectors, titles } : undefined;
   const kindLabels = input.kindsFromTitles && titles ? titleKinds(titles) : undefined;
   timings.encodeIntentions = Math.round(performance.now() - t);
 

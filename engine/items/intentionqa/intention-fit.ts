@@ -6,9 +6,13 @@
 //
 //   unexplained   a gold intention that fits neither of its own products (pair fit below a cut-off:
 //                 "because he was not satisfied with the original products") explains nothing: no item;
-//   fits-as-well  a Task-1 distractor that fits the item's pair within a margin of the gold's fit, or
-//                 a Task-2 distractor product that fits the gold's intention within a margin of the
-//                 gold product's fit, is a second right answer: refused.
+//   fits-as-well  a Task-2 distractor product that the gold's intention fits within a margin of the
+//                 intention's fit to the item's pair (the given product and the gold) is a second
+//                 right answer: refused;
+//   unanchored    a Task-1 distractor that does not fit the pair it was asserted for by a margin better
+//                 than the item's pair belongs to no pair in particular: refused. (Task 1 has no
+//                 fits-as-well: what fits the pair nearly as well as the gold is what an embedding
+//                 solver picks, and unanchored catches the readers' second answers without it.)
 //
 // On the released IntentionQA data with glove-100d, an assertion's intention fits its own two titles
 // better than a random pair's in 79% of comparisons (AUC 0.79; median pair fit 0.17 against -0.01).

@@ -166,20 +166,37 @@ export interface IntentionQaOptions {
   /** The unexplained rule's cut-off on the gold's pair fit (cosine, in the encoder's space). */
   explainedMinFit: number;
   /**
-   * Validity rule `fits-as-well` (intention-fit.ts): a Task-1 distractor whose intention fits the
-   * pair, or a Task-2 distractor product that the gold's intention fits, within `fitMargin` of the
-   * gold's fit is a second right answer: refused. Needs fit vectors, like `unexplained`.
+   * Validity rule `fits-as-well` (intention-fit.ts): a Task-2 distractor product that the gold's
+   * intention fits within `fitMargin` of its fit to the item's pair (the given product and the gold)
+   * is a second right answer: refused. Needs fit vectors, like `unexplained`.
    */
   excludeFitsAsWell: boolean;
   /** The fits-as-well rule's margin below the gold's fit (cosine). */
   fitMargin: number;
   /**
-   * Validity rule `kind-words` (kind-words.ts): a Task-1 distractor sharing a particular word with
-   * the intentions asserted for the kind of either product, and a Task-2 distractor product of a kind
-   * whose intentions share a particular word with the gold's, are refused. Needs excludeVacuous (its
-   * counts tell particular words from generic ones).
+   * Validity rule `kind-words` (kind-words.ts): a Task-2 distractor product of a kind whose
+   * intentions share a particular word with the gold's is refused. Needs excludeVacuous (its counts
+   * tell particular words from generic ones). (Task 1's part, a distractor sharing such a word with
+   * the kinds of the pair, cost a third of the items on real data; unanchored and title-words do its
+   * work.)
    */
   excludeKindWords: boolean;
+  /**
+   * Validity rule `unanchored` (intention-fit.ts): a Task-1 distractor must fit the pair it was
+   * asserted for by at least `anchorMargin` better than the item's pair; one that fits both alike
+   * ("because he liked them", "a manner of gift for her" beside two earrings) belongs to no pair in
+   * particular and is true of this one too. Needs fit vectors, like `unexplained`.
+   */
+  excludeUnanchored: boolean;
+  /** The unanchored rule's margin (cosine): own pair fit minus the item's pair fit must be at least this. */
+  anchorMargin: number;
+  /**
+   * Validity rule `title-words` (title-words.ts): a Task-2 distractor product whose title shares a
+   * content word with the gold's or the given product's title is the same kind of thing: refused;
+   * with kinds from title clusters, so is a Task-1 distractor asserted for a pair whose titles share
+   * a word with the item's pair's.
+   */
+  excludeTitleWords: boolean;
   tasks: ReadonlyArray<1 | 2>;
   /** Task 1's distractor window on Sim_i (default the paper's, PAPER_TASK1_WINDOW). */
   task1Window: WindowBounds;
@@ -223,6 +240,8 @@ export type PresetOptions = Pick<
   | 'excludeUnexplained'
   | 'excludeFitsAsWell'
   | 'excludeKindWords'
+  | 'excludeUnanchored'
+  | 'excludeTitleWords'
 >;
 
 export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> = {
@@ -249,6 +268,8 @@ export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> =
     excludeUnexplained: true,
     excludeFitsAsWell: true,
     excludeKindWords: true,
+    excludeUnanchored: true,
+    excludeTitleWords: true,
   },
   released: {
     sampling: 'lowest',
@@ -268,6 +289,8 @@ export const PRESET_OPTIONS: Readonly<Record<Preset, Readonly<PresetOptions>>> =
     excludeUnexplained: false,
     excludeFitsAsWell: false,
     excludeKindWords: false,
+    excludeUnanchored: false,
+    excludeTitleWords: false,
   },
 };
 
@@ -283,11 +306,14 @@ export const VALIDITY_RULE_FIELDS = [
   'excludeUnexplained',
   'excludeFitsAsWell',
   'excludeKindWords',
+  'excludeUnanchored',
+  'excludeTitleWords',
 ] as const;
+export type ValidityRuleField = (typeof VALIDITY_RULE_FIELDS)[number];
 
 /**
  * The switches and cut-offs of the rules that read words and fits (vacuous, unexplained,
- * fits-as-well, kind-words): what the manifests and the report record of them, in this order.
+ * fits-as-well, kind-words, unanchored, title-words): what the manifests and the report record of them, in this order.
  */
 export const WORD_AND_FIT_RULE_FIELDS = [
   'excludeVacuous',
@@ -297,6 +323,9 @@ export const WORD_AND_FIT_RULE_FIELDS = [
   'excludeFitsAsWell',
   'fitMargin',
   'excludeKindWords',
+  'excludeUnanchored',
+  'anchorMargin',
+  'excludeTitleWords',
 ] as const;
 export type WordAndFitRules = Pick<IntentionQaOptions, (typeof WORD_AND_FIT_RULE_FIELDS)[number]>;
 
@@ -305,8 +334,15 @@ export function wordAndFitRules(o: IntentionQaOptions): WordAndFitRules {
   return Object.fromEntries(WORD_AND_FIT_RULE_FIELDS.map((f) => [f, o[f]])) as unknown as WordAndFitRules;
 }
 
+/** Whether a rule that reads intention-to-title fits is on (they need fit vectors: intention-fit.ts). */
+export function anyFitRule(
+  o: Pick<IntentionQaOptions, 'excludeUnexplained' | 'excludeFitsAsWell' | 'excludeUnanchored'>,
+): boolean {
+  return o.excludeUnexplained || o.excludeFitsAsWell || o.excludeUnanchored;
+}
+
 /** Whether any validity rule is on. */
-export function anyValidityRule(o: Pick<IntentionQaOptions, (typeof VALIDITY_RULE_FIELDS)[number]>): boolean {
+export function anyValidityRule(o: Pick<IntentionQaOptions, ValidityRuleField>): boolean {
   return VALIDITY_RULE_FIELDS.some((f) => o[f]);
 }
 
@@ -341,6 +377,8 @@ export const DEFAULT_SUBSTITUTE_COSINE = 0.9;
  */
 export const DEFAULT_EXPLAINED_MIN_FIT = -0.1;
 export const DEFAULT_FIT_MARGIN = -0.1;
+/** The unanchored rule's margin without a calibration: refuse only a distractor that fits the item's pair 0.1 better than its own. */
+export const DEFAULT_ANCHOR_MARGIN = -0.1;
 
 /** The engine's defaults: the paper preset, and the settings that no preset touches. */
 export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
@@ -356,6 +394,7 @@ export const DEFAULT_INTENTIONQA_OPTIONS: IntentionQaOptions = {
   vacuousWordGroups: DEFAULT_VACUOUS_WORD_GROUPS,
   explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT,
   fitMargin: DEFAULT_FIT_MARGIN,
+  anchorMargin: DEFAULT_ANCHOR_MARGIN,
   tasks: [1, 2],
   task1Window: PAPER_TASK1_WINDOW,
   task2Window: PAPER_TASK2_WINDOW,
@@ -422,6 +461,8 @@ export function resolveOptions(settings: IntentionQaSettings = {}): IntentionQaO
     throw new ConfigError('explainedMinFit', `must be in [-1, 1], got ${String(o.explainedMinFit)}`);
   if (!(o.fitMargin >= -2 && o.fitMargin <= 2))
     throw new ConfigError('fitMargin', `must be in [-2, 2], got ${String(o.fitMargin)}`);
+  if (!(o.anchorMargin >= -2 && o.anchorMargin <= 2))
+    throw new ConfigError('anchorMargin', `must be in [-2, 2], got ${String(o.anchorMargin)}`);
   if (!(o.substituteCosine >= -1 && o.substituteCosine <= 1))
     throw new ConfigError('substituteCosine', `must be in [-1, 1], got ${String(o.substituteCosine)}`);
   if (o.tasks.length === 0 || o.tasks.some((t) => t !== 1 && t !== 2))

@@ -100,6 +100,8 @@ export type DropReason =
   | 'vacuous'
   | 'fits-as-well'
   | 'kind-words'
+  | 'unanchored'
+  | 'title-words'
   | 'generic-gold'
   // The gold's own intention says nothing of any product (vacuous) or of its own pair (unexplained).
   | 'vacuous-gold'

@@ -12,6 +12,7 @@ import type { Assertion } from './assertions.js';
 import { filterDrop, type FilterDrop } from './assertion-filter.js';
 import { RowWordIds, wordsOf, type WordMarker, type WordSet } from './concept-overlap.js';
 import {
+  anyFitRule,
   anyValidityRule,
   type Anchor,
   type IntentionQaOptions,
@@ -178,7 +179,8 @@ export class IntentionQaContext {
             // a graph), kind-asserted and group-generic do this work and the rule holds for nothing.
             kindWords: options.excludeKindWords && input.kindLabels !== undefined,
             ...(input.kindLabels ? { kindLabels: input.kindLabels } : {}),
-            ...(options.excludeUnexplained || options.excludeFitsAsWell ? { fitVectors: input.fitVectors } : {}),
+            ...(anyFitRule(options) ? { fitVectors: input.fitVectors } : {}),
+            ...(options.excludeTitleWords ? { titleOf: (id: string) => input.products.get(id) } : {}),
           },
         )
       : undefined;

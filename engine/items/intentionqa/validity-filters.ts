@@ -21,6 +21,7 @@ import type { Assertion } from './assertions.js';
 import { intersects, kindOf, phrasesOfProduct } from './product-kinds.js';
 import { IntentionFit, type IntentionFitVectors } from './intention-fit.js';
 import { kindUsesWordsOf } from './kind-words.js';
+import { shareTitleWord } from './title-words.js';
 import type { WordAndFitRules } from './intentionqa-options.js';
 import {
   buildValidityIndexData,
@@ -56,6 +57,8 @@ export const VALIDITY_FILTERS = [
   'vacuous',
   'fits-as-well',
   'kind-words',
+  'unanchored',
+  'title-words',
 ] as const;
 export type ValidityFilter = (typeof VALIDITY_FILTERS)[number];
 
@@ -71,10 +74,14 @@ export interface ValidityRules {
   excludeUnexplained: boolean;
   excludeFitsAsWell: boolean;
   excludeKindWords: boolean;
+  excludeUnanchored: boolean;
+  excludeTitleWords: boolean;
   /** The unexplained rule's cut-off on the gold's pair fit (intention-fit.ts). */
   explainedMinFit: number;
   /** The fits-as-well rule's margin below the gold's fit. */
   fitMargin: number;
+  /** The unanchored rule's margin: how much better a distractor must fit its own pair than the item's. */
+  anchorMargin: number;
 }
 
 /** What the rules added after the first six need beyond the assertions and phrases. */
@@ -291,11 +298,16 @@ export class ValidityIndex {
     if (rules.excludeKindAsserted && this.kindAssertedCloseTo(key, pair.a, pair.b)) return 'kind-asserted';
     if (rules.excludeGroupGeneric && this.groupGenericFor(key, pair.a, pair.b)) return 'group-generic';
     if (rules.excludeVacuous && this.isVacuousId(key)) return 'vacuous';
-    if (rules.excludeKindWords && (this.kindUsesWordsOf(key, pair.a) || this.kindUsesWordsOf(key, pair.b)))
-      return 'kind-words';
     // A candidate that explains nothing of its own pair says nothing of any (NaN: not known, not refused).
-    if (rules.excludeUnexplained && own && this.fit && this.fit.pairFit(key, own.a, own.b) < rules.explainedMinFit)
-      return 'vacuous';
+    const ownFit = own && this.fit ? this.fit.pairFit(key, own.a, own.b) : NaN;
+    if (rules.excludeUnexplained && ownFit < rules.explainedMinFit) return 'vacuous';
+    // Unanchored (intention-fit.ts); a comparison with NaN (no vectors) is false: not refused. Task 1
+    // has no fits-as-well: refusing what fits the pair nearly as well as the gold refuses exactly what
+    // an embedding solver would pick, and unanchored catches the readers' second answers as well.
+    const fit = this.fit ? this.fit.pairFit(key, pair.a, pair.b) : NaN;
+    if (rules.excludeUnanchored && fit > ownFit - rules.anchorMargin) return 'unanchored';
+    if (rules.excludeTitleWords && own && this.data.titleWords?.task1 === true && this.pairsShareTitleWord(own, pair))
+      return 'title-words';
     return undefined;
   }
 
@@ -325,15 +337,34 @@ export class ValidityIndex {
     if (rules.excludeKindAsserted && known && this.kindAssertedCloseTo(goldKey, given, candidate))
       return 'kind-asserted';
     if (rules.excludeGroupGeneric && known && this.groupGenericFor(goldKey, given, candidate)) return 'group-generic';
+    // The gold's fit is its intention's fit to the item's pair (the given product and the gold), as in Task 1.
     if (
       rules.excludeFitsAsWell &&
       known &&
       this.fit &&
-      this.fit.fit(goldKey, candidate) >= this.fit.fit(goldKey, gold) - rules.fitMargin
+      this.fit.fit(goldKey, candidate) >= this.fit.pairFit(goldKey, given, gold) - rules.fitMargin
     )
       return 'fits-as-well';
     if (rules.excludeKindWords && known && this.kindUsesWordsOf(goldKey, candidate)) return 'kind-words';
+    if (rules.excludeTitleWords && (this.shareTitleWord(candidate, gold) || this.shareTitleWord(candidate, given)))
+      return 'title-words';
     return undefined;
+  }
+
+  /** Whether a title of one pair shares a content word with a title of the other (title-words.ts). */
+  pairsShareTitleWord(x: { a: number; b: number }, y: { a: number; b: number }): boolean {
+    return (
+      this.shareTitleWord(x.a, y.a) ||
+      this.shareTitleWord(x.a, y.b) ||
+      this.shareTitleWord(x.b, y.a) ||
+      this.shareTitleWord(x.b, y.b)
+    );
+  }
+
+  /** Whether the titles of product indices p and q share a content word (title-words.ts); false without titles. */
+  shareTitleWord(p: number, q: number): boolean {
+    const d = this.data.titleWords;
+    return d !== undefined && shareTitleWord(d, p, q);
   }
 
   /** Whether the intentions asserted for product `p`'s kind use a particular word of key `key` (kind-words.ts). */

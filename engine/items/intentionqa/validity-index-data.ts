@@ -12,6 +12,7 @@ import { groupsOfPairs } from './concept-groups.js';
 import { DEFAULT_GROUP_GENERIC_SHARE } from './intentionqa-options.js';
 import { vacuousIntentions } from './vacuous-intentions.js';
 import { kindWordsData, type KindWordsData } from './kind-words.js';
+import { titleWordsData, type TitleWordsData } from './title-words.js';
 
 export { conceptGroups } from './concept-groups.js';
 
@@ -94,6 +95,8 @@ export interface ValidityIndexData {
   genericWords: Array<{ word: string; groups: number }>;
   /** The particular words of each key and kind (kind-words.ts); absent when that rule is off. */
   kindWords?: KindWordsData;
+  /** The title words of each product index (title-words.ts); absent when that rule is off. */
+  titleWords?: TitleWordsData;
 }
 
 /** What the later rules add to the index's inputs. */
@@ -107,6 +110,8 @@ export interface IndexDataExtras {
   kindLabels?: ReadonlyMap<string, readonly string[]>;
   /** Whether to gather the words of each kind (the kind-words rule, kind-words.ts; needs vacuousWordGroups). */
   kindWords?: boolean;
+  /** Product id → title, for the title-words rule (title-words.ts); absent: that rule holds for nothing. */
+  titleOf?: (productId: string) => string | undefined;
 }
 
 /**
@@ -248,6 +253,8 @@ export function buildValidityIndexData(
           ids: pairIds,
         })
       : undefined;
+  const titleOf = extras.titleOf;
+  const titleWords = titleOf ? titleWordsData(productCount, (p) => titleOf(idOf(p)), labels !== undefined) : undefined;
   const phraseCount = kinds.phraseOfId.length;
   // Kind pairs: every asserted pair's keys under each (kind phrase of one, kind phrase of the other).
   const keysOfKindPair = new Map<number, Set<number>>();
@@ -343,5 +350,6 @@ export function buildValidityIndexData(
     groupGeneric,
     ...vacuous,
     ...(kindWords ? { kindWords } : {}),
+    ...(titleWords ? { titleWords } : {}),
   };
 }

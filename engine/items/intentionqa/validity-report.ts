@@ -64,6 +64,8 @@ const FILTER_WORDS: Record<ValidityFilter, string> = {
   vacuous: 'says nothing of any product',
   'fits-as-well': 'fits within the margin of the gold',
   'kind-words': "a word of the kind's intentions",
+  unanchored: 'fits the pair as well as its own',
+  'title-words': "its pair's titles or its title share a word with the item's",
 };
 
 /** Task 1's options are intentions and Task 2's products: the rules that apply to one task only. */
@@ -71,6 +73,8 @@ const ONLY_TASK: Partial<Record<ValidityFilter, 1 | 2>> = {
   generic: 1,
   substitute: 2,
   'fits-as-well': 2,
+  'kind-words': 2,
+  unanchored: 1,
 };
 
 /** The markdown section. */
@@ -88,7 +92,7 @@ export function validitySection(v: ValidityStats, s: ValiditySettings, encoder: 
     'gold is refused), the validity filters refuse window members that would be a second right answer;',
     "a window they leave with fewer than three distractors is dropped under the filter's name.",
     '',
-    `Rules that read fits (intention to title cosines, intention-fit.ts): ${s.fitVectors === null ? 'no fit vectors, so unexplained and fits-as-well hold for nothing' : `${s.fitVectors} titles encoded`}; unexplained ${onOff(s.excludeUnexplained)} (fit < ${s.explainedMinFit}), fits-as-well ${onOff(s.excludeFitsAsWell)} (margin ${s.fitMargin}); vacuous ${onOff(s.excludeVacuous)} (cut-off ${s.vacuousWordGroups} concept groups a word); kind-words ${onOff(s.excludeKindWords)}; kinds from ${s.kindsFrom}.`,
+    `Rules that read fits (intention to title cosines, intention-fit.ts): ${s.fitVectors === null ? 'no fit vectors, so unexplained, fits-as-well and unanchored hold for nothing' : `${s.fitVectors} titles encoded`}; unexplained ${onOff(s.excludeUnexplained)} (fit < ${s.explainedMinFit}), fits-as-well ${onOff(s.excludeFitsAsWell)} (margin ${s.fitMargin}); vacuous ${onOff(s.excludeVacuous)} (cut-off ${s.vacuousWordGroups} concept groups a word); kind-words ${onOff(s.excludeKindWords)}; unanchored ${onOff(s.excludeUnanchored)} (margin ${s.anchorMargin}); title-words ${onOff(s.excludeTitleWords)}; kinds from ${s.kindsFrom}.`,
     '',
     `Filters: pair-asserted ${onOff(s.excludePairAsserted)}, generic ${onOff(s.excludeGeneric)} (cut-off: ${s.genericMinGroups} concept groups), second-answer ${onOff(s.excludeSecondAnswers)} (cosine ≥ ${s.secondAnswerCosine}; ${vectors}), kind-asserted ${onOff(s.excludeKindAsserted)}, group-generic ${onOff(s.excludeGroupGeneric)} (share ≥ ${s.groupGenericShare} of a group's kind pairs), substitute ${onOff(s.excludeSubstitutes)} (the gold's kind, or Sim_p ≥ ${s.substituteCosine}).`,
     '',
