@@ -22,7 +22,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -104,6 +103,17 @@ async function dynamicImportTargets() {
 }
 
 if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is not built: run "tsc -p tsconfig.json" first`);
+// esbuild is a devDependency with a native binary from an optional one: where it cannot load (an
+// install without optional packages, a platform it has no binary for), the build still succeeds
+// without the bundle, and bin runs dist/cli/. An error of the bundling itself fails the build.
+let build;
+try {
+  ({ build } = await import('esbuild'));
+} catch (err) {
+  rmSync(BUNDLE_DIR, { recursive: true, force: true });
+  console.warn(`intentsim: the CLI bundle is not built (esbuild: ${err.message.split('\n')[0]}); bin runs dist/cli/`);
+  process.exit(0);
+}
 const targets = await dynamicImportTargets();
 rmSync(BUNDLE_DIR, { recursive: true, force: true });
 await build({ ...COMMON, outdir: BUNDLE_DIR, splitting: true, plugins: [loadPlugin(targets)] });
