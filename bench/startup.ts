@@ -12,10 +12,10 @@
 // The CPU is named (model, AVX-512 or AVX2, VNNI): start-up ratios differ between CPU classes, so
 // the rows recorded on the other classes (bench/startup-reference.json) are reported beside this run's.
 //
-// Run: npx tsc -p . && node dist/bench/startup.js [--quick]
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Run: npm run build && node dist/bench/startup.js [--quick] (the build makes the bundle bin runs)
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeBenchModel } from '../embeddings/model-generator.js';
 import { meanPoolBatch } from '../embeddings/pooling.js';
@@ -54,6 +54,17 @@ function timeProcess(command: string, args: string[], scratch: string): ProcessT
   const [user, system] = readFileSync(cpuFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
   return { wall, cpu: user! + system! };
 }
+
+/** Which CLI bin/intentsim.js runs: the bundle when it is not older than dist/cli/main.js (as bin decides). */
+function cliThatBinRuns(): string {
+  const builtAt = (file: string) => statSync(join(ROOT, file), { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  return builtAt('dist/cli-bundle/main.js') >= builtAt('dist/cli/main.js')
+    ? 'dist/cli-bundle/ (the bundle)'
+    : 'dist/cli/ (no bundle built after it: run "npm run build" to measure what users run)';
+}
+
+/** The 1-minute load average, to say how quiet the machine was. */
+const loadNow = () => loadavg()[0]!.toFixed(2);
 
 /** Why the Python peer cannot run here, or undefined when python3 has onnxruntime, tokenizers and numpy. */
 function pythonPeerMissing(): string | undefined {
@@ -174,7 +185,10 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const threads = String(Math.max(1, availableParallelism()));
   const dir = mkdtempSync(join(tmpdir(), 'intentsim-bench-startup-'));
   const cpu = thisMachineCpu();
-  const notes: string[] = [`CPU: ${cpuLine(cpu)}, ${availableParallelism()} cores (class ${cpuClass(cpu)})`];
+  const notes: string[] = [
+    `CPU: ${cpuLine(cpu)}, ${availableParallelism()} cores (class ${cpuClass(cpu)}); load average ${loadNow()} at the start`,
+    `bin/intentsim.js runs ${cliThatBinRuns()}`,
+  ];
   const rows: BenchRow[] = [];
   try {
     rows.push(helpRow(rounds, dir));
@@ -246,6 +260,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
         `(node ${process.version}; the Python peer is bench/support/python_encode.py)` +
         (existsSync(GNU_TIME) ? '; CPU = user + system seconds of the process (GNU time)' : ''),
     );
+    notes.push(`load average ${loadNow()} after the processes were timed`);
     rows.push(...poolingRows(opts.quick, seed));
     notes.push('pooling: median of 5 alternated rounds; both poolings give bit-identical vectors (checked)');
     const others = otherClassRows(readStartupReferences(REFERENCE), cpuClass(cpu));

@@ -33,6 +33,8 @@ describe('the package', () => {
       'dist/index.js',
       'dist/index.d.ts',
       'dist/cli/main.js',
+      // what bin/intentsim.js runs (scripts/bundle-cli.mjs)
+      ...walk(join(root, 'dist', 'cli-bundle')),
       'dist/engine/demo/demo-world.json',
       // read through projectRoot() at run time
       'engine/evaluation/prompts/audit-judge.txt',
