@@ -2,10 +2,10 @@
 // Until then the temporary file is removed on every path: commit or write failure, abort, and Ctrl-C
 // or SIGTERM (core/interrupt.ts); one left by `kill -9` is removed by the next run that writes there
 // (removeStaleTemporaryFiles).
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { close, createWriteStream, openSync, writeFile as writeToFd, type WriteStream } from 'node:fs';
+import { promisify } from 'node:util';
+import { rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { once } from 'node:events';
 import { removeOnInterrupt, temporaryPathFor } from './temporary-files.js';
 import { makeDirs } from './make-dirs.js';
 
@@ -66,7 +66,15 @@ export async function writeAtomically<T>(path: string, write: (tmp: string) => P
 }
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await writeAtomically(path, (tmp) => writeFile(tmp, data));
+  await writeAtomically(path, async (tmp) => {
+    // Opened synchronously, as in openAtomicWriter: an interrupt then always finds the file to remove.
+    const fd = openSync(tmp, 'w');
+    try {
+      await promisify(writeToFd)(fd, data);
+    } finally {
+      await promisify(close)(fd);
+    }
+  });
 }
 
 /** A stream that writes to a temporary file; `commit()` renames it into place, `abort()` deletes it. */
@@ -100,19 +108,22 @@ function drainedOrClosed(stream: WriteStream): Promise<void> {
 
 export async function openAtomicWriter(path: string): Promise<AtomicWriter> {
   const output = await openTemporaryOutput(path);
-  const stream: WriteStream = createWriteStream(output.tmp);
+  // Opened synchronously: an open queued on libuv's threads can create the file after an interrupt
+  // has removed it, leaving it behind when the process exits (test/faults/interrupts.test.ts).
+  let fd: number;
+  try {
+    fd = openSync(output.tmp, 'w');
+  } catch (err) {
+    await output.abort();
+    throw err;
+  }
+  const stream: WriteStream = createWriteStream(output.tmp, { fd });
   // The first error of the stream (a full disk, or a write cut short by abort) is kept and thrown
   // by the next write or commit; without a listener it would be an uncaught exception.
   let failure: Error | undefined;
   stream.on('error', (err) => {
     failure ??= err;
   });
-  try {
-    await once(stream, 'open');
-  } catch (err) {
-    await output.abort();
-    throw err;
-  }
   let settled = false;
   let aborted = false;
   return {
