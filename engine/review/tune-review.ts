@@ -1,5 +1,6 @@
 // `intentsim tune --review DIR`'s library call: read a review's labels, propose windows
-// (tune-windows.ts) and write them as an item settings file that `pipeline` and `demo` accept
+// (tune-windows.ts) and the rules' cut-offs (tune-cutoffs.ts), and write them as an item settings
+// file that `pipeline` and `demo` accept
 // (engine/items/intentionqa/item-settings-file.ts). Written to a temporary name and renamed.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,6 +14,7 @@ import {
 } from '../items/intentionqa/item-settings-file.js';
 import { REVIEW_DB_FILE, ReviewStore } from './review-store.js';
 import { readTuneItems, tuneWindows, type TuneOptions, type TuneResult } from './tune-windows.js';
+import { tuneCutoffs, type CutoffProposal } from './tune-cutoffs.js';
 
 export interface TuneReviewOptions extends TuneOptions {
   reviewDir: string;
@@ -22,7 +24,9 @@ export interface TuneReviewOptions extends TuneOptions {
 
 export interface TuneReviewResult {
   result: TuneResult;
-  /** What the settings file sets: the proposed window of each task that has one. */
+  /** The rules' cut-offs, one per rule whose reading the reviewed items carry. */
+  cutoffs: CutoffProposal[];
+  /** What the settings file sets: the proposed window of each task that has one, and each proposed cut-off. */
   settings: ItemSettings;
   /**
    * The tasks tune found no window for, and why: the settings file leaves them out and records
@@ -52,7 +56,7 @@ export function tunePaths(o: Pick<TuneReviewOptions, 'reviewDir' | 'settingsOut'
 }
 
 /**
- * Proposes windows and writes them as a settings file. When no task has a proposal, nothing is
+ * Proposes windows and cut-offs and writes them as a settings file. When nothing has a proposal, nothing is
  * written (issue 45: a file with `"items": {}` made `--settings` use the very defaults tune had found
  * failing, silently): `file` is null and the caller says so.
  */
@@ -61,6 +65,7 @@ export async function tuneReview(options: TuneReviewOptions): Promise<TuneReview
   const store = ReviewStore.open(options.reviewDir);
   let blind: boolean;
   let result: TuneResult;
+  let cutoffs: CutoffProposal[];
   try {
     // Nor may it replace one of the reviewed items' files: the review names their folder.
     checkNoOverlap({
@@ -68,7 +73,9 @@ export async function tuneReview(options: TuneReviewOptions): Promise<TuneReview
       outputFiles: { settingsOut: options.settingsOut },
     });
     blind = store.settings().blind === true;
-    result = tuneWindows(readTuneItems(store), options);
+    const items = readTuneItems(store);
+    result = tuneWindows(items, options);
+    cutoffs = tuneCutoffs(items, options);
   } finally {
     store.close();
   }
@@ -79,7 +86,11 @@ export async function tuneReview(options: TuneReviewOptions): Promise<TuneReview
     if (t.proposed) settings[field] = { lo: t.proposed.lo, hi: t.proposed.hi };
     else notTuned[field] = t.noProposal ?? 'no proposal';
   }
-  if (Object.keys(settings).length === 0) return { result, settings, notTuned, blind, file: null };
+  for (const c of cutoffs) {
+    if (c.proposed) settings[c.setting] = c.proposed.value;
+    else notTuned[c.setting] = c.noProposal ?? 'no proposal';
+  }
+  if (Object.keys(settings).length === 0) return { result, cutoffs, settings, notTuned, blind, file: null };
   const text = itemSettingsText(
     settings,
     {
@@ -89,11 +100,12 @@ export async function tuneReview(options: TuneReviewOptions): Promise<TuneReview
       bootstrap: result.bootstrap,
       seed: result.seed,
       tasks: result.tasks,
+      ...(cutoffs.length > 0 ? { cutoffs } : {}),
     },
     notTuned,
   );
   // Never a file its own reader refuses: a window that is not -1 ≤ lo < hi ≤ 1 here is a bug.
   parseItemSettings(JSON.parse(text), options.settingsOut);
   await writeFileAtomic(options.settingsOut, text);
-  return { result, settings, notTuned, blind, file: options.settingsOut };
+  return { result, cutoffs, settings, notTuned, blind, file: options.settingsOut };
 }

@@ -23,12 +23,25 @@ import type { ReviewItem } from './review-items.js';
 import type { ReviewStore, StoredLabel } from './review-store.js';
 import { wilsonInterval, type Proportion } from './wilson-interval.js';
 
+/** What the rules read for one distractor (the item's `distractors[k]`; rule-readings.ts), when recorded. */
+export interface DistractorReadings {
+  fit?: number;
+  own_fit?: number;
+  pair_fit?: number;
+  asserted_cosine?: number;
+}
+
+/** The reading fields a distractor record may carry. */
+export const READING_FIELDS = ['fit', 'own_fit', 'pair_fit', 'asserted_cosine'] as const;
+
 /** One reviewed item's distractors: their similarities and whether each was found right. */
 export interface TuneItem {
   key: string;
   task: 1 | 2;
   similarities: number[];
   right: boolean[];
+  /** Each distractor's readings, in the order of `similarities` (empty records when none; absent: none at all). */
+  readings?: DistractorReadings[];
   /** The window the item's distractors were drawn from (its `selection.window`), when recorded. */
   window: { lo: number; hi: number } | null;
 }
@@ -130,15 +143,26 @@ function tuneItem(item: ReviewItem, raw: string, right: string[], file: string):
     );
   }
   const scoreOf = new Map<string, number>();
+  const readingsOf = new Map<string, DistractorReadings>();
   distractors.forEach((d: unknown, i) => {
-    const r = d as { text?: unknown; score?: unknown };
+    const r = d as { text?: unknown; score?: unknown } & Record<string, unknown>;
     if (typeof r?.text !== 'string' || typeof r.score !== 'number' || !Number.isFinite(r.score)) {
       throw new InputError({ ...at, field: `distractors.${i}` }, 'expected {"text": string, "score": number}');
     }
     scoreOf.set(r.text, r.score);
+    const readings: DistractorReadings = {};
+    for (const f of READING_FIELDS) {
+      const v = r[f];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new InputError({ ...at, field: `distractors.${i}.${f}` }, `expected a number, got ${JSON.stringify(v)}`);
+      readings[f] = v;
+    }
+    readingsOf.set(r.text, readings);
   });
   const similarities: number[] = [];
   const marks: boolean[] = [];
+  const readings: DistractorReadings[] = [];
   for (const o of item.options) {
     if (o.letter === item.gold[0]) continue;
     const s = scoreOf.get(o.text);
@@ -147,12 +171,14 @@ function tuneItem(item: ReviewItem, raw: string, right: string[], file: string):
     }
     similarities.push(s);
     marks.push(right.includes(o.letter));
+    readings.push(readingsOf.get(o.text)!);
   }
   return {
     key: item.key,
     task: item.task === 'intentionqa-2' ? 2 : 1,
     similarities,
     right: marks,
+    readings,
     window: windowOf(json, at),
   };
 }
@@ -223,7 +249,7 @@ export function proposeBound(
 }
 
 /** A short number strictly between x and y (their midpoint, rounded to 4 decimals when that stays between). */
-function roundBetween(x: number, y: number): number {
+export function roundBetween(x: number, y: number): number {
   const mid = (x + y) / 2;
   const rounded = Math.round(mid * 1e4) / 1e4;
   return rounded > Math.min(x, y) && rounded < Math.max(x, y) ? rounded : mid;
