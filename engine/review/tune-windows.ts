@@ -163,15 +163,19 @@ function tuneItem(item: ReviewItem, raw: string, right: string[], file: string):
   const similarities: number[] = [];
   const marks: boolean[] = [];
   const readings: DistractorReadings[] = [];
+  // The option as the file writes it: the review shows a cleaned text (a title's "&quot;" as '"'),
+  // while distractors[].text is the file's, so the two are matched in the file's spelling.
+  const written = json.options as Record<string, unknown> | undefined;
   for (const o of item.options) {
     if (o.letter === item.gold[0]) continue;
-    const s = scoreOf.get(o.text);
+    const text = typeof written?.[o.letter] === 'string' ? (written[o.letter] as string) : o.text;
+    const s = scoreOf.get(text);
     if (s === undefined) {
       throw new InputError({ ...at, field: `options.${o.letter}` }, "not among the item's distractors[].text");
     }
     similarities.push(s);
     marks.push(right.includes(o.letter));
-    readings.push(readingsOf.get(o.text)!);
+    readings.push(readingsOf.get(text)!);
   }
   return {
     key: item.key,
