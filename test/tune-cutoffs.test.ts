@@ -184,3 +184,53 @@ describe('tune --review with readings', () => {
     );
   });
 });
+
+describe('tune --items: the reviewed items made again', () => {
+  it('reads the readings from the new folder, joined by file and id; other options are an error', async () => {
+    const dir = tmp();
+    const source = labelledItems().filter((i) => i.task === 1);
+    const scores = (i: number) => [0.4 + i / 100, 0.5, 0.6] as [number, number, number];
+    // The review is of items without readings (made before they were recorded) …
+    const before = writeItemsDir(join(dir, 'before'), {
+      'intentionqa_task1.jsonl': source.map((_, i) => tuneItemLine(i, scores(i), 'A')),
+    });
+    const { store } = await openReview({ itemsDir: before, reviewDir: join(dir, 'review'), blind: true });
+    for (const item of store.items()) {
+      const i = Number(item.id.slice(1));
+      const correct = ['A', ...['B', 'C', 'D'].filter((_, k) => source[i]!.right[k])];
+      const label = { correct, validity: 'valid' as const, reasons: [], otherText: '', ms: 1 };
+      store.save('annotator', store.positionOf(item.key)!, label, new Date(0), 'browser');
+    }
+    store.close();
+    const review = join(dir, 'review');
+    const plain = await tuneReview({ reviewDir: review, settingsOut: join(dir, 'a.json'), maxFNeg: 0.3, bootstrap: 0 });
+    expect(plain.cutoffs).toEqual([]);
+    // … the same items made again, in another order, with readings.
+    const lines = source.map((item, i) => tuneItemLine(i, scores(i), 'A', item.readings)).reverse();
+    const after = writeItemsDir(join(dir, 'after'), { 'intentionqa_task1.jsonl': lines });
+    const r = await tuneReview({
+      reviewDir: review,
+      itemsDir: after,
+      settingsOut: join(dir, 'b.json'),
+      maxFNeg: 0.3,
+      bootstrap: 0,
+    });
+    expect(r.settings).toMatchObject({ anchorMargin: 0.35, secondAnswerCosine: 0.5 });
+    // An item whose options changed: its labels do not hold.
+    const changed = writeItemsDir(join(dir, 'changed'), {
+      'intentionqa_task1.jsonl': [
+        ...lines.slice(1),
+        lines[0]!.replace('because the gold 19.', 'because another gold.'),
+      ],
+    });
+    await expect(
+      tuneReview({ reviewDir: review, itemsDir: changed, settingsOut: join(dir, 'c.json'), bootstrap: 0 }),
+    ).rejects.toThrow(
+      `${join(changed, 'intentionqa_task1.jsonl')}:20 (field "options"): differs from the reviewed item intentionqa_task1.jsonl#T19`,
+    );
+    const missing = writeItemsDir(join(dir, 'missing'), { 'intentionqa_task1.jsonl': lines.slice(1) });
+    await expect(
+      tuneReview({ reviewDir: review, itemsDir: missing, settingsOut: join(dir, 'd.json'), bootstrap: 0 }),
+    ).rejects.toThrow(`no item "T19": the reviewed item intentionqa_task1.jsonl#T19 is not in ${missing}`);
+  });
+});

@@ -22,7 +22,9 @@ The rules' cut-offs the same way, where the items record what each rule read
 own_fit − fit (Task 1), --fit-margin from pair_fit − fit (Task 2),
 --second-answer-cosine from asserted_cosine; each tightened to keep the most
 distractors with the estimate ≤ --max-f-neg (never loosened: the items were made
-with the rule on).
+with the rule on). A review keeps the items as they were when it started: --items
+DIR reads them from a folder of the same items made again (same ids, options and
+gold), e.g. by a pipeline that records the readings.
 
 Writes --settings-out (JSON): {"format", "items": {"task1Window", "task2Window",
 "anchorMargin", "fitMargin", "secondAnswerCosine"}, "tune": how they were found};
@@ -42,11 +44,19 @@ export function registerTuneCommand(program: Command): void {
     .description(TUNE_HELP)
     .requiredOption('--review <dir>', 'review folder (of `review start`)')
     .requiredOption('--settings-out <file>', 'the settings file to write (for `pipeline` / `demo --settings`)')
+    .option(
+      '--items <dir>',
+      "the reviewed items made again (same ids, options and gold; e.g. with the rules' readings): read from here instead of the review's stored copy",
+    )
     .option('--max-f-neg <x>', 'the largest estimated F-Neg of an item, in (0, 1)', fraction, 0.05)
     .option('--bootstrap <n>', 'bootstrap replicates for the intervals (0: none)', nonNegativeInt, 1000)
     .option('--seed <n>', 'seed of the bootstrap (same review + seed = same figures)', nonNegativeInt, 1);
   declarePaths(command, async (o) =>
-    (await import('../../engine/review/tune-review.js')).tunePaths({ reviewDir: o.review, settingsOut: o.settingsOut }),
+    (await import('../../engine/review/tune-review.js')).tunePaths({
+      reviewDir: o.review,
+      settingsOut: o.settingsOut,
+      ...(o.items === undefined ? {} : { itemsDir: o.items }),
+    }),
   ).action(async (o) => {
     // The review store (better-sqlite3) loads when the command runs, not for `--help` (issue 50).
     const { tuneReview } = await import('../../engine/review/tune-review.js');
@@ -54,6 +64,7 @@ export function registerTuneCommand(program: Command): void {
     const r = await tuneReview({
       reviewDir: o.review,
       settingsOut: o.settingsOut,
+      ...(o.items === undefined ? {} : { itemsDir: o.items }),
       maxFNeg: o.maxFNeg,
       bootstrap: o.bootstrap,
       seed: o.seed,

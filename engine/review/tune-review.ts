@@ -18,6 +18,8 @@ import { tuneCutoffs, type CutoffProposal } from './tune-cutoffs.js';
 
 export interface TuneReviewOptions extends TuneOptions {
   reviewDir: string;
+  /** The reviewed items made again (same ids and options, more fields): read from here, not the review's copy. */
+  itemsDir?: string;
   /** The settings file to write. */
   settingsOut: string;
 }
@@ -43,7 +45,7 @@ export interface TuneReviewResult {
  * The paths `tune` reads and writes (core/check-paths.ts): a settings file given as the review's
  * database (issue 45: `--settings-out R/review.sqlite` replaced every label with JSON) is refused.
  */
-export function tunePaths(o: Pick<TuneReviewOptions, 'reviewDir' | 'settingsOut'>): PathChecks {
+export function tunePaths(o: Pick<TuneReviewOptions, 'reviewDir' | 'settingsOut' | 'itemsDir'>): PathChecks {
   const db = join(o.reviewDir, REVIEW_DB_FILE);
   // The database where there is one; a missing folder, whose check says so; nothing for a folder
   // without a database, which ReviewStore.open refuses saying how to start a review.
@@ -52,7 +54,8 @@ export function tunePaths(o: Pick<TuneReviewOptions, 'reviewDir' | 'settingsOut'
     : existsSync(o.reviewDir)
       ? {}
       : { inputDirs: { reviewDir: o.reviewDir } };
-  return { ...input, outputFiles: { settingsOut: o.settingsOut } };
+  const items = o.itemsDir === undefined ? {} : { itemsDir: o.itemsDir };
+  return { ...input, inputDirs: { ...input.inputDirs, ...items }, outputFiles: { settingsOut: o.settingsOut } };
 }
 
 /**
@@ -69,11 +72,14 @@ export async function tuneReview(options: TuneReviewOptions): Promise<TuneReview
   try {
     // Nor may it replace one of the reviewed items' files: the review names their folder.
     checkNoOverlap({
-      inputDirs: { "the review's items folder": store.settings().itemsDir },
+      inputDirs: {
+        "the review's items folder": store.settings().itemsDir,
+        ...(options.itemsDir === undefined ? {} : { itemsDir: options.itemsDir }),
+      },
       outputFiles: { settingsOut: options.settingsOut },
     });
     blind = store.settings().blind === true;
-    const items = readTuneItems(store);
+    const items = readTuneItems(store, options.itemsDir);
     result = tuneWindows(items, options);
     cutoffs = tuneCutoffs(items, options);
   } finally {

@@ -20,6 +20,7 @@ import { Rng } from '../../core/rng.js';
 import { majorityRight } from './item-measures.js';
 import { fitLogistic, sigmoid, type LogisticFit } from './logistic-fit.js';
 import type { ReviewItem } from './review-items.js';
+import { ItemLines, type ItemLine } from './rejoin-items.js';
 import type { ReviewStore, StoredLabel } from './review-store.js';
 import { wilsonInterval, type Proportion } from './wilson-interval.js';
 
@@ -116,24 +117,34 @@ export interface TuneResult {
   tasks: TaskProposal[];
 }
 
-/** The reviewed IntentionQA items with their distractors' similarities and the majority's marks. */
-export function readTuneItems(store: ReviewStore): TuneItem[] {
+/**
+ * The reviewed IntentionQA items with their distractors' similarities and the majority's marks;
+ * each item's line as the review stored it, or, with `itemsDir`, from that folder of the same items
+ * made again (rejoin-items.ts).
+ */
+export function readTuneItems(store: ReviewStore, itemsDir?: string): TuneItem[] {
   const settings = store.settings();
   const items = store.items();
   const raw = store.rawLines();
   const byItem = new Map<number, StoredLabel[]>();
   for (const l of store.labels()) byItem.set(l.position, [...(byItem.get(l.position) ?? []), l]);
+  const again = itemsDir === undefined ? undefined : new ItemLines(itemsDir);
   const out: TuneItem[] = [];
   for (const [position, labels] of [...byItem.entries()].sort((x, y) => x[0] - y[0])) {
     const item = items[position]!;
     if (item.benchmark !== 'intentionqa' || item.gold.length !== 1) continue;
-    out.push(tuneItem(item, raw[position]!, majorityRight(item, labels), join(settings.itemsDir, item.file)));
+    const line = again?.rejoin(item, raw[position]!) ?? {
+      raw: raw[position]!,
+      file: join(settings.itemsDir, item.file),
+      line: item.line,
+    };
+    out.push(tuneItem(item, line, majorityRight(item, labels)));
   }
   return out;
 }
 
-function tuneItem(item: ReviewItem, raw: string, right: string[], file: string): TuneItem {
-  const at = { file, line: item.line };
+function tuneItem(item: ReviewItem, { raw, file, line }: ItemLine, right: string[]): TuneItem {
+  const at = { file, line };
   const json = JSON.parse(raw) as Record<string, unknown>;
   const distractors = json.distractors;
   if (!Array.isArray(distractors)) {
