@@ -293,7 +293,7 @@ export {
   type MturkImportResult,
 } from './engine/review/mturk.js';
 export { blindView, type BlindItemView } from './engine/review/blind-view.js';
-// Window bounds tuned from a review's labels (`intentsim tune`), and the item settings file they go in.
+// Window bounds and the rules' cut-offs tuned from a review's labels (`intentsim tune`), and the item settings file they go in.
 export { fitLogistic, type LogisticFit } from './engine/review/logistic-fit.js';
 export {
   readTuneItems,
@@ -303,7 +303,9 @@ export {
   type TuneResult,
   type TaskProposal,
   type BootstrapInterval,
+  type DistractorReadings,
 } from './engine/review/tune-windows.js';
+export { tuneCutoffs, CUTOFF_SETTINGS, type CutoffProposal, type CutoffSetting } from './engine/review/tune-cutoffs.js';
 export { tuneReview, type TuneReviewOptions, type TuneReviewResult } from './engine/review/tune-review.js';
 export {
   readItemSettings,

@@ -16,6 +16,8 @@ import { runPipelineFromVectors, type ProductVectorsPipelineOptions } from '../e
 import { cli } from './support/cli.js';
 import { withEncoder } from '../workers/open-encoder.js';
 import { LOCAL_EXECUTION } from '../workers/encoder-spec.js';
+import type { SentenceEncoder } from '../embeddings/sentence-encoder.js';
+import { intentionKey } from '../engine/items/intentionqa/validity-filters.js';
 
 let dir: string;
 beforeAll(() => {
@@ -124,11 +126,154 @@ describe('pipeline --product-vectors on hand-made vectors', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as { id: string; distractors_id: string[] });
       for (const item of items) for (const d of item.distractors_id) expect(d[0]).toBe(item.id[0]);
+      // No encoder, so no vectors for the rules: the distractor records carry no readings.
+      const records = readFileSync(join(dir, 'a', 'items', f), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { distractors: object[]; gold_fit?: number });
+      for (const r of records) {
+        expect(r.gold_fit).toBeUndefined();
+        for (const d of r.distractors) expect(Object.keys(d)).toEqual(['id', 'text', 'score', 'overlap', 'method']);
+      }
     }
     expect(readFileSync(m.outputs.report, 'utf8')).toContain(`product vectors given: .npy ${join(dir, 'v.npy')}`);
     await run('b');
     for (const f of ['intentionqa_task1.jsonl', 'intentionqa_task2.jsonl', 'intentionqa_dropped.jsonl'])
       expect(readFileSync(join(dir, 'b', 'items', f), 'utf8')).toBe(readFileSync(join(dir, 'a', 'items', f), 'utf8'));
+  });
+});
+
+/** A hand-made text encoder: a fixed 3-d vector from each text's characters (not unit length). */
+function textVector(text: string): [number, number, number] {
+  let h = 0;
+  for (const c of text) h = (h * 31 + c.charCodeAt(0)) % 1009;
+  return [Math.cos(h), Math.sin(h), (h % 7) / 7];
+}
+const handEncoder: SentenceEncoder = {
+  name: 'hand-table',
+  provider: 'none',
+  dim: 3,
+  encode: (texts) => {
+    const out = new Float32Array(texts.length * 3);
+    texts.forEach((t, i) => out.set(textVector(t), i * 3));
+    return Promise.resolve(out);
+  },
+  close: () => Promise.resolve(),
+};
+
+/** The cosine of two texts' vectors, computed plainly (the encoder's float32 values, in double). */
+function textCosine(x: string, y: string): number {
+  const [u, v] = [Float32Array.from(textVector(x)), Float32Array.from(textVector(y))];
+  const dot = (p: Float32Array, q: Float32Array) => p[0]! * q[0]! + p[1]! * q[1]! + p[2]! * q[2]!;
+  return dot(u, v) / Math.sqrt(dot(u, u) * dot(v, v));
+}
+
+describe('the readings of the rules, per distractor (rule-readings.ts)', () => {
+  it('equal a plain recomputation of the fits and cosines, after the existing keys; same seed, same bytes', async () => {
+    const inputs = await handInputs();
+    // Cut-offs that refuse (nearly) nothing, so that the items are made and read.
+    const items = {
+      ...WINDOWS,
+      seed: 7,
+      workers: 0,
+      excludeSubstitutes: false,
+      excludeKindWords: false,
+      excludeTitleWords: false,
+      excludeKindAsserted: false,
+      anchorMargin: -1,
+      fitMargin: -1,
+      explainedMinFit: -1,
+      secondAnswerCosine: 0.999,
+    };
+    const run = (out: string) =>
+      runPipelineFromVectors({ ...inputs, encoder: handEncoder, out: join(dir, out), items });
+    const m = await run('readings');
+    expect([m.counts.task1Items, m.counts.task2Items]).toEqual([9, 10]);
+    const products = new Map(
+      readFileSync(join(dir, 'products.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; title: string })
+        .map((p) => [p.id, p.title]),
+    );
+    const assertions = new Map(
+      readFileSync(join(dir, 'assertions.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; item_a_id: string; item_b_id: string; assertion: string })
+        .map((a) => [a.id, a]),
+    );
+    const read = (f: string) =>
+      readFileSync(join(dir, 'readings', 'items', f), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    type Item = {
+      id: string;
+      item_a_id: string;
+      item_b_id: string;
+      options: Record<string, string>;
+      gold_ind: string;
+      gold_fit: number;
+      distractors: Array<Record<string, number | string>>;
+    };
+    const task1 = read('intentionqa_task1.jsonl') as unknown as Item[];
+    const task2 = read('intentionqa_task2.jsonl') as unknown as Item[];
+    // An assertion's intention: its text from "because" on.
+    const intentionOf = new Map(
+      [...assertions.values()].map((a) => [a.id, a.assertion.slice(a.assertion.indexOf('because'))]),
+    );
+    // A vector is per intentionKey, which drops "( … )" groups: "hold tea (s)" reads "hold tea (m)"'s
+    // vector, the first text seen for the key (assertions m0..m4 come first).
+    const firstText = new Map<string, string>();
+    for (const id of assertions.keys()) {
+      const text = intentionOf.get(id);
+      if (text !== undefined && !firstText.has(intentionKey(text))) firstText.set(intentionKey(text), text);
+    }
+    const stands = (text: string) => firstText.get(intentionKey(text)) ?? text;
+    const fit = (intention: string, product: string) => textCosine(stands(intention), products.get(product)!);
+    const pairFit = (intention: string, a: string, b: string) => (fit(intention, a) + fit(intention, b)) / 2;
+    for (const item of task1) {
+      const gold = intentionOf.get(item.id)!;
+      expect(item.gold_fit).toBeCloseTo(pairFit(gold, item.item_a_id, item.item_b_id), 6);
+      for (const d of item.distractors) {
+        expect(Object.keys(d)).toEqual([
+          'id',
+          'text',
+          'score',
+          'overlap',
+          'method',
+          'fit',
+          'own_fit',
+          'asserted_cosine',
+        ]);
+        const own = assertions.get(d.id as string)!;
+        const text = d.text as string;
+        expect(d.fit).toBeCloseTo(pairFit(text, item.item_a_id, item.item_b_id), 6);
+        expect(d.own_fit).toBeCloseTo(pairFit(text, own.item_a_id, own.item_b_id), 6);
+        // The pair's only asserted intention is the gold's.
+        expect(d.asserted_cosine).toBeCloseTo(textCosine(stands(text), stands(gold)), 6);
+      }
+    }
+    for (const item of task2) {
+      const gold = intentionOf.get(item.id)!;
+      const pair = pairFit(gold, item.item_a_id, item.item_b_id);
+      expect(item.gold_fit).toBeCloseTo(pair, 6);
+      for (const d of item.distractors) {
+        // Nothing is asserted for p_A with a distractor: no cosine to read.
+        expect(Object.keys(d)).toEqual(['id', 'text', 'score', 'overlap', 'method', 'fit', 'pair_fit']);
+        expect(d.fit).toBeCloseTo(fit(gold, d.id as string), 6);
+        expect(d.pair_fit).toBeCloseTo(pair, 6);
+      }
+    }
+    // One hand-checked value: the readings are not all alike (a rule reading a constant would pass the above).
+    const fits = task1.flatMap((i) => i.distractors.map((d) => d.fit as number));
+    expect(new Set(fits).size).toBeGreaterThan(5);
+    await run('readings-again');
+    for (const f of ['intentionqa_task1.jsonl', 'intentionqa_task2.jsonl'])
+      expect(readFileSync(join(dir, 'readings-again', 'items', f), 'utf8')).toBe(
+        readFileSync(join(dir, 'readings', 'items', f), 'utf8'),
+      );
   });
 });
 

@@ -66,7 +66,7 @@ describe('intentsim tune with no window to propose (issue 45, fault 7)', () => {
     expect(stdout).toContain('none meets the target');
     expect(stdout).not.toContain('wrote');
     expect(stderr).toContain('warning: --task1-window: no window meets the target');
-    expect(stderr).toContain('intentsim: no settings file written: no task has a window that meets the target');
+    expect(stderr).toContain('intentsim: no settings file written: no window or cut-off meets the target');
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -12,7 +12,7 @@ import { Command } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../core/rng.js';
 import { fitLogistic, sigmoid } from '../engine/review/logistic-fit.js';
-import { itemFNeg, proposeBound, tuneWindows, type TuneItem } from '../engine/review/tune-windows.js';
+import { itemFNeg, proposeBound, readTuneItems, tuneWindows, type TuneItem } from '../engine/review/tune-windows.js';
 import { tuneReview } from '../engine/review/tune-review.js';
 import { renderTuneTable } from '../engine/review/tune-report.js';
 import { openReview } from '../engine/review/open-review.js';
@@ -21,6 +21,7 @@ import { addItemOptions, pipelineStageOptions } from '../cli/options/item-option
 import { addModelOptions } from '../cli/options/model-options.js';
 import { writeItemsDir } from './support/review-fixtures.js';
 import { labelledReview, tuneItemLine as itemLine } from './support/tune-fixtures.js';
+import { ReviewStore } from '../engine/review/review-store.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'intentsim-tune-'));
 
@@ -325,5 +326,29 @@ describe('tune when nothing can be proposed (issue 45, faults 7, 8 and 21)', () 
     const json = JSON.stringify({ format: 'intentsim-item-settings/1', items: { task2Window: { lo: 0.4, hi: 0.8 } } });
     writeFileSync(file, '\ufeff' + json);
     expect(readItemSettings(file).items).toEqual({ task2Window: { lo: 0.4, hi: 0.8 } });
+  });
+});
+
+describe('tune reads options as the file spells them', () => {
+  it('a title with an HTML entity, which the review shows decoded, still matches its distractor', async () => {
+    // The released Amazon titles hold "&quot;": the review shows '"', distractors[].text keeps the
+    // file's text; tune matched the shown text and stopped on real data (options.D not among them).
+    const dir = tmp();
+    const line = itemLine(0, [0.4, 0.5, 0.6], 'A').replaceAll(
+      'because reason 0.1.',
+      'because reason 0.1 &quot;x&quot;.',
+    );
+    const items = writeItemsDir(join(dir, 'items'), { 'intentionqa_task1.jsonl': [line] });
+    const { store } = await openReview({ itemsDir: items, reviewDir: join(dir, 'review'), blind: true });
+    expect(store.items()[0]!.options.map((o) => o.text)).toContain('because reason 0.1 "x".');
+    const label = { correct: ['A', 'C'], validity: 'valid' as const, reasons: [], otherText: '', ms: 1 };
+    store.save('annotator', 0, label, new Date(0), 'browser');
+    store.close();
+    const again = ReviewStore.open(join(dir, 'review'));
+    try {
+      expect(readTuneItems(again)).toMatchObject([{ similarities: [0.4, 0.5, 0.6], right: [false, true, false] }]);
+    } finally {
+      again.close();
+    }
   });
 });

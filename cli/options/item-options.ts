@@ -19,7 +19,7 @@ import {
   type ValidityRuleField,
 } from '../../engine/items/intentionqa/intentionqa-options.js';
 import type { PipelineOptions } from '../../engine/pipeline/run-pipeline.js';
-import { readItemSettings } from '../../engine/items/intentionqa/item-settings-file.js';
+import { readItemSettings, type ItemSettings } from '../../engine/items/intentionqa/item-settings-file.js';
 import { warning } from '../../core/notice.js';
 import { addNeighbourhoodModeOption } from './graph-options.js';
 import { addEncodeWorkersOption, encoderExecution, encoderSpec, type ModelCliOptions } from './model-options.js';
@@ -288,10 +288,19 @@ export function addItemOptions<Args extends unknown[], Opts extends OptionValues
     .option('--no-center', 'do not center, whatever the encoder')
     .option(
       '--settings <file>',
-      'an item settings file (`intentsim tune` writes one): its windows, unless --task1-window / --task2-window are given too; the manifest records it and its SHA-256',
+      "an item settings file (`intentsim tune` writes one): its windows and rules' cut-offs, each unless its flag (--task1-window, --task2-window, --anchor-margin, --fit-margin, --second-answer-cosine) is given too; the manifest records it and its SHA-256",
     );
   return addBadInputOptions(withWindows, 'a rejects file in the output folder');
 }
+
+/** The flag of each setting an item settings file may hold (`intentsim tune` writes them). */
+export const SETTING_FLAGS: Record<keyof ItemSettings, string> = {
+  task1Window: '--task1-window',
+  task2Window: '--task2-window',
+  anchorMargin: '--anchor-margin',
+  fitMargin: '--fit-margin',
+  secondAnswerCosine: '--second-answer-cosine',
+};
 
 /** The parsed values of addItemOptions. */
 export type ItemCliOptions = ReturnType<
@@ -310,18 +319,27 @@ export function pipelineStageOptions(
   encoder: { spec: EncoderSpec; execution: EncoderExecution };
   embed: Pick<PipelineOptions['embed'], 'mode'>;
 } {
-  // A flag given explicitly overrides the settings file (the window flags have no defaults).
+  // A flag given explicitly overrides the settings file (these flags have no defaults).
   const settings = o.settings === undefined ? undefined : readItemSettings(o.settings);
-  // A window tune found none for is left at its default: said, not silent (issue 45).
-  const flagOf = { task1Window: o.task1Window, task2Window: o.task2Window };
+  const flagOf: Record<keyof ItemSettings, unknown> = {
+    task1Window: o.task1Window,
+    task2Window: o.task2Window,
+    anchorMargin: o.anchorMargin,
+    fitMargin: o.fitMargin,
+    secondAnswerCosine: o.secondAnswerCosine,
+  };
+  // A setting tune found none for is left at its default: said, not silent (issue 45).
   for (const [field, why] of Object.entries(settings?.notTuned ?? {})) {
-    if (flagOf[field as keyof typeof flagOf] !== undefined) continue;
-    const flag = field === 'task1Window' ? '--task1-window' : '--task2-window';
+    if (flagOf[field as keyof ItemSettings] !== undefined) continue;
+    const flag = SETTING_FLAGS[field as keyof ItemSettings];
     warning(
-      `${settings!.file}: tune found no ${flag} (${why}); the default window is used for it, ` +
-        `which did not meet tune's target (give ${flag} to choose one)`,
+      field === 'task1Window' || field === 'task2Window'
+        ? `${settings!.file}: tune found no ${flag} (${why}); the default window is used for it, ` +
+            `which did not meet tune's target (give ${flag} to choose one)`
+        : `${settings!.file}: tune found no ${flag} (${why}); the default is used for it (give ${flag} to choose one)`,
     );
   }
+  const fromFile = settings?.items ?? {};
   return {
     encoder: { spec: encoderSpec(o), execution: encoderExecution(o, { workers: o.workers, queue }) },
     embed: { mode: o.mode },
@@ -341,7 +359,7 @@ export function pipelineStageOptions(
       excludeGeneric: o.excludeGeneric,
       excludeSecondAnswers: o.excludeSecondAnswers,
       genericMinGroups: o.genericMinGroups,
-      secondAnswerCosine: o.secondAnswerCosine,
+      secondAnswerCosine: o.secondAnswerCosine ?? fromFile.secondAnswerCosine,
       excludeKindAsserted: o.excludeKindAsserted,
       excludeGroupGeneric: o.excludeGroupGeneric,
       groupGenericShare: o.groupGenericShare,
@@ -353,13 +371,13 @@ export function pipelineStageOptions(
       excludeUnexplained: o.excludeUnexplained,
       explainedMinFit: o.explainedMinFit,
       excludeFitsAsWell: o.excludeFitsAsWell,
-      fitMargin: o.fitMargin,
+      fitMargin: o.fitMargin ?? fromFile.fitMargin,
       excludeKindWords: o.excludeKindWords,
       excludeUnanchored: o.excludeUnanchored,
-      anchorMargin: o.anchorMargin,
+      anchorMargin: o.anchorMargin ?? fromFile.anchorMargin,
       excludeTitleWords: o.excludeTitleWords,
-      task1Window: o.task1Window ?? settings?.items.task1Window,
-      task2Window: o.task2Window ?? settings?.items.task2Window,
+      task1Window: o.task1Window ?? fromFile.task1Window,
+      task2Window: o.task2Window ?? fromFile.task2Window,
       difficulty: o.difficultyCuts,
       center: o.center,
     },

@@ -1,5 +1,6 @@
 // `intentsim tune --review DIR`'s library call: read a review's labels, propose windows
-// (tune-windows.ts) and write them as an item settings file that `pipeline` and `demo` accept
+// (tune-windows.ts) and the rules' cut-offs (tune-cutoffs.ts), and write them as an item settings
+// file that `pipeline` and `demo` accept
 // (engine/items/intentionqa/item-settings-file.ts). Written to a temporary name and renamed.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,16 +14,21 @@ import {
 } from '../items/intentionqa/item-settings-file.js';
 import { REVIEW_DB_FILE, ReviewStore } from './review-store.js';
 import { readTuneItems, tuneWindows, type TuneOptions, type TuneResult } from './tune-windows.js';
+import { tuneCutoffs, type CutoffProposal } from './tune-cutoffs.js';
 
 export interface TuneReviewOptions extends TuneOptions {
   reviewDir: string;
+  /** The reviewed items made again (same ids and options, more fields): read from here, not the review's copy. */
+  itemsDir?: string;
   /** The settings file to write. */
   settingsOut: string;
 }
 
 export interface TuneReviewResult {
   result: TuneResult;
-  /** What the settings file sets: the proposed window of each task that has one. */
+  /** The rules' cut-offs, one per rule whose reading the reviewed items carry. */
+  cutoffs: CutoffProposal[];
+  /** What the settings file sets: the proposed window of each task that has one, and each proposed cut-off. */
   settings: ItemSettings;
   /**
    * The tasks tune found no window for, and why: the settings file leaves them out and records
@@ -39,7 +45,7 @@ export interface TuneReviewResult {
  * The paths `tune` reads and writes (core/check-paths.ts): a settings file given as the review's
  * database (issue 45: `--settings-out R/review.sqlite` replaced every label with JSON) is refused.
  */
-export function tunePaths(o: Pick<TuneReviewOptions, 'reviewDir' | 'settingsOut'>): PathChecks {
+export function tunePaths(o: Pick<TuneReviewOptions, 'reviewDir' | 'settingsOut' | 'itemsDir'>): PathChecks {
   const db = join(o.reviewDir, REVIEW_DB_FILE);
   // The database where there is one; a missing folder, whose check says so; nothing for a folder
   // without a database, which ReviewStore.open refuses saying how to start a review.
@@ -48,11 +54,12 @@ export function tunePaths(o: Pick<TuneReviewOptions, 'reviewDir' | 'settingsOut'
     : existsSync(o.reviewDir)
       ? {}
       : { inputDirs: { reviewDir: o.reviewDir } };
-  return { ...input, outputFiles: { settingsOut: o.settingsOut } };
+  const items = o.itemsDir === undefined ? {} : { itemsDir: o.itemsDir };
+  return { ...input, inputDirs: { ...input.inputDirs, ...items }, outputFiles: { settingsOut: o.settingsOut } };
 }
 
 /**
- * Proposes windows and writes them as a settings file. When no task has a proposal, nothing is
+ * Proposes windows and cut-offs and writes them as a settings file. When nothing has a proposal, nothing is
  * written (issue 45: a file with `"items": {}` made `--settings` use the very defaults tune had found
  * failing, silently): `file` is null and the caller says so.
  */
@@ -61,14 +68,20 @@ export async function tuneReview(options: TuneReviewOptions): Promise<TuneReview
   const store = ReviewStore.open(options.reviewDir);
   let blind: boolean;
   let result: TuneResult;
+  let cutoffs: CutoffProposal[];
   try {
     // Nor may it replace one of the reviewed items' files: the review names their folder.
     checkNoOverlap({
-      inputDirs: { "the review's items folder": store.settings().itemsDir },
+      inputDirs: {
+        "the review's items folder": store.settings().itemsDir,
+        ...(options.itemsDir === undefined ? {} : { itemsDir: options.itemsDir }),
+      },
       outputFiles: { settingsOut: options.settingsOut },
     });
     blind = store.settings().blind === true;
-    result = tuneWindows(readTuneItems(store), options);
+    const items = readTuneItems(store, options.itemsDir);
+    result = tuneWindows(items, options);
+    cutoffs = tuneCutoffs(items, options);
   } finally {
     store.close();
   }
@@ -79,7 +92,11 @@ export async function tuneReview(options: TuneReviewOptions): Promise<TuneReview
     if (t.proposed) settings[field] = { lo: t.proposed.lo, hi: t.proposed.hi };
     else notTuned[field] = t.noProposal ?? 'no proposal';
   }
-  if (Object.keys(settings).length === 0) return { result, settings, notTuned, blind, file: null };
+  for (const c of cutoffs) {
+    if (c.proposed) settings[c.setting] = c.proposed.value;
+    else notTuned[c.setting] = c.noProposal ?? 'no proposal';
+  }
+  if (Object.keys(settings).length === 0) return { result, cutoffs, settings, notTuned, blind, file: null };
   const text = itemSettingsText(
     settings,
     {
@@ -89,11 +106,12 @@ export async function tuneReview(options: TuneReviewOptions): Promise<TuneReview
       bootstrap: result.bootstrap,
       seed: result.seed,
       tasks: result.tasks,
+      ...(cutoffs.length > 0 ? { cutoffs } : {}),
     },
     notTuned,
   );
   // Never a file its own reader refuses: a window that is not -1 ≤ lo < hi ≤ 1 here is a bug.
   parseItemSettings(JSON.parse(text), options.settingsOut);
   await writeFileAtomic(options.settingsOut, text);
-  return { result, settings, notTuned, blind, file: options.settingsOut };
+  return { result, cutoffs, settings, notTuned, blind, file: options.settingsOut };
 }

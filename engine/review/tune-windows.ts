@@ -20,8 +20,20 @@ import { Rng } from '../../core/rng.js';
 import { majorityRight } from './item-measures.js';
 import { fitLogistic, sigmoid, type LogisticFit } from './logistic-fit.js';
 import type { ReviewItem } from './review-items.js';
+import { ItemLines, type ItemLine } from './rejoin-items.js';
 import type { ReviewStore, StoredLabel } from './review-store.js';
 import { wilsonInterval, type Proportion } from './wilson-interval.js';
+
+/** What the rules read for one distractor (the item's `distractors[k]`; rule-readings.ts), when recorded. */
+export interface DistractorReadings {
+  fit?: number;
+  own_fit?: number;
+  pair_fit?: number;
+  asserted_cosine?: number;
+}
+
+/** The reading fields a distractor record may carry. */
+export const READING_FIELDS = ['fit', 'own_fit', 'pair_fit', 'asserted_cosine'] as const;
 
 /** One reviewed item's distractors: their similarities and whether each was found right. */
 export interface TuneItem {
@@ -29,6 +41,8 @@ export interface TuneItem {
   task: 1 | 2;
   similarities: number[];
   right: boolean[];
+  /** Each distractor's readings, in the order of `similarities` (empty records when none; absent: none at all). */
+  readings?: DistractorReadings[];
   /** The window the item's distractors were drawn from (its `selection.window`), when recorded. */
   window: { lo: number; hi: number } | null;
 }
@@ -103,24 +117,34 @@ export interface TuneResult {
   tasks: TaskProposal[];
 }
 
-/** The reviewed IntentionQA items with their distractors' similarities and the majority's marks. */
-export function readTuneItems(store: ReviewStore): TuneItem[] {
+/**
+ * The reviewed IntentionQA items with their distractors' similarities and the majority's marks;
+ * each item's line as the review stored it, or, with `itemsDir`, from that folder of the same items
+ * made again (rejoin-items.ts).
+ */
+export function readTuneItems(store: ReviewStore, itemsDir?: string): TuneItem[] {
   const settings = store.settings();
   const items = store.items();
   const raw = store.rawLines();
   const byItem = new Map<number, StoredLabel[]>();
   for (const l of store.labels()) byItem.set(l.position, [...(byItem.get(l.position) ?? []), l]);
+  const again = itemsDir === undefined ? undefined : new ItemLines(itemsDir);
   const out: TuneItem[] = [];
   for (const [position, labels] of [...byItem.entries()].sort((x, y) => x[0] - y[0])) {
     const item = items[position]!;
     if (item.benchmark !== 'intentionqa' || item.gold.length !== 1) continue;
-    out.push(tuneItem(item, raw[position]!, majorityRight(item, labels), join(settings.itemsDir, item.file)));
+    const line = again?.rejoin(item, raw[position]!) ?? {
+      raw: raw[position]!,
+      file: join(settings.itemsDir, item.file),
+      line: item.line,
+    };
+    out.push(tuneItem(item, line, majorityRight(item, labels)));
   }
   return out;
 }
 
-function tuneItem(item: ReviewItem, raw: string, right: string[], file: string): TuneItem {
-  const at = { file, line: item.line };
+function tuneItem(item: ReviewItem, { raw, file, line }: ItemLine, right: string[]): TuneItem {
+  const at = { file, line };
   const json = JSON.parse(raw) as Record<string, unknown>;
   const distractors = json.distractors;
   if (!Array.isArray(distractors)) {
@@ -130,29 +154,46 @@ function tuneItem(item: ReviewItem, raw: string, right: string[], file: string):
     );
   }
   const scoreOf = new Map<string, number>();
+  const readingsOf = new Map<string, DistractorReadings>();
   distractors.forEach((d: unknown, i) => {
-    const r = d as { text?: unknown; score?: unknown };
+    const r = d as { text?: unknown; score?: unknown } & Record<string, unknown>;
     if (typeof r?.text !== 'string' || typeof r.score !== 'number' || !Number.isFinite(r.score)) {
       throw new InputError({ ...at, field: `distractors.${i}` }, 'expected {"text": string, "score": number}');
     }
     scoreOf.set(r.text, r.score);
+    const readings: DistractorReadings = {};
+    for (const f of READING_FIELDS) {
+      const v = r[f];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new InputError({ ...at, field: `distractors.${i}.${f}` }, `expected a number, got ${JSON.stringify(v)}`);
+      readings[f] = v;
+    }
+    readingsOf.set(r.text, readings);
   });
   const similarities: number[] = [];
   const marks: boolean[] = [];
+  const readings: DistractorReadings[] = [];
+  // The option as the file writes it: the review shows a cleaned text (a title's "&quot;" as '"'),
+  // while distractors[].text is the file's, so the two are matched in the file's spelling.
+  const written = json.options as Record<string, unknown> | undefined;
   for (const o of item.options) {
     if (o.letter === item.gold[0]) continue;
-    const s = scoreOf.get(o.text);
+    const text = typeof written?.[o.letter] === 'string' ? (written[o.letter] as string) : o.text;
+    const s = scoreOf.get(text);
     if (s === undefined) {
       throw new InputError({ ...at, field: `options.${o.letter}` }, "not among the item's distractors[].text");
     }
     similarities.push(s);
     marks.push(right.includes(o.letter));
+    readings.push(readingsOf.get(text)!);
   }
   return {
     key: item.key,
     task: item.task === 'intentionqa-2' ? 2 : 1,
     similarities,
     right: marks,
+    readings,
     window: windowOf(json, at),
   };
 }
@@ -223,7 +264,7 @@ export function proposeBound(
 }
 
 /** A short number strictly between x and y (their midpoint, rounded to 4 decimals when that stays between). */
-function roundBetween(x: number, y: number): number {
+export function roundBetween(x: number, y: number): number {
   const mid = (x + y) / 2;
   const rounded = Math.round(mid * 1e4) / 1e4;
   return rounded > Math.min(x, y) && rounded < Math.max(x, y) ? rounded : mid;

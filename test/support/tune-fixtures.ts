@@ -7,8 +7,13 @@ import { openReview } from '../../engine/review/open-review.js';
 import { sigmoid } from '../../engine/review/logistic-fit.js';
 import { writeItemsDir } from './review-fixtures.js';
 
-/** A Task-1 item line: the options, the gold, the distractors with their Sim_i. */
-export function tuneItemLine(i: number, scores: [number, number, number], gold: 'A' | 'B' | 'C' | 'D'): string {
+/** A Task-1 item line: the options, the gold, the distractors with their Sim_i (and what the rules read, when given). */
+export function tuneItemLine(
+  i: number,
+  scores: [number, number, number],
+  gold: 'A' | 'B' | 'C' | 'D',
+  readings?: readonly object[],
+): string {
   const texts = scores.map((_, k) => `because reason ${i}.${k}.`);
   const all = [...texts];
   all.splice('ABCD'.indexOf(gold), 0, `because the gold ${i}.`);
@@ -26,7 +31,14 @@ export function tuneItemLine(i: number, scores: [number, number, number], gold: 
       zero_shot: `A customer buys A${i} and B${i}. Why?\nA. x`,
       cot: `A customer buys A${i} and B${i}. Why?\nA. x`,
     },
-    distractors: texts.map((text, k) => ({ id: `d${k}`, text, score: scores[k], overlap: 0, method: 'exact' })),
+    distractors: texts.map((text, k) => ({
+      id: `d${k}`,
+      text,
+      score: scores[k],
+      overlap: 0,
+      method: 'exact',
+      ...(readings?.[k] ?? {}),
+    })),
     selection: { window: '[0.3, 0.9]' },
   });
 }

@@ -337,6 +337,7 @@ function task1Item(
     prompts: task1Prompts(nameA, nameB, options),
     distractors: draft.distractors,
     selection: draft.selection,
+    ...(draft.goldFit === undefined ? {} : { gold_fit: draft.goldFit }),
   };
 }
 
@@ -372,5 +373,6 @@ function task2Item(
     prompts: task2Prompts(nameA, a.intention, options),
     distractors: draft.distractors,
     selection: draft.selection,
+    ...(draft.goldFit === undefined ? {} : { gold_fit: draft.goldFit }),
   };
 }

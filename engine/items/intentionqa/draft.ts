@@ -9,6 +9,8 @@ export interface Draft {
   distractors: DistractorRecord[];
   hadFalseNegative: boolean;
   selection: SamplingRecord;
+  /** The gold intention's fit to the item's pair (rule-readings.ts); absent without fit vectors. */
+  goldFit?: number;
 }
 
 export type DraftResult = ({ ok: true; draft: Draft } | { ok: false; dropped: DroppedAssertion }) & {

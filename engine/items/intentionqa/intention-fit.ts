@@ -26,14 +26,6 @@ export interface IntentionFitVectors {
   titles: UnitVectors;
 }
 
-/** What a rule read, recorded with each distractor so that blind labels can set the cut-offs (`tune`). */
-export interface FitReading {
-  /** The distractor's fit: to the item's pair (Task 1), or of the gold's intention to it (Task 2). */
-  fit: number;
-  /** The gold's fit, read the same way. */
-  goldFit: number;
-}
-
 /**
  * Fits by key id and product index (the validity index's numbering): rows are looked up once when
  * the index is built, so the rules inside the window draws are a dot product each.

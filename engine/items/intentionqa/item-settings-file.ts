@@ -4,7 +4,11 @@
 // file and its SHA-256, so that items can be traced to the exact settings that made them.
 //
 // {"format": "intentsim-item-settings/1",
-//  "items": {"task1Window": {"lo": 0.3, "hi": 0.62}, "task2Window": {"lo": 0.4, "hi": 0.81}},
+//  "items": {"task1Window": {"lo": 0.3, "hi": 0.62}, "task2Window": {"lo": 0.4, "hi": 0.81},
+//            "anchorMargin": 0.25, "fitMargin": 0.08, "secondAnswerCosine": 0.7},
+//                       (every field optional; the cut-offs were added later, so a file without them
+//                       still reads, and the format name is unchanged: a reader that predates them
+//                       refuses a file with them as an unknown setting, by name)
 //  "notTuned": {"task2Window": "why tune found none"},   (only when a task has no proposal)
 //  "tune": {…how the values were found; not read back…}}
 import { readFileSync } from 'node:fs';
@@ -18,9 +22,18 @@ export const ITEM_SETTINGS_FORMAT = 'intentsim-item-settings/1';
 export interface ItemSettings {
   task1Window?: WindowBounds;
   task2Window?: WindowBounds;
+  /** The unanchored rule's margin (engine/review/tune-cutoffs.ts). */
+  anchorMargin?: number;
+  /** The fits-as-well rule's margin. */
+  fitMargin?: number;
+  /** The second-answer rule's cosine. */
+  secondAnswerCosine?: number;
 }
 
 const WINDOW_FIELDS = ['task1Window', 'task2Window'] as const;
+/** The cut-offs, with the range a value must lie in: margins are differences of two cosines. */
+const CUTOFF_RANGES = { anchorMargin: [-2, 2], fitMargin: [-2, 2], secondAnswerCosine: [-1, 1] } as const;
+const SETTING_FIELDS = [...WINDOW_FIELDS, ...(Object.keys(CUTOFF_RANGES) as Array<keyof typeof CUTOFF_RANGES>)];
 
 /** The settings `tune` found no value for, and why: left at their defaults (issue 45). */
 export type NotTuned = Partial<Record<keyof ItemSettings, string>>;
@@ -73,12 +86,12 @@ function parseNotTuned(json: unknown, file: string): NotTuned {
     throw new InputError({ file, field: 'notTuned' }, 'expected an object of setting names and reasons');
   const out: NotTuned = {};
   for (const [key, why] of Object.entries(value as Record<string, unknown>)) {
-    if (!(WINDOW_FIELDS as readonly string[]).includes(key) || typeof why !== 'string')
+    if (!(SETTING_FIELDS as readonly string[]).includes(key) || typeof why !== 'string')
       throw new InputError(
         { file, field: `notTuned.${key}` },
-        `expected one of ${WINDOW_FIELDS.join(', ')} with a reason`,
+        `expected one of ${SETTING_FIELDS.join(', ')} with a reason`,
       );
-    out[key as (typeof WINDOW_FIELDS)[number]] = why;
+    out[key as keyof ItemSettings] = why;
   }
   return out;
 }
@@ -97,10 +110,17 @@ export function parseItemSettings(json: unknown, file: string): ItemSettings {
   if (!object(items)) throw new InputError({ file, field: 'items' }, 'expected an object');
   const out: ItemSettings = {};
   for (const [key, value] of Object.entries(items)) {
-    if (!(WINDOW_FIELDS as readonly string[]).includes(key)) {
-      throw new InputError({ file, field: `items.${key}` }, `unknown setting (known: ${WINDOW_FIELDS.join(', ')})`);
+    if (!(SETTING_FIELDS as readonly string[]).includes(key)) {
+      throw new InputError({ file, field: `items.${key}` }, `unknown setting (known: ${SETTING_FIELDS.join(', ')})`);
     }
     const field = `items.${key}`;
+    if (key in CUTOFF_RANGES) {
+      const [lo, hi] = CUTOFF_RANGES[key as keyof typeof CUTOFF_RANGES];
+      if (typeof value !== 'number' || !(value >= lo && value <= hi))
+        throw new InputError({ file, field }, `expected a number in [${lo}, ${hi}], got ${JSON.stringify(value)}`);
+      out[key as keyof typeof CUTOFF_RANGES] = value;
+      continue;
+    }
     if (!object(value) || typeof value.lo !== 'number' || typeof value.hi !== 'number') {
       throw new InputError({ file, field }, 'expected {"lo": number, "hi": number}');
     }

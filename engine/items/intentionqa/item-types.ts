@@ -17,6 +17,16 @@ export interface DistractorRecord {
   overlap: 0 | 1;
   /** How it was found: rejection sampling, exact scan, or the HNSW index (scores always exact). */
   method: WindowMethod;
+  // What the rules read (rule-readings.ts), each only when the run has its vectors; after the keys
+  // above, so that the released shape's records are unchanged.
+  /** Task 1: the intention's fit to the item's pair; Task 2: the gold intention's fit to this product. */
+  fit?: number;
+  /** Task 1: the intention's fit to the pair it was asserted for (the unanchored rule). */
+  own_fit?: number;
+  /** Task 2: the gold intention's fit to the item's pair (the fits-as-well rule). */
+  pair_fit?: number;
+  /** The largest cosine to an intention asserted for the item's pair (Task 2: of the gold's, to one asserted with p_A for this product). */
+  asserted_cosine?: number;
 }
 
 export interface SamplingRecord {
@@ -63,6 +73,8 @@ export interface Task1Item extends ItemCommon {
   prompts: PromptPair;
   distractors: DistractorRecord[];
   selection: SamplingRecord;
+  /** The gold intention's fit to the item's pair (rule-readings.ts), when the run has fit vectors. */
+  gold_fit?: number;
 }
 
 export interface Task2Item extends ItemCommon {
@@ -78,6 +90,8 @@ export interface Task2Item extends ItemCommon {
   prompts: PromptPair;
   distractors: DistractorRecord[];
   selection: SamplingRecord;
+  /** The gold intention's fit to the item's pair (rule-readings.ts), when the run has fit vectors. */
+  gold_fit?: number;
 }
 
 export type IntentionQaItem = Task1Item | Task2Item;

@@ -15,6 +15,7 @@ import { task1Window, type IntentionQaContext } from './run-context.js';
 import type { IntentionQaOptions } from './intentionqa-options.js';
 import { DISTRACTORS_PER_ITEM, shortWindow, type DraftResult } from './draft.js';
 import { intentionUniverse } from './intention-window.js';
+import { goldFitField, task1Readings } from './rule-readings.js';
 
 /**
  * Draws Task-1 distractors for valid assertion i (both products have vectors). `pivotKnown`: this
@@ -86,6 +87,9 @@ export function draftTask1(
         score: c.score,
         overlap: overlapOf(c.key) ? 1 : 0,
         method: c.via,
+        ...(validity
+          ? task1Readings(validity, ctx.intentionIds[c.key]!, pair!, { a: ctx.rowA[c.key]!, b: ctx.rowB[c.key]! })
+          : {}),
       })),
       hadFalseNegative: r.dropped.some((d) => d.reason === 'false-negative'),
       selection: {
@@ -97,6 +101,7 @@ export function draftTask1(
         seed: rngLabel,
         refused,
       },
+      ...(pair ? goldFitField(validity, ctx.intentionIds[i]!, pair.a, pair.b) : {}),
     },
   };
 }

@@ -17,6 +17,7 @@ import { drawFromWindow, formatWindow, productUniverse } from '../../search/wind
 import { task2Window, type IntentionQaContext } from './run-context.js';
 import type { IntentionQaOptions } from './intentionqa-options.js';
 import { DISTRACTORS_PER_ITEM, shortWindow, type DraftResult } from './draft.js';
+import { goldFitField, task2Readings } from './rule-readings.js';
 
 /** `enumerated` in the result: whether the anchor's range was enumerated (Task 1 then reuses it). */
 export function draftTask2(
@@ -112,6 +113,7 @@ export function draftTask2(
         score: c.score,
         overlap: wordsA.overlaps(c.key) ? 1 : 0,
         method: c.via,
+        ...(validity ? task2Readings(validity, goldKey, givenProduct, goldProduct, c.key) : {}),
       })),
       hadFalseNegative: r.dropped.some((d) => d.reason === 'false-negative'),
       selection: {
@@ -124,6 +126,7 @@ export function draftTask2(
         seed: rngLabel,
         refused,
       },
+      ...goldFitField(validity, goldKey, givenProduct, goldProduct),
     },
   };
 }

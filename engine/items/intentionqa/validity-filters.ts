@@ -265,6 +265,23 @@ export class ValidityIndex {
     return i >= 0 && j >= 0 && this.vectors!.cosine(i, j) >= this.secondAnswerCosine;
   }
 
+  /**
+   * The largest cosine between key id `id`'s vector and those of `ids`: what the second-answer rule
+   * compares with secondAnswerCosine (rule-readings.ts records it); NaN when no two have vectors.
+   */
+  largestCosine(id: number, ids: ArrayLike<number>): number {
+    const i = id >= 0 ? this.rowOfId[id]! : -1;
+    let best = NaN;
+    if (i < 0) return best;
+    for (let k = 0; k < ids.length; k++) {
+      const j = this.rowOfId[ids[k]!]!;
+      if (j < 0) continue;
+      const c = this.vectors!.cosine(i, j);
+      if (!(c <= best)) best = c;
+    }
+    return best;
+  }
+
   /** Whether key id `id` is close to any of `ids`. */
   closeToAnyId(id: number, ids: ArrayLike<number>): boolean {
     for (let k = 0; k < ids.length; k++) if (this.closeIds(id, ids[k]!)) return true;
