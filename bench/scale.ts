@@ -60,6 +60,8 @@ export interface SizeFigures {
   stages: StageFigures[];
   /** Nodes the import wrote: those of the generated nodes that have an edge (see LARGE_NODES_PER_EDGE). */
   storedNodes?: number;
+  /** SHA-256 of the imported store's nodes and edges (graph/sqlite/sqlite-content-hash.ts). */
+  contentHash?: string;
   /**
    * Set when the size did not run to the end (the stages listed are those that finished; the fields
    * below are then absent): what is missing and why.
@@ -216,6 +218,7 @@ export async function measureSize(
   const f = (name: string) => join(dir, name);
   const stages: StageFigures[] = [];
   let storedNodes: number | undefined;
+  let contentHash: string | undefined;
   // Each stage's figures are also logged as it ends, so that a run stopped part-way leaves them.
   const record = (stage: StageFigures) => {
     stages.push(stage);
@@ -269,7 +272,8 @@ export async function measureSize(
     const builds = JSON.parse(idx.stdout) as Record<
       'nodesByText' | 'edgesByTail',
       { seconds: number; cpuSeconds: number }
-    >;
+    > & { contentHash: string };
+    contentHash = builds.contentHash;
     for (const [key, name] of [
       ['nodesByText', 'nodes_by_text'],
       ['edgesByTail', 'edges_by_tail'],
@@ -417,6 +421,7 @@ export async function measureSize(
       size,
       seed,
       storedNodes,
+      contentHash,
       workers,
       measuredAt: new Date().toISOString(),
       machine: machine(),
@@ -585,6 +590,7 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
       `${fig.size.edges} edges: measured ${fig.measuredAt} on ${fig.machine}${fig.reused ? ' (read back from bench/results/scale by the report run)' : ''}`,
     ];
     if (fig.incomplete) parts.push(`INCOMPLETE: ${fig.incomplete}`);
+    if (fig.contentHash) parts.push(`imported store's content hash (nodes and edges) sha256:${fig.contentHash}`);
     if (fig.items)
       parts.push(
         `items Task 1 ${fig.items.task1}, Task 2 ${fig.items.task2}, not emitted ${JSON.stringify(fig.items.dropped)}`,
