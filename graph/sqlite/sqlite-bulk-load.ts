@@ -119,7 +119,34 @@ export class SqliteBulkLoad {
     private readonly meta: MetaTable,
     private readonly readonly: boolean,
     private readonly deferredNodeLimit: number,
-  ) {}
+  ) {
+    if (!readonly && this.meta.get(DEFERRED_NODE_INDEX_KEY) !== undefined) this.resumeDeferral();
+  }
+
+  /**
+   * A writer died while its bulk load deferred the node-text index (its key is still in the meta
+   * table), so only its text table could resolve texts, and that died with it. Every committed text is
+   * unique (the table made sure of it): this writer fills a table again from the nodes, in id order,
+   * and numbers new nodes after the largest id, as the dead writer would have; or, when the nodes
+   * have reached the limit, builds the index and goes on the general way.
+   */
+  private resumeDeferral(): void {
+    const nodes = this.db.prepare('SELECT count(*) FROM nodes').pluck().get() as number;
+    if (nodes >= this.deferredNodeLimit) {
+      this.buildNodeTextIndex();
+      return;
+    }
+    const deferred = new DeferredNodes(this.db, this.deferredNodeLimit);
+    let last = 0;
+    for (const [id, text] of this.db.prepare('SELECT id, text FROM nodes ORDER BY id').raw().iterate() as Iterable<
+      [number, string]
+    >) {
+      deferred.ids.add(text, id);
+      last = id;
+    }
+    deferred.nextId = last + 1;
+    this.deferredNodes = deferred;
+  }
 
   /** Whether a bulk load is under way: its marker is in the meta table (so it survives a crash). */
   active(): boolean {

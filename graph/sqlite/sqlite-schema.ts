@@ -299,17 +299,9 @@ function initialiseOrCheck(db: Db, path: string, readonly: boolean, allowStalePu
       `${path}: an import into this store has not finished (its indexes are not built yet); re-run the import, which resumes and finishes it`,
     );
   }
-  if (!readonly && get.get(DEFERRED_NODE_INDEX_KEY) !== undefined) {
-    // A writer died while its bulk load deferred the node-text index. Only that writer's in-memory
-    // text → id map could resolve texts without the index, so build it now (every committed text is
-    // unique: the map made sure of it); the load itself goes on and finishes as usual.
-    withSortOnDisk(db, () =>
-      db.transaction(() => {
-        db.exec(NODES_BY_TEXT);
-        db.prepare('DELETE FROM meta WHERE key = ?').run(DEFERRED_NODE_INDEX_KEY);
-      })(),
-    );
-  }
+  // A writer that died while its bulk load deferred the node-text index left the key
+  // DEFERRED_NODE_INDEX_KEY: the next writer's bulk load takes the deferral over (sqlite-bulk-load.ts,
+  // resumeDeferral) before anything else reads or writes nodes.
   if (!readonly && !hasChangeTriggers(db) && get.get('bulk_load') === undefined) {
     // A store made before the triggers: an edit by another client since could not be noticed, so
     // the content id is redrawn once (what was derived from the store is computed again, once).

@@ -1,9 +1,9 @@
 // A bulk import killed with SIGKILL on either side of the deferred node limit (issue 48): the load
 // defers the node-text index and numbers nodes from its off-heap text table up to the limit, then
-// builds the index and goes on the general way. ASER's core (53M nodes) stays under the limit, but an
-// import killed before the limit loses the table and resumes the general way, and one past it mixes
-// both: every kill point must resume (`intentsim graph import`, the default limit) to the store an
-// uninterrupted import builds. The killed run is a child process that opens the store with a limit of
+// builds the index and goes on the general way. An import killed before the limit loses the table
+// (the rerun fills one again from the committed nodes and goes on deferring), one killed past it has
+// the index and goes on the general way: every kill point must resume (`intentsim graph import`, the
+// default limit) to the store an uninterrupted import builds. The killed run is a child process that opens the store with a limit of
 // 3,000 nodes (the CLI has no such option) and kills itself with SIGKILL after its k-th committed
 // batch, or after its last batch before the load ends (merge and index builds not done).
 import { existsSync, writeFileSync } from 'node:fs';
