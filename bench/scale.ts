@@ -14,7 +14,8 @@
 // with INTENTSIM_BENCH_SCALE_REUSE=1 a size whose file exists is read back instead of measured
 // again (the notes say so, with the time it was measured), so that sizes measured by separate
 // background processes make one report:
-//   node dist/bench/scale.js --large --sizes 6000000      (one size, saved)
+//   node dist/bench/scale.js --large --sizes 52000000      (one size, saved)
+//   node dist/bench/scale.js --large --sizes 2000000 --no-worker-comparison   (the stages only)
 //   INTENTSIM_BENCH_SCALE_REUSE=1 npm run bench -- --large --only scale
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -463,7 +464,11 @@ const resultsDir = () => join(projectRoot(), 'bench', 'results', 'scale');
 const resultFile = (edges: number, seed: number) => join(resultsDir(), `${edges}-seed${seed}.json`);
 
 /** The figures of every size: measured, or (INTENTSIM_BENCH_SCALE_REUSE=1) read back from an earlier run. */
-async function figuresOf(sizes: readonly ScaleSize[], seed: number): Promise<Array<SizeFigures & { reused: boolean }>> {
+async function figuresOf(
+  sizes: readonly ScaleSize[],
+  seed: number,
+  compareWorkers = true,
+): Promise<Array<SizeFigures & { reused: boolean }>> {
   const reuse = process.env.INTENTSIM_BENCH_SCALE_REUSE === '1';
   const out: Array<SizeFigures & { reused: boolean }> = [];
   let modelDir: string | undefined;
@@ -485,7 +490,7 @@ async function figuresOf(sizes: readonly ScaleSize[], seed: number): Promise<Arr
         modelDir = await mkdtemp(join(tmpdir(), 'intentsim-bench-scale-model-'));
         await makeBenchModel(modelDir, { seed, precisions: ['q8'], tokenizerFrom: sharedMiniLmTokenizerDir() });
       }
-      const figures = await measureSize(size, seed, modelDir, size.edges === sizes[0]!.edges);
+      const figures = await measureSize(size, seed, modelDir, compareWorkers && size.edges === sizes[0]!.edges);
       mkdirSync(resultsDir(), { recursive: true });
       await writeFileAtomic(file, JSON.stringify(figures, null, 2) + '\n');
       out.push({ ...figures, reused: false });
@@ -494,6 +499,11 @@ async function figuresOf(sizes: readonly ScaleSize[], seed: number): Promise<Arr
     if (modelDir) rmSync(modelDir, { recursive: true, force: true });
   }
   return out;
+}
+
+/** Whether a stand-alone run (`node dist/bench/scale.js …`) was given `flag`. */
+function standAloneFlag(flag: string): boolean {
+  return fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes(flag);
 }
 
 /** Sizes named on the command line of a stand-alone run (`--sizes 6000000,20000000`), else all of them. */
@@ -507,7 +517,9 @@ function sizesFromArgv(all: readonly ScaleSize[]): ScaleSize[] {
 export async function run(opts: BenchOptions): Promise<BenchResult> {
   const seed = opts.seed ?? 1;
   const sizes = sizesFromArgv(scaleSizes(opts));
-  const figures = await figuresOf(sizes, seed);
+  // A stand-alone run given --no-worker-comparison measures the stages only (the comparison, a
+  // one-thread items run of 100,000 assertions, is the longest part of the smallest size).
+  const figures = await figuresOf(sizes, seed, !standAloneFlag('--no-worker-comparison'));
   return scaleReport(figures, seed);
 }
 
