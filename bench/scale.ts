@@ -17,6 +17,7 @@
 //   node dist/bench/scale.js --large --sizes 52000000      (one size, saved)
 //   node dist/bench/scale.js --large --sizes 2000000 --no-worker-comparison   (the stages only)
 //   INTENTSIM_BENCH_SCALE_REUSE=1 npm run bench -- --large --only scale
+//   (INTENTSIM_BENCH_SCALE_SIZES=2000000,52000000 for a report of some sizes only)
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
@@ -506,11 +507,19 @@ function standAloneFlag(flag: string): boolean {
   return fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes(flag);
 }
 
-/** Sizes named on the command line of a stand-alone run (`--sizes 6000000,20000000`), else all of them. */
+/**
+ * Sizes named on the command line of a stand-alone run (`--sizes 6000000,20000000`), or by
+ * INTENTSIM_BENCH_SCALE_SIZES (the same list, also inside `npm run bench`: a report of the sizes
+ * measured so far, read back with INTENTSIM_BENCH_SCALE_REUSE=1), else all of them.
+ */
 function sizesFromArgv(all: readonly ScaleSize[]): ScaleSize[] {
   const i = process.argv.indexOf('--sizes');
-  if (i < 0 || fileURLToPath(import.meta.url) !== process.argv[1]) return [...all];
-  const wanted = new Set((process.argv[i + 1] ?? '').split(',').map(Number));
+  const listed =
+    i >= 0 && fileURLToPath(import.meta.url) === process.argv[1]
+      ? process.argv[i + 1]
+      : process.env.INTENTSIM_BENCH_SCALE_SIZES;
+  if (listed === undefined) return [...all];
+  const wanted = new Set((listed ?? '').split(',').map(Number));
   return all.filter((s) => wanted.has(s.edges));
 }
 
