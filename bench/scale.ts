@@ -8,14 +8,16 @@
 // sentences, items. Then the slope of each stage from the smallest size to the largest, and the
 // projected time of the Sentence-BERT embed stage on N queue workers from the measured rate.
 //
-// Sizes: --large 2M, 6M and 20M edges (nodes = edges: ASER core has 53M eventualities and 52M
+// Sizes: --large 2M, 20M and 52M edges (about as many stored nodes: ASER core has 53M eventualities and 52M
 // edges, github.com/HKUST-KnowComp/ASER); default 100k and 300k edges; --quick 50k, with smaller
 // catalogues. Each size's figures are also saved to bench/results/scale/<edges>-seed<seed>.json;
 // with INTENTSIM_BENCH_SCALE_REUSE=1 a size whose file exists is read back instead of measured
 // again (the notes say so, with the time it was measured), so that sizes measured by separate
 // background processes make one report:
-//   node dist/bench/scale.js --large --sizes 6000000      (one size, saved)
+//   node dist/bench/scale.js --large --sizes 52000000      (one size, saved)
+//   node dist/bench/scale.js --large --sizes 2000000 --no-worker-comparison   (the stages only)
 //   INTENTSIM_BENCH_SCALE_REUSE=1 npm run bench -- --large --only scale
+//   (INTENTSIM_BENCH_SCALE_SIZES=2000000,52000000 for a report of some sizes only)
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
@@ -58,6 +60,10 @@ export interface SizeFigures {
   measuredAt: string;
   machine: string;
   stages: StageFigures[];
+  /** Nodes the import wrote: those of the generated nodes that have an edge (see LARGE_NODES_PER_EDGE). */
+  storedNodes?: number;
+  /** SHA-256 of the imported store's nodes and edges (graph/sqlite/sqlite-content-hash.ts). */
+  contentHash?: string;
   /**
    * Set when the size did not run to the end (the stages listed are those that finished; the fields
    * below are then absent): what is missing and why.
@@ -93,12 +99,19 @@ export const PROJECTED_WORKERS = [1, 2, 4, 8, 16] as const;
 export const PEAK_RSS_LIMIT_MB = 8 * 1024;
 export const SLOPE_LIMIT = 1.15;
 
+/**
+ * Nodes the generator is asked for, per edge, at the large sizes. A generated node without an edge is
+ * not in the edge list, so the store holds fewer nodes than asked: 0.80 an edge when asked for 1, 1.02
+ * when asked for 1.6 (measured at 2M edges) — ASER's core has 53M eventualities for 52M edges.
+ */
+export const LARGE_NODES_PER_EDGE = 1.6;
+
 export function scaleSizes(o: { quick: boolean; large?: boolean }): ScaleSize[] {
   if (o.quick) return [{ edges: 50_000, nodes: 50_000, products: 2_000, assertions: 10_000, itemAssertions: 10_000 }];
   if (o.large)
-    return [2_000_000, 6_000_000, 20_000_000].map((edges) => ({
+    return [2_000_000, 20_000_000, 52_000_000].map((edges) => ({
       edges,
-      nodes: edges,
+      nodes: Math.round(edges * LARGE_NODES_PER_EDGE),
       products: 200_000,
       assertions: 1_000_000,
       itemAssertions: ITEM_ASSERTIONS,
@@ -113,20 +126,21 @@ export function scaleSizes(o: { quick: boolean; large?: boolean }): ScaleSize[] 
 }
 
 const USAGE_HOOK = new URL('./support/usage-hook.js', import.meta.url);
+const REBUILD_INDEXES = fileURLToPath(new URL('./support/rebuild-indexes.js', import.meta.url));
 
 /** Runs one CLI command as a child process; its wall and CPU seconds, peak RSS, and stdout. */
 async function runStage(
   args: readonly string[],
   dir: string,
   label: string,
+  script = join(projectRoot(), 'bin', 'intentsim.js'),
 ): Promise<{ seconds: number; cpuSeconds: number; peakRssMb: number; stdout: string }> {
   const usageFile = join(dir, `usage-${label}.json`);
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    ['--import', USAGE_HOOK.href, join(projectRoot(), 'bin', 'intentsim.js'), ...args],
-    { env: { ...process.env, INTENTSIM_USAGE_OUT: usageFile }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, ['--import', USAGE_HOOK.href, script, ...args], {
+    env: { ...process.env, INTENTSIM_USAGE_OUT: usageFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -205,6 +219,8 @@ export async function measureSize(
   const dir = await mkdtemp(join(tmpdir(), `intentsim-bench-scale-${size.edges}-`));
   const f = (name: string) => join(dir, name);
   const stages: StageFigures[] = [];
+  let storedNodes: number | undefined;
+  let contentHash: string | undefined;
   // Each stage's figures are also logged as it ends, so that a run stopped part-way leaves them.
   const record = (stage: StageFigures) => {
     stages.push(stage);
@@ -252,6 +268,25 @@ export async function measureSize(
       'import',
     );
     record({ stage: 'import', ...pick(imp), diskMb: await diskMb([f('graph.sqlite')]) });
+    storedNodes = (JSON.parse(imp.stdout) as { imports: Array<{ nodesWritten: number }> }).imports[0]!.nodesWritten;
+    // The two index builds that end the import, each timed on its own (dropped and built again).
+    const idx = await runStage([f('graph.sqlite')], dir, 'rebuild-indexes', REBUILD_INDEXES);
+    const builds = JSON.parse(idx.stdout) as Record<
+      'nodesByText' | 'edgesByTail',
+      { seconds: number; cpuSeconds: number }
+    > & { contentHash: string };
+    contentHash = builds.contentHash;
+    for (const [key, name] of [
+      ['nodesByText', 'nodes_by_text'],
+      ['edgesByTail', 'edges_by_tail'],
+    ] as const)
+      record({
+        stage: `import: ${name} index build (re-timed)`,
+        seconds: round(builds[key].seconds),
+        cpuSeconds: round(builds[key].cpuSeconds),
+        peakRssMb: idx.peakRssMb,
+        diskMb: 0,
+      });
     rmSync(f('graph.jsonl')); // the edge list is not read again; at 20M edges it is gigabytes
     const graph = ['--graph', f('graph.sqlite')];
 
@@ -387,6 +422,8 @@ export async function measureSize(
     return {
       size,
       seed,
+      storedNodes,
+      contentHash,
       workers,
       measuredAt: new Date().toISOString(),
       machine: machine(),
@@ -428,7 +465,11 @@ const resultsDir = () => join(projectRoot(), 'bench', 'results', 'scale');
 const resultFile = (edges: number, seed: number) => join(resultsDir(), `${edges}-seed${seed}.json`);
 
 /** The figures of every size: measured, or (INTENTSIM_BENCH_SCALE_REUSE=1) read back from an earlier run. */
-async function figuresOf(sizes: readonly ScaleSize[], seed: number): Promise<Array<SizeFigures & { reused: boolean }>> {
+async function figuresOf(
+  sizes: readonly ScaleSize[],
+  seed: number,
+  compareWorkers = true,
+): Promise<Array<SizeFigures & { reused: boolean }>> {
   const reuse = process.env.INTENTSIM_BENCH_SCALE_REUSE === '1';
   const out: Array<SizeFigures & { reused: boolean }> = [];
   let modelDir: string | undefined;
@@ -450,7 +491,7 @@ async function figuresOf(sizes: readonly ScaleSize[], seed: number): Promise<Arr
         modelDir = await mkdtemp(join(tmpdir(), 'intentsim-bench-scale-model-'));
         await makeBenchModel(modelDir, { seed, precisions: ['q8'], tokenizerFrom: sharedMiniLmTokenizerDir() });
       }
-      const figures = await measureSize(size, seed, modelDir, size.edges === sizes[0]!.edges);
+      const figures = await measureSize(size, seed, modelDir, compareWorkers && size.edges === sizes[0]!.edges);
       mkdirSync(resultsDir(), { recursive: true });
       await writeFileAtomic(file, JSON.stringify(figures, null, 2) + '\n');
       out.push({ ...figures, reused: false });
@@ -461,18 +502,33 @@ async function figuresOf(sizes: readonly ScaleSize[], seed: number): Promise<Arr
   return out;
 }
 
-/** Sizes named on the command line of a stand-alone run (`--sizes 6000000,20000000`), else all of them. */
+/** Whether a stand-alone run (`node dist/bench/scale.js …`) was given `flag`. */
+function standAloneFlag(flag: string): boolean {
+  return fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes(flag);
+}
+
+/**
+ * Sizes named on the command line of a stand-alone run (`--sizes 6000000,20000000`), or by
+ * INTENTSIM_BENCH_SCALE_SIZES (the same list, also inside `npm run bench`: a report of the sizes
+ * measured so far, read back with INTENTSIM_BENCH_SCALE_REUSE=1), else all of them.
+ */
 function sizesFromArgv(all: readonly ScaleSize[]): ScaleSize[] {
   const i = process.argv.indexOf('--sizes');
-  if (i < 0 || fileURLToPath(import.meta.url) !== process.argv[1]) return [...all];
-  const wanted = new Set((process.argv[i + 1] ?? '').split(',').map(Number));
+  const listed =
+    i >= 0 && fileURLToPath(import.meta.url) === process.argv[1]
+      ? process.argv[i + 1]
+      : process.env.INTENTSIM_BENCH_SCALE_SIZES;
+  if (listed === undefined) return [...all];
+  const wanted = new Set((listed ?? '').split(',').map(Number));
   return all.filter((s) => wanted.has(s.edges));
 }
 
 export async function run(opts: BenchOptions): Promise<BenchResult> {
   const seed = opts.seed ?? 1;
   const sizes = sizesFromArgv(scaleSizes(opts));
-  const figures = await figuresOf(sizes, seed);
+  // A stand-alone run given --no-worker-comparison measures the stages only (the comparison, a
+  // one-thread items run of 100,000 assertions, is the longest part of the smallest size).
+  const figures = await figuresOf(sizes, seed, !standAloneFlag('--no-worker-comparison'));
   return scaleReport(figures, seed);
 }
 
@@ -541,10 +597,11 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
     }
   }
   const notes: string[] = [
-    `Sizes (seed ${seed}): ${figures.map((f) => `${f.size.edges} edges / ${f.size.nodes} nodes / ${f.size.products} products / ${f.size.assertions} assertions (the first ${f.size.itemAssertions} to the items stage)`).join('; ')}. ` +
-      'Published figures used: ASER (github.com/HKUST-KnowComp/ASER, the ASER 2.0 release) core 53M eventualities and 52M edges, full 438M and 648M; ASER 1.0 (WWW 2020, arXiv 1905.00270) 194M eventualities and 64M edges — so nodes = edges here (the core’s ratio). ' +
+    `Sizes (seed ${seed}): ${figures.map((f) => `${f.size.edges} edges / ${f.size.nodes} nodes generated${f.storedNodes === undefined ? '' : ` (${f.storedNodes} with an edge, in the store)`} / ${f.size.products} products / ${f.size.assertions} assertions (the first ${f.size.itemAssertions} to the items stage)`).join('; ')}. ` +
+      `Published figures used: ASER (github.com/HKUST-KnowComp/ASER, the ASER 2.0 release) core 53M eventualities and 52M edges, full 438M and 648M; ASER 1.0 (WWW 2020, arXiv 1905.00270) 194M eventualities and 64M edges — so the store holds about as many nodes as edges (the core’s ratio; the large sizes ask the generator for ${LARGE_NODES_PER_EDGE} nodes an edge, since nodes without an edge are not in the edge list). ` +
       'ASER’s degree distribution was not found in the sources searched: the out-degree Zipf exponent 0.7 and in-degree skew 2.5 of graph/generate/generate-scale.ts are assumptions (hubs of tens of thousands of edges at 20M). FolkScope’s assertion count was not found either: 1M co-buy assertions is the issue’s figure.',
     'Each stage is a child process of the CLI (`intentsim graph generate | graph import | catalog match | embed | pipeline`); seconds are its wall time, cpu_seconds and peak_rss_mb its getrusage at exit (worker threads included). ' +
+      'The import ends with two index builds (nodes_by_text, edges_by_tail; part of the import row): the “re-timed” rows drop each and build it again over the imported store in a child process (bench/support/rebuild-indexes.ts, the writer’s settings), to give each its own seconds; their peak RSS is that process’s. ' +
       'search and items run inside one `pipeline` process over the node cache the embed stage wrote: their seconds are the manifest’s timings, their CPU and peak RSS that process’s. disk_mb: what the stage left on disk (the JSONL edge list is removed after import).',
     `Sentence-BERT projection: the MiniLM-L6-shaped bench model (random weights, q8, \`intentsim model make-bench\`) embeds the first ${SBERT_SAMPLE_PRODUCTS} products’ nodes on this machine; its rate (sentences ÷ node-embedding seconds) divides the sentences the glove-100d embed stage encoded (the same nodes give the same sentences), then by N workers — a projection from a measured rate, assuming workers of this machine’s speed and a queue that scales linearly.`,
     'The slope is log(seconds at the largest size ÷ seconds at the smallest) ÷ log(edge ratio); slopes come from single timings on a machine shared with other work: read differences below about 0.1 as noise.',
@@ -554,6 +611,7 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
       `${fig.size.edges} edges: measured ${fig.measuredAt} on ${fig.machine}${fig.reused ? ' (read back from bench/results/scale by the report run)' : ''}`,
     ];
     if (fig.incomplete) parts.push(`INCOMPLETE: ${fig.incomplete}`);
+    if (fig.contentHash) parts.push(`imported store's content hash (nodes and edges) sha256:${fig.contentHash}`);
     if (fig.items)
       parts.push(
         `items Task 1 ${fig.items.task1}, Task 2 ${fig.items.task2}, not emitted ${JSON.stringify(fig.items.dropped)}`,
@@ -573,7 +631,7 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
       .map((x) => x.toFixed(1))
       .join(' ')}.`,
   );
-  return { name: 'Scale: the pipeline stage by stage (issue 38)', rows, notes, scaling };
+  return { name: 'Scale: the pipeline stage by stage (issues 38, 48)', rows, notes, scaling };
 }
 
 await runAlone(import.meta.url, 'scale', run);

@@ -35,11 +35,11 @@ const stage = (name: string, seconds: number, cpuSeconds: number, peakRssMb: num
 });
 
 describe('scale bench', () => {
-  it('sizes: 2M, 6M, 20M edges with as many nodes, 200k products, 1M assertions at --large', () => {
+  it('sizes: 2M, 20M, 52M edges with 1.6 generated nodes an edge, 200k products, 1M assertions at --large', () => {
     expect(scaleSizes({ quick: false, large: true }).map((s) => [s.edges, s.nodes, s.products, s.assertions])).toEqual([
-      [2_000_000, 2_000_000, 200_000, 1_000_000],
-      [6_000_000, 6_000_000, 200_000, 1_000_000],
-      [20_000_000, 20_000_000, 200_000, 1_000_000],
+      [2_000_000, 3_200_000, 200_000, 1_000_000],
+      [20_000_000, 32_000_000, 200_000, 1_000_000],
+      [52_000_000, 83_200_000, 200_000, 1_000_000],
     ]);
     expect(scaleSizes({ quick: true })).toHaveLength(1);
   });

@@ -169,14 +169,40 @@ describe('bulk load into an empty store (fast path)', () => {
     expect(indexNames(path)).not.toContain('nodes_by_text');
     expect(() => SqliteGraphStore.open(path, { mode: 'read' })).toThrow(/an import into this store has not finished/);
 
-    const resumed = SqliteGraphStore.open(path, { mode: 'write' }); // builds the node-text index the crashed writer deferred
-    expect(indexNames(path)).toContain('nodes_by_text');
+    // The next writer fills a text table again from the committed nodes and goes on deferring the index.
+    const resumed = SqliteGraphStore.open(path, { mode: 'write' });
+    expect(indexNames(path)).not.toContain('nodes_by_text');
+    const committed = dump(path).nodes as Array<[number, string]>;
+    const some = [committed[0]![1], committed[committed.length - 1]![1], 'no such node'];
+    expect([...(await resumed.lookupIds(some)).entries()]).toEqual([
+      [some[0], committed[0]![0]],
+      [some[1], committed[committed.length - 1]![0]],
+    ]);
     const summary = await importJsonlEdges(resumed, file, { batchSize: 250 });
     expect(summary.alreadyImported).toBe(750);
     await resumed.close();
     expect(dump(path)).toEqual(expected);
     await crashed.close();
     expect(dump(path)).toEqual(expected);
+  });
+
+  it('resumes a crashed load the general way when its nodes have reached the limit of the writer that takes over', async () => {
+    const edges = randomEdges(6);
+    const file = writeJsonl(edges);
+    const expected = dump(await generalPathStore([edges]));
+    const path = fresh('sqlite');
+    const crashed = SqliteGraphStore.open(path, { mode: 'write' });
+    await expect(importJsonlEdges(crashingAfter(crashed, 4), file, { batchSize: 250 })).rejects.toThrow(
+      'simulated crash',
+    );
+    rmSync(lockPathFor(path, 'file'));
+    const nodes = (dump(path).nodes as unknown[]).length;
+    const resumed = SqliteGraphStore.open(path, { mode: 'write', deferredNodeLimit: nodes });
+    expect(indexNames(path)).toContain('nodes_by_text');
+    await importJsonlEdges(resumed, file, { batchSize: 250 });
+    await resumed.close();
+    expect(dump(path)).toEqual(expected);
+    await crashed.close();
   });
 
   it('writes the load through a rollback journal and goes back to WAL at its end; with the file open elsewhere it stays in WAL', async () => {

@@ -16,8 +16,8 @@ describe('NodeTextTable', () => {
 
   it('agrees with a Map over random adds, deletes and lookups', () => {
     const rng = new Rng(11);
-    // 48-byte chunks: most texts start a new chunk, and the longer ones get one of their own.
-    const table = new NodeTextTable(48);
+    // 64-byte chunks: most texts start a new chunk, and the longer ones get one of their own.
+    const table = new NodeTextTable(64);
     const reference = new Map<string, number>();
     const texts = Array.from({ length: 4_000 }, () => randomText(rng));
     let nextId = 1;
@@ -73,6 +73,18 @@ describe('NodeTextTable', () => {
     expect(['x', 'y', 'x', 'z', 'y'].map((t) => table.getOrAdd(t, next))).toEqual([1, 2, 1, 3, 2]);
     expect(asked).toBe(3);
     expect(table.size).toBe(3);
+  });
+
+  it('finds every record across thousands of chunks, records that fill a chunk exactly, and larger ones', () => {
+    // 16-byte chunks hold one record of up to 8 narrow units: a text of 8 fills its chunk, longer
+    // ones get a chunk of their own at offset 0, and the first chunk keeps its 4 reserved bytes.
+    const table = new NodeTextTable(16);
+    const texts = Array.from({ length: 5_000 }, (_, i) => 'x'.repeat(i % 23) + String(i));
+    texts.forEach((text, i) => table.add(text, 5_000 - i));
+    texts.forEach((text, i) => expect(table.get(text)).toBe(5_000 - i));
+    expect(table.get('x'.repeat(30))).toBeUndefined();
+    expect(() => new NodeTextTable(48)).toThrow(RangeError);
+    expect(() => new NodeTextTable(8)).toThrow(RangeError);
   });
 
   it('refuses ids it cannot store', () => {

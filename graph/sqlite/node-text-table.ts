@@ -1,23 +1,29 @@
 // Every node's text → id while a bulk load defers the node-text index (sqlite-bulk-load.ts): the
-// table stands in for that index, so it holds up to DEFERRED_NODE_LIMIT (24M) texts.
+// table stands in for that index, so it holds up to DEFERRED_NODE_LIMIT (64M) texts.
 //
 // Off the V8 heap on purpose. A Map of 16M strings made a 20M-edge import spend 42 s in the
 // garbage collector (every major collection marks every key) and 49 s in Map lookups, against
 // 0.7 s and 2.5 s at 2M edges: the stage's slope from 2M to 20M went past 1.15 (issue 38). Here the
 // texts are bytes in large typed-array chunks and the hash table is one Uint32Array, which the
-// collector never walks, and a probe touches one slot and the text it points at.
+// collector never walks, and a probe touches one slot and, on a hash match, the record it points at.
 //
-// Open addressing with linear probing, at most half full. A slot is four u32: the text's hash, its
-// id (0: empty), and where the text is stored (chunk, byte offset). A stored text is a u32 header
-// (length in UTF-16 units × 2, plus 1 if wide) followed by its units: one byte each when every unit
-// is below 256 (ASER's texts are ASCII), two bytes each otherwise.
+// Open addressing with linear probing, at most half full. A slot is two u32: the text's 32-bit hash
+// and where its record is stored (0: empty), in 4-byte units over all chunks (so up to 16 GiB of
+// records; no single array over 2 GiB: the slots of 64M nodes are 1 GiB). A record is 4-byte
+// aligned: the id (u32), a header (u32: length in UTF-16 units × 2, plus 1 if wide), then the units:
+// one byte each when every unit is below 256 (ASER's texts are ASCII), two bytes each otherwise. A
+// hash match is always checked against the stored text, so colliding hashes cost a comparison, never
+// a wrong id. At 53M nodes of ~36 characters (ASER's core): 1 GiB of slots and ~2.5 GB of records
+// (issue 48; 16-byte slots took 2 GiB, and 3 GiB while they doubled).
 import type { NodeId } from '../graph-store.js';
 
-/** Bytes of a text chunk (a text longer than this gets a chunk of its own). */
+/** Bytes of a text chunk (a power of two; a record longer than this gets a chunk of its own). */
 export const CHUNK_BYTES = 64 * 1024 * 1024;
-/** u32 words per slot: hash, id, chunk, offset. */
-const SLOT = 4;
+/** u32 words per slot: hash, record position. */
+const SLOT = 2;
 const INITIAL_SLOTS = 1 << 12;
+/** Record header bytes: id, length. */
+const RECORD_HEADER = 8;
 
 /** FNV-1a over the UTF-16 units, then a final mix so that the low bits (the slot) depend on every unit. */
 function hashText(text: string): number {
@@ -38,12 +44,26 @@ export class NodeTextTable {
   private slots = new Uint32Array(INITIAL_SLOTS * SLOT);
   private mask = INITIAL_SLOTS - 1;
   private count = 0;
+  /** Record chunks; a record's position (in 4-byte units) is chunk index << chunkShift | unit offset. */
   private readonly chunks: Uint8Array[] = [];
+  private readonly chunkShift: number;
   /** Bytes used in the last chunk. */
   private used = 0;
 
-  /** @param chunkBytes the size of a text chunk (tests make it small). */
-  constructor(private readonly chunkBytes = CHUNK_BYTES) {}
+  /** @param chunkBytes the size of a text chunk, a power of two of at least 16 (tests make it small). */
+  constructor(private readonly chunkBytes = CHUNK_BYTES) {
+    if (!(
+      Number.isInteger(chunkBytes) &&
+      chunkBytes >= 16 &&
+      (chunkBytes & (chunkBytes - 1)) === 0 &&
+      chunkBytes <= 2 ** 30
+    ))
+      throw new RangeError(`text chunk of ${chunkBytes} bytes: a power of two from 16 to 2^30`);
+    this.chunkShift = Math.log2(chunkBytes / 4);
+    // Position 0 means an empty slot: the first chunk's first 4 bytes hold no record.
+    this.chunks.push(new Uint8Array(chunkBytes));
+    this.used = 4;
+  }
 
   get size(): number {
     return this.count;
@@ -51,7 +71,7 @@ export class NodeTextTable {
 
   get(text: string): NodeId | undefined {
     const slot = this.find(text, hashText(text));
-    return slot < 0 ? undefined : this.slots[slot * SLOT + 1];
+    return slot < 0 ? undefined : this.idAt(this.slots[slot * SLOT + 1]!);
   }
 
   /**
@@ -64,19 +84,14 @@ export class NodeTextTable {
     if ((this.count + 1) * 2 > this.mask + 1) this.grow();
     const s = this.slots;
     let slot = hash & this.mask;
-    for (; s[slot * SLOT + 1] !== 0; slot = (slot + 1) & this.mask) {
-      if (s[slot * SLOT] === hash && this.storedEquals(s[slot * SLOT + 2]!, s[slot * SLOT + 3]!, text))
-        return s[slot * SLOT + 1]!;
+    for (let at = s[slot * SLOT + 1]!; at !== 0; slot = (slot + 1) & this.mask, at = s[slot * SLOT + 1]!) {
+      if (s[slot * SLOT] === hash && this.storedEquals(at, text)) return this.idAt(at);
     }
     const id = newId();
     if (!(Number.isInteger(id) && id > 0 && id <= 0xffffffff))
       throw new RangeError(`node id ${id}: the text table holds ids from 1 to 2^32 - 1`);
-    const [chunk, offset] = this.store(text);
-    const at = slot * SLOT;
-    s[at] = hash;
-    s[at + 1] = id;
-    s[at + 2] = chunk;
-    s[at + 3] = offset;
+    s[slot * SLOT] = hash;
+    s[slot * SLOT + 1] = this.store(text, id);
     this.count += 1;
     return id;
   }
@@ -113,16 +128,26 @@ export class NodeTextTable {
   private find(text: string, hash: number): number {
     const s = this.slots;
     for (let slot = hash & this.mask; s[slot * SLOT + 1] !== 0; slot = (slot + 1) & this.mask) {
-      if (s[slot * SLOT] === hash && this.storedEquals(s[slot * SLOT + 2]!, s[slot * SLOT + 3]!, text)) return slot;
+      if (s[slot * SLOT] === hash && this.storedEquals(s[slot * SLOT + 1]!, text)) return slot;
     }
     return -1;
   }
 
-  private storedEquals(chunkIndex: number, offset: number, text: string): boolean {
-    const chunk = this.chunks[chunkIndex]!;
-    const header = chunk[offset]! | (chunk[offset + 1]! << 8) | (chunk[offset + 2]! << 16) | (chunk[offset + 3]! << 24);
+  private u32(chunk: Uint8Array, at: number): number {
+    return (chunk[at]! | (chunk[at + 1]! << 8) | (chunk[at + 2]! << 16) | (chunk[at + 3]! << 24)) >>> 0;
+  }
+
+  private idAt(position: number): NodeId {
+    const chunk = this.chunks[position >>> this.chunkShift]!;
+    return this.u32(chunk, (position & ((1 << this.chunkShift) - 1)) * 4);
+  }
+
+  private storedEquals(position: number, text: string): boolean {
+    const chunk = this.chunks[position >>> this.chunkShift]!;
+    const offset = (position & ((1 << this.chunkShift) - 1)) * 4;
+    const header = this.u32(chunk, offset + 4);
     if (header >>> 1 !== text.length) return false;
-    const at = offset + 4;
+    const at = offset + RECORD_HEADER;
     if ((header & 1) === 0) {
       for (let i = 0; i < text.length; i++) if (chunk[at + i] !== text.charCodeAt(i)) return false;
     } else {
@@ -132,23 +157,31 @@ export class NodeTextTable {
     return true;
   }
 
-  /** Appends a text's header and units to the chunks; returns where. */
-  private store(text: string): [chunk: number, offset: number] {
+  private static putU32(chunk: Uint8Array, at: number, value: number): void {
+    chunk[at] = value & 0xff;
+    chunk[at + 1] = (value >>> 8) & 0xff;
+    chunk[at + 2] = (value >>> 16) & 0xff;
+    chunk[at + 3] = value >>> 24;
+  }
+
+  /** Appends a record (id, header, units) to the chunks; returns its position in 4-byte units. */
+  private store(text: string, id: NodeId): number {
     const narrow = isNarrow(text);
-    const bytes = 4 + text.length * (narrow ? 1 : 2);
-    let chunk = this.chunks[this.chunks.length - 1];
-    if (chunk === undefined || this.used + bytes > chunk.length) {
-      chunk = new Uint8Array(Math.max(this.chunkBytes, bytes));
+    const bytes = RECORD_HEADER + text.length * (narrow ? 1 : 2);
+    const padded = (bytes + 3) & ~3;
+    let chunk = this.chunks[this.chunks.length - 1]!;
+    if (this.used + padded > chunk.length) {
+      // A record longer than a chunk gets one of its own, at offset 0: positions only name its start.
+      chunk = new Uint8Array(Math.max(this.chunkBytes, padded));
+      if (this.chunks.length >= 2 ** (32 - this.chunkShift))
+        throw new RangeError(`the node text table holds at most ${2 ** 32 * 4} bytes of texts`);
       this.chunks.push(chunk);
       this.used = 0;
     }
     const offset = this.used;
-    const header = text.length * 2 + (narrow ? 0 : 1);
-    chunk[offset] = header & 0xff;
-    chunk[offset + 1] = (header >>> 8) & 0xff;
-    chunk[offset + 2] = (header >>> 16) & 0xff;
-    chunk[offset + 3] = header >>> 24;
-    const at = offset + 4;
+    NodeTextTable.putU32(chunk, offset, id);
+    NodeTextTable.putU32(chunk, offset + 4, text.length * 2 + (narrow ? 0 : 1));
+    const at = offset + RECORD_HEADER;
     if (narrow) {
       for (let i = 0; i < text.length; i++) chunk[at + i] = text.charCodeAt(i);
     } else {
@@ -158,8 +191,8 @@ export class NodeTextTable {
         chunk[at + 2 * i + 1] = unit >>> 8;
       }
     }
-    this.used += bytes;
-    return [this.chunks.length - 1, offset];
+    this.used += padded;
+    return (((this.chunks.length - 1) << this.chunkShift) | (offset >>> 2)) >>> 0;
   }
 
   /** Doubles the slots and re-places every entry by its stored hash (texts are not read again). */
@@ -172,7 +205,8 @@ export class NodeTextTable {
       if (old[from + 1] === 0) continue;
       let slot = old[from]! & this.mask;
       while (this.slots[slot * SLOT + 1] !== 0) slot = (slot + 1) & this.mask;
-      this.slots.set(old.subarray(from, from + SLOT), slot * SLOT);
+      this.slots[slot * SLOT] = old[from]!;
+      this.slots[slot * SLOT + 1] = old[from + 1]!;
     }
   }
 }

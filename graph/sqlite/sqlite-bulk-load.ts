@@ -26,18 +26,20 @@ import {
   NODES_BY_TEXT,
   SENSE_COLUMNS,
   STAGED_EDGE_RUNS,
+  withSortOnDisk,
   type Db,
   type Stmt,
 } from './sqlite-schema.js';
 
 /**
  * How many nodes a bulk load may create with the node-text index deferred: its text → id table must
- * hold every node meanwhile (node-text-table.ts: ≈ 40 bytes a node for 36-character texts plus 16
- * to 32 bytes of slots, off the V8 heap: ~1.2 GB at 16M nodes). Past this the index is built and the
- * load goes on the general way, every further node a random insert into the index: at 4M that made
- * a 20M-edge import grow 7.3× from 6M edges (issue 38), so the limit covers graphs of 20M nodes.
+ * hold every node meanwhile (node-text-table.ts, off the V8 heap: 8 to 16 bytes of slots a node and a
+ * record of ~48 bytes for a 36-character text: ~3.5 GB at ASER's core of 53M nodes). Past this the
+ * index is built and the load goes on the general way, every further node a random insert into the
+ * index: at 4M that made a 20M-edge import grow 7.3× from 6M edges (issue 38). 64M covers ASER's core
+ * (53M) and keeps the table's slots at 2^27 (1 GiB: they double past 2^26 nodes).
  */
-export const DEFERRED_NODE_LIMIT = 24_000_000;
+export const DEFERRED_NODE_LIMIT = 64_000_000;
 
 /**
  * A bulk load's nodes while the node-text index is deferred: `ids` then holds every node of the
@@ -117,7 +119,34 @@ export class SqliteBulkLoad {
     private readonly meta: MetaTable,
     private readonly readonly: boolean,
     private readonly deferredNodeLimit: number,
-  ) {}
+  ) {
+    if (!readonly && this.meta.get(DEFERRED_NODE_INDEX_KEY) !== undefined) this.resumeDeferral();
+  }
+
+  /**
+   * A writer died while its bulk load deferred the node-text index (its key is still in the meta
+   * table), so only its text table could resolve texts, and that died with it. Every committed text is
+   * unique (the table made sure of it): this writer fills a table again from the nodes, in id order,
+   * and numbers new nodes after the largest id, as the dead writer would have; or, when the nodes
+   * have reached the limit, builds the index and goes on the general way.
+   */
+  private resumeDeferral(): void {
+    const nodes = this.db.prepare('SELECT count(*) FROM nodes').pluck().get() as number;
+    if (nodes >= this.deferredNodeLimit) {
+      this.buildNodeTextIndex();
+      return;
+    }
+    const deferred = new DeferredNodes(this.db, this.deferredNodeLimit);
+    let last = 0;
+    for (const [id, text] of this.db.prepare('SELECT id, text FROM nodes ORDER BY id').raw().iterate() as Iterable<
+      [number, string]
+    >) {
+      deferred.ids.add(text, id);
+      last = id;
+    }
+    deferred.nextId = last + 1;
+    this.deferredNodes = deferred;
+  }
 
   /** Whether a bulk load is under way: its marker is in the meta table (so it survives a crash). */
   active(): boolean {
@@ -243,24 +272,28 @@ export class SqliteBulkLoad {
     if (!this.active()) return;
     this.mergeStagedEdges();
     if (this.deferredNodes !== undefined) this.buildNodeTextIndex();
-    this.db.transaction(() => {
-      this.db.exec('DROP TABLE IF EXISTS staged_edge_runs');
-      this.staging = undefined;
-      this.db.exec(EDGES_BY_TAIL);
-      this.db.exec(CHANGE_TRIGGERS);
-      // Without triggers during the load, another client's edit then would have gone unnoticed.
-      this.meta.renewContentId();
-      this.db.prepare("DELETE FROM meta WHERE key = 'bulk_load'").run();
-    })();
+    withSortOnDisk(this.db, () =>
+      this.db.transaction(() => {
+        this.db.exec('DROP TABLE IF EXISTS staged_edge_runs');
+        this.staging = undefined;
+        this.db.exec(EDGES_BY_TAIL);
+        this.db.exec(CHANGE_TRIGGERS);
+        // Without triggers during the load, another client's edit then would have gone unnoticed.
+        this.meta.renewContentId();
+        this.db.prepare("DELETE FROM meta WHERE key = 'bulk_load'").run();
+      })(),
+    );
     this.journal('WAL');
   }
 
   /** Ends the deferral of the node-text index: builds it (one sorted pass) and resolves texts the general way from then on. */
   buildNodeTextIndex(): void {
-    this.db.transaction(() => {
-      this.db.exec(NODES_BY_TEXT);
-      this.db.prepare('DELETE FROM meta WHERE key = ?').run(DEFERRED_NODE_INDEX_KEY);
-    })();
+    withSortOnDisk(this.db, () =>
+      this.db.transaction(() => {
+        this.db.exec(NODES_BY_TEXT);
+        this.db.prepare('DELETE FROM meta WHERE key = ?').run(DEFERRED_NODE_INDEX_KEY);
+      })(),
+    );
     this.deferredNodes = undefined;
   }
 

@@ -218,9 +218,16 @@ function prepareWrites(
       updateEdge: READ_ONLY_STATEMENT,
     };
   }
+  let insertNode: Stmt | undefined;
   return {
     idByText: db.prepare('SELECT id FROM nodes WHERE text = ?').pluck(),
-    insertNode: db.prepare('INSERT INTO nodes (text, purchase_objects) VALUES (?, ?) ON CONFLICT(text) DO NOTHING'),
+    // Prepared on first use: its ON CONFLICT needs the node-text index, which a bulk load resumed
+    // after a crash defers (sqlite-bulk-load.ts) until it has numbered its nodes itself.
+    get insertNode(): Stmt {
+      return (insertNode ??= db.prepare(
+        'INSERT INTO nodes (text, purchase_objects) VALUES (?, ?) ON CONFLICT(text) DO NOTHING',
+      ));
+    },
     insertPurchaseObject: db.prepare('INSERT OR IGNORE INTO purchase_objects (object, node_id) VALUES (?, ?)'),
     insertEdge: db.prepare(
       `INSERT OR IGNORE INTO edges (head, tail, ${SENSE_COLUMNS}) VALUES (?, ?, ${RELATION_SENSES.map(() => '?').join(', ')})`,
