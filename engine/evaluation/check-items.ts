@@ -35,6 +35,8 @@ import {
   DEFAULT_ANCHOR_MARGIN,
   DEFAULT_FIT_MARGIN,
   DEFAULT_GENERIC_MIN_GROUPS,
+  VALIDITY_RULE_FIELDS,
+  type ValidityRuleField,
 } from '../items/intentionqa/intentionqa-options.js';
 import { extractIntention } from '../items/intentionqa/intention-text.js';
 import type { DroppedAssertion } from '../items/intentionqa/item-types.js';
@@ -58,40 +60,18 @@ import { CHECK_FILES } from './check-files.js';
 export const CHECK_RULES = [...VALIDITY_FILTERS, ...GOLD_REFUSALS] as const;
 export type CheckRule = (typeof CHECK_RULES)[number];
 
-const NO_RULES: ValidityRules = {
-  excludePairAsserted: false,
-  excludeGeneric: false,
-  excludeSecondAnswers: false,
-  excludeKindAsserted: false,
-  excludeGroupGeneric: false,
-  excludeSubstitutes: false,
-  excludeVacuous: false,
-  excludeUnexplained: false,
-  excludeFitsAsWell: false,
-  excludeKindWords: false,
-  excludeUnanchored: false,
-  excludeTitleWords: false,
-  explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT,
-  fitMargin: DEFAULT_FIT_MARGIN,
-  anchorMargin: DEFAULT_ANCHOR_MARGIN,
-};
-const ALL_RULES: ValidityRules = {
-  excludePairAsserted: true,
-  excludeGeneric: true,
-  excludeSecondAnswers: true,
-  excludeKindAsserted: true,
-  excludeGroupGeneric: true,
-  excludeSubstitutes: true,
-  excludeVacuous: true,
-  excludeUnexplained: true,
-  excludeFitsAsWell: true,
-  excludeKindWords: true,
-  excludeUnanchored: true,
-  excludeTitleWords: true,
-  explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT,
-  fitMargin: DEFAULT_FIT_MARGIN,
-  anchorMargin: DEFAULT_ANCHOR_MARGIN,
-};
+/** Every rule switch (VALIDITY_RULE_FIELDS) on or off, at the default cut-offs. */
+function allSwitches(on: boolean): ValidityRules {
+  const switches = Object.fromEntries(VALIDITY_RULE_FIELDS.map((f) => [f, on])) as Record<ValidityRuleField, boolean>;
+  return {
+    ...switches,
+    explainedMinFit: DEFAULT_EXPLAINED_MIN_FIT,
+    fitMargin: DEFAULT_FIT_MARGIN,
+    anchorMargin: DEFAULT_ANCHOR_MARGIN,
+  };
+}
+const NO_RULES = allSwitches(false);
+const ALL_RULES = allSwitches(true);
 
 /** The cut-offs of the rules that read fits: the encoder's calibration on title vectors. */
 type FitCutoffs = Pick<ValidityRules, 'explainedMinFit' | 'fitMargin' | 'anchorMargin'>;

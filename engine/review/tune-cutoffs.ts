@@ -16,11 +16,12 @@
 // meets the target, it proposes nothing (the run's cut-off stands; the labels cannot say how far it
 // could go), and with fewer than MIN_READINGS labelled readings it does not try.
 import { Rng } from '../../core/rng.js';
-import { fitLogistic, sigmoid, type LogisticFit } from './logistic-fit.js';
+import { sigmoid, type LogisticFit } from './logistic-fit.js';
 import {
+  boundAlong,
+  fitLabelled,
   itemFNeg,
   percentileInterval,
-  roundBetween,
   type BootstrapInterval,
   type DistractorReadings,
   type TuneItem,
@@ -139,16 +140,7 @@ export function proposeCutoff(
   safe: 'high' | 'low',
 ): { bound: number | null; kept: number } | null {
   const s = [...values].sort((x, y) => (safe === 'high' ? y - x : x - y));
-  let sum = 0;
-  let kept = 0;
-  for (let k = 0; k < s.length; k++) {
-    sum += sigmoid(curve.a + curve.b * s[k]!);
-    // A cut-off cannot split equal readings: count k only where the next one differs.
-    if (itemFNeg(sum / (k + 1)) <= target && (k + 1 === s.length || s[k + 1] !== s[k])) kept = k + 1;
-  }
-  if (kept === 0) return null;
-  if (kept === s.length) return { bound: null, kept };
-  return { bound: roundBetween(s[kept - 1]!, s[kept]!), kept };
+  return boundAlong(curve, s, target, 'longest');
 }
 
 /** The estimated F-Neg of an item drawn from the readings a cut-off keeps (null bound: all); null when none is kept. */
@@ -169,14 +161,7 @@ function keptFNeg(
 }
 
 function fitRule(items: readonly RuleItem[]): { fit: LogisticFit; values: number[] } {
-  const values = items.flatMap((i) => i.values);
-  return {
-    fit: fitLogistic(
-      values,
-      items.flatMap((i) => i.right.map((r) => (r ? 1 : 0) as 0 | 1)),
-    ),
-    values,
-  };
+  return fitLabelled(items, (i) => i.values);
 }
 
 /** Proposes a cut-off for each rule whose reading the items carry (none: the rule is not listed). */

@@ -250,17 +250,34 @@ export function proposeBound(
   direction: 'hi' | 'lo',
 ): { bound: number | null; kept: number } | null {
   const s = [...similarities].sort((x, y) => (direction === 'hi' ? x - y : y - x));
+  return boundAlong(curve, s, target, 'first-failure');
+}
+
+/**
+ * Walks `sorted` (safest first) and keeps the prefix whose estimated item F-Neg (itemFNeg of the
+ * curve's mean over it) is ≤ target, never splitting equal values: up to the first prefix that fails
+ * (`first-failure`: the windows) or the longest that meets it (`longest`: the rules' cut-offs,
+ * tune-cutoffs.ts). The bound lies between the last value kept and the next; `bound` null: all kept;
+ * null: not even the safest.
+ */
+export function boundAlong(
+  curve: Curve,
+  sorted: readonly number[],
+  target: number,
+  until: 'first-failure' | 'longest',
+): { bound: number | null; kept: number } | null {
   let sum = 0;
   let kept = 0;
-  for (let k = 0; k < s.length; k++) {
-    sum += sigmoid(curve.a + curve.b * s[k]!);
-    if (itemFNeg(sum / (k + 1)) > target) break;
-    // A bound cannot split equal similarities: count k only where the next one differs.
-    if (k + 1 === s.length || s[k + 1] !== s[k]) kept = k + 1;
+  for (let k = 0; k < sorted.length; k++) {
+    sum += sigmoid(curve.a + curve.b * sorted[k]!);
+    const meets = itemFNeg(sum / (k + 1)) <= target;
+    if (!meets && until === 'first-failure') break;
+    // A bound cannot split equal values: count k only where the next one differs.
+    if (meets && (k + 1 === sorted.length || sorted[k + 1] !== sorted[k])) kept = k + 1;
   }
   if (kept === 0) return null;
-  if (kept === s.length) return { bound: null, kept };
-  return { bound: roundBetween(s[kept - 1]!, s[kept]!), kept };
+  if (kept === sorted.length) return { bound: null, kept };
+  return { bound: roundBetween(sorted[kept - 1]!, sorted[kept]!), kept };
 }
 
 /** A short number strictly between x and y (their midpoint, rounded to 4 decimals when that stays between). */
@@ -287,10 +304,19 @@ export function tuneWindows(items: readonly TuneItem[], options: TuneOptions = {
   return { maxFNeg, bootstrap, seed, tasks };
 }
 
-function fitItems(items: readonly TuneItem[]): { fit: LogisticFit; similarities: number[] } {
-  const similarities = items.flatMap((i) => i.similarities);
+/** P(right | value) fitted over every distractor of the items: each item's values beside its judgements (`right`). */
+export function fitLabelled<T extends { right: readonly boolean[] }>(
+  items: readonly T[],
+  valuesOf: (item: T) => readonly number[],
+): { fit: LogisticFit; values: number[] } {
+  const values = items.flatMap(valuesOf);
   const y = items.flatMap((i) => i.right.map((r) => (r ? 1 : 0) as 0 | 1));
-  return { fit: fitLogistic(similarities, y), similarities };
+  return { fit: fitLogistic(values, y), values };
+}
+
+function fitItems(items: readonly TuneItem[]): { fit: LogisticFit; similarities: number[] } {
+  const { fit, values } = fitLabelled(items, (i) => i.similarities);
+  return { fit, similarities: values };
 }
 
 function tuneTask(
