@@ -26,7 +26,10 @@ async function wasmSessionFactory(): Promise<SessionFactory> {
   web.env.wasm.numThreads = 1;
   return {
     // The engine's tensors are onnxruntime-common tensors, which both runtimes accept.
-    create: async (modelPath) => (await web.InferenceSession.create(modelPath)) as unknown as ort.InferenceSession,
+    create: async (model) =>
+      (await (typeof model === 'string'
+        ? web.InferenceSession.create(model)
+        : web.InferenceSession.create(model))) as unknown as ort.InferenceSession,
     supported: () => [{ name: 'cpu', bundled: true }],
     precheck: () => undefined,
   };

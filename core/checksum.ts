@@ -43,7 +43,9 @@ export async function readChecksummedJson<T extends { checksum: string }>(
   try {
     record = JSON.parse(await readFile(path, 'utf8')) as T;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'damaged';
+    // ENOTDIR: a level of the path is a file, so there is no record either.
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'damaged';
   }
   if (typeof record !== 'object' || record === null) return 'damaged';
   const { checksum, ...fields } = record;

@@ -59,6 +59,11 @@ export type OnnxEncoderDescription = EncoderInfo & {
   /** The model this engine derived and ran (fp16 conversion, in-graph pooling), when not onnxFile itself. */
   derivedModel?: { file: string; sha256: string; source: string; ms: number };
   /**
+   * The CPU session's ORT-format model (ort-format-model.ts): the cached file opened from memory
+   * ('cache'), built this time ('built (why)'), or not used ('not used (why)').
+   */
+  ortFormatModel?: { file?: string; source: string; bytesInMemory: number };
+  /**
    * inferenceMs / encodeMs (4 decimals): the share of the wall time a batch was in the session. An
    * upper bound when pipelined, as a run's end is seen only once the JavaScript thread is free.
    */

@@ -25,6 +25,9 @@ export {
   type ProviderAttempt,
 } from './device-request.js';
 
+/** ORT's graph optimisation level unless SessionSettings say otherwise ('all' enables the BERT fusions). */
+export const DEFAULT_GRAPH_OPTIMIZATION_LEVEL = 'all';
+
 export interface SessionSettings {
   /** Threads inside one operator (ORT intraOpNumThreads); 0 or absent lets ORT choose. */
   intraOpThreads?: number;
@@ -32,9 +35,16 @@ export interface SessionSettings {
   graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
 }
 
+/**
+ * What a provider's session opens: an ONNX file, optionally saved by ORT in its ORT format while it
+ * opens (`saveOrtFormatTo`), or ORT-format bytes opened in place (ort-format-model.ts).
+ */
+export type SessionModel = { path: string; saveOrtFormatTo?: string } | { ortFormatBytes: Uint8Array };
+
 /** What the fallback loop needs from ONNX Runtime; injectable so that tests can simulate failures. */
 export interface SessionFactory {
-  create(modelPath: string, options: Ort.InferenceSession.SessionOptions): Promise<Ort.InferenceSession>;
+  /** Opens a model file, or bytes (which must outlive the session when options say to use them in place). */
+  create(model: string | Uint8Array, options: Ort.InferenceSession.SessionOptions): Promise<Ort.InferenceSession>;
   /** Providers this build of onnxruntime-node ships or can load (`listSupportedBackends`). */
   supported(): Array<{ name: string; bundled: boolean }>;
   /** A reason not to try `provider` at all (a library known to be missing), or undefined to try it. */
@@ -42,7 +52,10 @@ export interface SessionFactory {
 }
 
 export const onnxRuntimeSessionFactory: SessionFactory = {
-  create: (modelPath, options) => ort.InferenceSession.create(modelPath, options),
+  create: (model, options) =>
+    typeof model === 'string'
+      ? ort.InferenceSession.create(model, options)
+      : ort.InferenceSession.create(model, options),
   supported: () => ort.listSupportedBackends(),
   precheck: (provider) => missingCudaLibrary(provider) ?? missingVulkanLoader(provider),
 };
@@ -99,6 +112,8 @@ function missingCudaLibrary(provider: ExecutionProviderName): string | undefined
 export interface OpenedSession {
   session: Ort.InferenceSession;
   provider: ExecutionProviderName;
+  /** Whether ORT saved the ORT-format model it was asked to (`saveOrtFormatTo`), or why not. */
+  savedOrtFormat?: true | string;
   /** Every provider tried, in order, the last one being the one that ran. */
   attempts: ProviderAttempt[];
 }
@@ -111,7 +126,7 @@ function sessionOptions(
     provider === 'cuda' ? { name: 'cuda', deviceId: 0 } : provider === 'webgpu' ? { name: 'webgpu' } : 'cpu';
   return {
     executionProviders: [ep],
-    graphOptimizationLevel: settings.graphOptimizationLevel ?? 'all',
+    graphOptimizationLevel: settings.graphOptimizationLevel ?? DEFAULT_GRAPH_OPTIMIZATION_LEVEL,
     executionMode: 'sequential',
     interOpNumThreads: 1,
     ...(settings.intraOpThreads && settings.intraOpThreads > 0 ? { intraOpNumThreads: settings.intraOpThreads } : {}),
@@ -130,7 +145,7 @@ function sessionOptions(
  * every start-up one more run).
  */
 export async function openSessionWithFallback(
-  modelPath: string | ((provider: ExecutionProviderName) => Promise<string>),
+  modelPath: string | ((provider: ExecutionProviderName) => Promise<string | SessionModel>),
   device: DeviceRequest,
   settings: SessionSettings,
   probe?: (session: Ort.InferenceSession, provider: ExecutionProviderName) => Promise<void>,
@@ -153,11 +168,21 @@ export async function openSessionWithFallback(
     try {
       // A model file per provider (the encoder's in-graph pooling on GPUs only), made when that
       // provider is tried: its failure to be made is that provider's failure.
-      const path = typeof modelPath === 'string' ? modelPath : await modelPath(provider);
-      session = await factory.create(path, sessionOptions(provider, settings));
+      const model = typeof modelPath === 'string' ? modelPath : await modelPath(provider);
+      const opened = await openModel(
+        factory,
+        typeof model === 'string' ? { path: model } : model,
+        sessionOptions(provider, settings),
+      );
+      session = opened.session;
       if (probe && provider !== 'cpu') await probe(session, provider);
       attempts.push({ provider, ok: true, ms: performance.now() - started });
-      return { session, provider, attempts };
+      return {
+        session,
+        provider,
+        attempts,
+        ...(opened.savedOrtFormat ? { savedOrtFormat: opened.savedOrtFormat } : {}),
+      };
     } catch (err) {
       if (session) await session.release().catch(() => undefined);
       const bundled = supported.get(provider);
@@ -166,6 +191,35 @@ export async function openSessionWithFallback(
     }
   }
   throw new DeviceUnavailableError(device, attempts);
+}
+
+/**
+ * Opens one SessionModel. ORT-format bytes are used in place (no copy of the initializers). Asked to
+ * save the ORT format, ORT writes it while it opens the session; should that fail, the file is opened
+ * again without saving: the cache is never a reason for a provider to fail.
+ */
+async function openModel(
+  factory: SessionFactory,
+  model: SessionModel,
+  options: Ort.InferenceSession.SessionOptions,
+): Promise<{ session: Ort.InferenceSession; savedOrtFormat?: true | string }> {
+  if ('ortFormatBytes' in model) {
+    const inPlace = { session: { use_ort_model_bytes_directly: '1', use_ort_model_bytes_for_initializers: '1' } };
+    return { session: await factory.create(model.ortFormatBytes, { ...options, extra: inPlace }) };
+  }
+  if (model.saveOrtFormatTo === undefined) return { session: await factory.create(model.path, options) };
+  try {
+    // ORT warns that a graph saved at level 'all' may be specific to this machine: the cache key
+    // says which machine (ort-format-model.ts), so the warning is kept off the user's screen.
+    const saving = {
+      optimizedModelFilePath: model.saveOrtFormatTo,
+      extra: { session: { save_model_format: 'ORT' } },
+      logSeverityLevel: Math.max(options.logSeverityLevel ?? 2, 3) as 3 | 4,
+    };
+    return { session: await factory.create(model.path, { ...options, ...saving }), savedOrtFormat: true };
+  } catch (err) {
+    return { session: await factory.create(model.path, options), savedOrtFormat: firstLine(err) };
+  }
 }
 
 function safeSupported(factory: SessionFactory): Array<{ name: string; bundled: boolean }> {

@@ -6,13 +6,19 @@
 // graph (graph-pooling.ts: the GPU default, so that only [batch, hidden] comes back from the device).
 import { join, resolve } from 'node:path';
 import type * as Ort from 'onnxruntime-node';
-import { ort } from './onnxruntime.js';
+import { initializeOrtEarly, ort } from './onnxruntime.js';
 import type { EncodeOptions } from './sentence-encoder.js';
 import { resolveModel, type ModelResolutionOptions } from './model-resolution.js';
 import { defaultCacheRoot } from './cache-paths.js';
 import { modelFingerprint } from './model-fingerprint.js';
 import type { DescribedEncoder, EncoderInfo, EncoderStats, OnnxEncoderDescription } from './encoder-description.js';
-import { openSessionWithFallback, type DeviceRequest, type SessionFactory } from './execution-providers.js';
+import {
+  DEFAULT_GRAPH_OPTIMIZATION_LEVEL,
+  openSessionWithFallback,
+  type DeviceRequest,
+  type SessionFactory,
+} from './execution-providers.js';
+import { startCpuSessionModel, type CpuSessionModel, type OrtFormatInfo } from './ort-format-model.js';
 import { SentenceTokenizer, type ParallelTokenizer, type TokenizedSentence } from './tokenizer.js';
 import { planBatches, paddingWasted, pipelineWindows, type PlannedBatch } from './length-batching.js';
 import { emptyPipelineTimings, runPipeline, type PipelineSteps } from './encode-pipeline.js';
@@ -116,6 +122,10 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     readonly pooling: PoolingMode,
     /** The derived model the session runs, when not the resolved file itself. */
     private readonly derived: DerivedModelInfo | undefined,
+    /** The CPU session's ORT-format model (ort-format-model.ts). */
+    private readonly ortFormat: OrtFormatInfo | undefined,
+    /** The ORT-format bytes the CPU session uses in place: held while the session lives. */
+    private modelBytes: Uint8Array | undefined,
   ) {}
 
   /** Tokenizer threads feeding a pipelined encode() (useTokenizerThreads), if any. */
@@ -162,6 +172,9 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       batchSize: this.defaultBatchSizeValue,
       tokenizerThreads: this.tokenizerThreads?.threads ?? 0,
       ...(this.derived ? { derivedModel: this.derived } : {}),
+      ...(this.ortFormat
+        ? { ortFormatModel: { ...this.ortFormat, bytesInMemory: this.modelBytes?.byteLength ?? 0 } }
+        : {}),
       sessionBusyShare: Math.round(busy * 1e4) / 1e4,
       stats: this.stats,
     };
@@ -179,21 +192,42 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
       Number.isInteger(positions) && positions > 0 ? positions : Infinity,
     );
     const cacheRoot = resolve(options.cacheDir ?? defaultCacheRoot());
-    const tokenizer = await SentenceTokenizer.load(model.dir, maxTokens, cacheRoot);
     const device = options.device ?? 'auto';
     const poolingRequest = options.pooling ?? 'auto';
     const float16 = model.dtype === 'fp16';
+    // onnxruntime-node's CPU session opens the model's ORT-format copy (not a factory injected for
+    // another runtime). The CPU ends every provider list and usually opens the model file itself: its
+    // copy is read now, on libuv's thread, while this one creates ORT's environment and loads the
+    // tokenizer (issue 50).
+    const ortFormatOnCpu = options.sessionFactory === undefined;
+    const plainOnCpu = ortFormatOnCpu && !float16 && poolingForProvider(poolingRequest, 'cpu') === 'js';
+    const early = plainOnCpu
+      ? await startCpuSessionModel(model.onnxPath, cacheRoot, DEFAULT_GRAPH_OPTIMIZATION_LEVEL)
+      : undefined;
+    if (early) initializeOrtEarly();
+    const tokenizer = await SentenceTokenizer.load(model.dir, maxTokens, cacheRoot);
 
     // The file, and so the pooling, is chosen per provider as each is tried: a GPU provider opens the
     // derived graph with pooling (made then, once, into the cache), the CPU the model as it is, so a
     // run that falls back to the CPU never pays for a derivation it does not use.
     const derivations = new Map<string, DerivedModel>();
-    const fileFor = async (provider: string) => {
+    const fileOf = async (provider: string) => {
       const pooling = poolingForProvider(poolingRequest, provider);
       if (!float16 && pooling === 'js') return model.onnxPath;
       const derived = await derivedModel(model.onnxPath, { float16, graphPooling: pooling === 'graph' }, cacheRoot);
       derivations.set(provider, derived);
       return derived.path;
+    };
+    let cpuModel: CpuSessionModel | undefined;
+    const fileFor = async (provider: string) => {
+      const path = await fileOf(provider);
+      if (provider !== 'cpu' || !ortFormatOnCpu) return path;
+      const started =
+        early && path === model.onnxPath
+          ? early
+          : await startCpuSessionModel(path, cacheRoot, DEFAULT_GRAPH_OPTIMIZATION_LEVEL);
+      cpuModel = await started();
+      return cpuModel.model;
     };
     // The probe is one real (empty) sentence: a provider that opens but cannot run falls back here.
     const probeTokens = tokenizer.tokenize(['']);
@@ -217,6 +251,8 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     );
     const pooling = poolingForProvider(poolingRequest, opened.provider);
     const derived = derivations.get(opened.provider);
+    const onCpu = opened.provider === 'cpu' ? cpuModel : undefined;
+    const ortFormat = await onCpu?.settle(opened.savedOrtFormat);
     // The CPU provider runs no probe batch (nothing to fall back to): its declared output size is checked
     // here, and every batch's in encode().
     checkHiddenSize(declaredHiddenSize(opened.session, pooling), dim);
@@ -263,6 +299,8 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
             ms: Math.round(derived.ms),
           }
         : undefined,
+      ortFormat,
+      onCpu?.bytes,
     );
   }
 
@@ -405,6 +443,7 @@ export class OnnxSentenceEncoder implements DescribedEncoder {
     await this.tokenizerThreads?.close();
     this.tokenizerThreads = undefined;
     await this.session.release();
+    this.modelBytes = undefined; // only now: the session read its initializers from them
   }
 }
 

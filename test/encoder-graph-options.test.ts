@@ -19,6 +19,8 @@ import type { SessionFactory } from '../embeddings/execution-providers.js';
 function cpuAsWebgpu(opened: Array<[string, string]>, webgpuFails = false): SessionFactory {
   return {
     create: (path, options) => {
+      // An injected factory is given files only (the ORT-format copy is onnxruntime-node's own).
+      if (typeof path !== 'string') return Promise.reject(new Error('expected a model file'));
       const ep = options.executionProviders?.[0];
       const provider = typeof ep === 'string' ? ep : (ep?.name ?? 'cpu');
       opened.push([provider, path]);

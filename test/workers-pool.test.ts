@@ -85,6 +85,7 @@ describe('PooledSentenceEncoder (Piscina workers)', () => {
         'pooling',
         'batchSize',
         'tokenizerThreads',
+        'ortFormatModel', // the CPU session's ORT-format copy (issue 50), after the optional derivedModel
         'sessionBusyShare',
         'stats',
       ]);
