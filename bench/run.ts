@@ -24,7 +24,7 @@ export const SECTIONS: ReadonlyArray<{ title: string; modules: readonly string[]
     title: '2. Context embeddings and the pipeline',
     modules: ['context', 'pipeline', 'scale', 'queue', 'provider-tolerance'],
   },
-  { title: '3. Store operations', modules: ['store', 'store-neo4j', 'match'] },
+  { title: '3. Store operations', modules: ['store', 'store-neo4j', 'match', 'import-kill-resume'] },
   { title: '4. Windows and items', modules: ['items', 'range-faiss', 'sib', 'catalog'] },
 ];
 
@@ -33,7 +33,13 @@ export const SECTIONS: ReadonlyArray<{ title: string; modules: readonly string[]
  * (Redis and workers, whole CLI processes, a second runtime) whose fixed cost alone took most of the
  * 2 minutes that --quick is meant to take on 2 cores. `--quick --only queue` still runs one quickly.
  */
-export const NOT_IN_QUICK: ReadonlySet<string> = new Set(['queue', 'provider-tolerance', 'startup', 'scale']);
+export const NOT_IN_QUICK: ReadonlySet<string> = new Set([
+  'queue',
+  'provider-tolerance',
+  'startup',
+  'scale',
+  'import-kill-resume',
+]);
 
 /** Why a run leaves `name` out: --quick without --only, for a module of NOT_IN_QUICK; else undefined. */
 export function leftOutOfQuick(name: string, o: { quick: boolean; only?: ReadonlySet<string> }): string | undefined {

@@ -22,9 +22,10 @@
 // SHA-256; reuse checks the source, the file's identity and the SHA-256 of the bytes read, so that a
 // damaged or stale file is rebuilt and never yields other vectors. A cache folder that cannot be
 // written costs the speed, never the result.
-import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../core/atomic.js';
+import { openTemporaryOutput, writeFileAtomic } from '../core/atomic.js';
+import { removeStaleTemporaryFiles } from '../core/temporary-files.js';
 import { checksumOf, readChecksummedJson, sha256OfJson, withJsonChecksum } from '../core/checksum.js';
 import { makeDirs } from '../core/make-dirs.js';
 import { fileIdentity, type FileIdentity } from './model-fingerprint.js';
@@ -194,29 +195,34 @@ async function buildWhileOpening(
   key: OrtFormatKey,
   reason: string,
 ): Promise<CpuSessionModel> {
-  await makeDirs(paths.dir);
-  const tempPath = join(paths.dir, `model.ort.${process.pid}.${Date.now()}.tmp`);
-  const discard = () => rm(tempPath, { force: true }).catch(() => undefined);
+  removeStaleTemporaryFiles(paths.file, 'file'); // left by a build that was killed
+  // A temporary file of this tool: removed if the process is interrupted, renamed into place after.
+  const output = await openTemporaryOutput(paths.file);
   const keep = async (): Promise<string | undefined> => {
     if (JSON.stringify(await fileIdentity(paths.source)) !== JSON.stringify(sourceIdentity))
       return 'the source model changed while it was opened';
-    const { sha256 } = checksumOf(await readFile(tempPath));
-    await rename(tempPath, paths.file);
-    const output = await fileIdentity(paths.file);
-    const fields = { format: FORMAT_VERSION, key, source: sourceIdentity, output, sha256 };
+    const { sha256 } = checksumOf(await readFile(output.tmp));
+    await output.commit();
+    const fields = {
+      format: FORMAT_VERSION,
+      key,
+      source: sourceIdentity,
+      output: await fileIdentity(paths.file),
+      sha256,
+    };
     await writeFileAtomic(paths.record, JSON.stringify(withJsonChecksum(fields)) + '\n');
     return undefined;
   };
   return {
-    model: { path: paths.source, saveOrtFormatTo: tempPath },
+    model: { path: paths.source, saveOrtFormatTo: output.tmp },
     settle: async (saved) => {
       if (saved !== true) {
-        await discard();
+        await output.abort();
         return { source: `not used (${reason}; ORT did not save it: ${saved ?? 'not asked'})` };
       }
       const notKept = await keep().catch((err: Error) => err.message);
       if (notKept === undefined) return { file: paths.file, source: `built (${reason})` };
-      await discard();
+      await output.abort();
       return { source: `not used (${reason}; not kept: ${notKept})` };
     },
   };

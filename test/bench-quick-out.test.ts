@@ -57,7 +57,7 @@ describe('where the benchmark report goes', () => {
   });
 
   it('--quick leaves out the modules that start processes or servers, unless --only names them', () => {
-    expect([...NOT_IN_QUICK].sort()).toEqual(['provider-tolerance', 'queue', 'scale', 'startup']);
+    expect([...NOT_IN_QUICK].sort()).toEqual(['import-kill-resume', 'provider-tolerance', 'queue', 'scale', 'startup']);
     const modules = SECTIONS.flatMap((s) => s.modules);
     for (const name of NOT_IN_QUICK) expect(modules).toContain(name);
     const quickRuns = modules.filter((m) => leftOutOfQuick(m, { quick: true }) === undefined);

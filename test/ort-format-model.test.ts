@@ -25,6 +25,7 @@ import type { ModelDtype } from '../embeddings/model-files.js';
 import { KERNEL_CLASS_ENV } from '../embeddings/kernel-class.js';
 import { openSessionWithFallback, type SessionFactory } from '../embeddings/execution-providers.js';
 import { ort } from '../embeddings/onnxruntime.js';
+import { deadPid } from './support/faults.js';
 
 const SENTENCES = [
   'PersonX buys a phone.',
@@ -75,6 +76,8 @@ describe.each(['fp32', 'q8'] as const)('the ORT-format copy of the %s model', (d
     expect(noted.record.output).toBeUndefined();
     expect(() => statSync(noted.file)).toThrow();
 
+    // A build killed with SIGKILL left its temporary file: the next build removes it.
+    writeFileSync(join(noted.dir, `.model.ort.${deadPid()}.${Date.now()}.tmp`), 'partial');
     const second = await encodeOnce(cacheDir, dtype);
     expect(second.source).toBe('built (opened before)');
     const saved = copyFolder(cacheDir);

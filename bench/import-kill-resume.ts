@@ -1,0 +1,165 @@
+// A bulk import killed with SIGKILL at several points and resumed, against an uninterrupted import of
+// the same edge list (issue 48: "a SIGKILL of the 52M import at any point resumes to the same
+// content"). test/faults/import-past-node-limit.test.ts kills at chosen batches of a small graph; this
+// kills the real CLI process at chosen times of a large one, where the load takes minutes, its
+// off-heap text table holds tens of millions of nodes and the index builds sort through temporary
+// files.
+//
+// 1. `intentsim graph import` of the edge list into a fresh store, uninterrupted: its wall time T.
+// 2. The same import into a second store, killed with SIGKILL after KILL_AFTER[k] × T of its own
+//    running time, k = 1, 2, …; after each kill the store's state is read (lines committed, nodes,
+//    whether the node-text and by-tail indexes exist, whether the bulk load is still open), then the
+//    import is run again. The default fractions put the kills in the load, near its end and into the
+//    index builds (the resumed run skips what was committed); the table says where each one fell.
+// 3. The last run goes to the end. Both stores' content hashes (sqlite-content-hash.ts: every node
+//    and edge), counters and index lists must be equal.
+//
+// Sizes: --quick 200k edges; default 2M; --large 52M edges (83.2M nodes generated, 52.9M stored: ASER
+// 2.0's core size, as bench/scale.ts --large). The edge list is generated as bench/scale.ts does,
+// unless INTENTSIM_BENCH_KILL_EDGES names one already made (generation takes minutes at 52M).
+// Run: node dist/bench/import-kill-resume.js [--quick | --large]
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { projectRoot, sharedEventualitiesFile } from '../core/shared-files.js';
+import { sqliteContentHash } from '../graph/sqlite/sqlite-content-hash.js';
+import type { BenchOptions, BenchResult, BenchRow } from './bench-types.js';
+import { runAlone } from './support/run-alone.js';
+
+/** When each killed run is killed, as a share of the uninterrupted import's wall time. */
+const KILL_AFTER = [0.35, 0.45, 0.3];
+
+const CLI = join(projectRoot(), 'bin', 'intentsim.js');
+
+interface Size {
+  edges: number;
+  nodes: number;
+}
+
+function sizeFor(o: BenchOptions): Size {
+  if (o.quick) return { edges: 200_000, nodes: 320_000 };
+  // 1.6 generated nodes an edge, as bench/scale.ts --large: about as many stored nodes as edges.
+  return o.large ? { edges: 52_000_000, nodes: 83_200_000 } : { edges: 2_000_000, nodes: 3_200_000 };
+}
+
+/** A CLI run: its exit (code or signal) and wall seconds; killed with SIGKILL after `killAfter` s if given. */
+async function runCli(
+  args: readonly string[],
+  killAfter?: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; seconds: number; stderr: string }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  const timer = killAfter === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfter * 1000);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (c, s) => resolve([c, s]));
+  });
+  clearTimeout(timer);
+  return { code, signal, seconds: (performance.now() - started) / 1000, stderr };
+}
+
+/** What a store holds after a kill: where the import stood. */
+function stateOf(store: string): Record<string, string | number> {
+  const db = new Database(store, { readonly: true });
+  try {
+    const one = (sql: string) => db.prepare(sql).pluck().get() as number | string | undefined;
+    const has = (name: string) => (one(`SELECT 1 FROM sqlite_master WHERE name = '${name}'`) ? 'yes' : 'no');
+    return {
+      lines_committed: Number(one("SELECT json_extract(value, '$.done') FROM meta WHERE key LIKE 'import:%'") ?? 0),
+      nodes: Number(one('SELECT count(*) FROM nodes')),
+      nodes_by_text: has('nodes_by_text'),
+      edges_by_tail: has('edges_by_tail'),
+      bulk_load_open: one("SELECT 1 FROM meta WHERE key = 'bulk_load'") ? 'yes' : 'no',
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** The content hash, the counters and the schema's names: what must be equal after a resumed import. */
+function contentOf(store: string): { hash: string; counters: string; schema: string } {
+  const db = new Database(store, { readonly: true });
+  try {
+    const all = (sql: string) => JSON.stringify(db.prepare(sql).raw().all());
+    return {
+      hash: sqliteContentHash(db),
+      counters: all("SELECT key, value FROM meta WHERE key LIKE 'count.%' ORDER BY key"),
+      schema: all("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY type, name"),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+export async function run(opts: BenchOptions): Promise<BenchResult> {
+  const size = sizeFor(opts);
+  const seed = opts.seed ?? 1;
+  const dir = mkdtempSync(join(tmpdir(), 'intentsim-bench-kill-'));
+  const rows: BenchRow[] = [];
+  const notes: string[] = [`load average at the start ${loadavg()[0]!.toFixed(2)}`];
+  try {
+    let edges = process.env.INTENTSIM_BENCH_KILL_EDGES;
+    if (edges) notes.push(`edge list: ${edges} (INTENTSIM_BENCH_KILL_EDGES, made beforehand)`);
+    else {
+      edges = join(dir, 'graph.jsonl');
+      const text = sharedEventualitiesFile();
+      const gen = await runCli([
+        ...['graph', 'generate', '--nodes', String(size.nodes), '--edges', String(size.edges)],
+        ...['--products', '1000', '--assertions', '1000', '--seed', String(seed), '--out', edges],
+        ...(text ? ['--text-source', text] : []),
+      ]);
+      if (gen.code !== 0) throw new Error(`graph generate failed: ${gen.stderr}`);
+      notes.push(
+        `edge list: graph generate --nodes ${size.nodes} --edges ${size.edges} --seed ${seed} (${gen.seconds.toFixed(0)} s)`,
+      );
+    }
+    const importInto = (store: string) => ['graph', 'import', '--jsonl', edges!, '--to', store];
+
+    const clean = join(dir, 'clean.sqlite');
+    const uninterrupted = await runCli(importInto(clean));
+    if (uninterrupted.code !== 0) throw new Error(`the uninterrupted import failed: ${uninterrupted.stderr}`);
+    const total = uninterrupted.seconds;
+    rows.push({ run: 'uninterrupted import', seconds: Math.round(total), ...stateOf(clean) });
+
+    const killed = join(dir, 'killed.sqlite');
+    let finished = false;
+    for (const [k, share] of KILL_AFTER.entries()) {
+      const r = await runCli(importInto(killed), share * total);
+      finished = r.signal !== 'SIGKILL';
+      if (finished && r.code !== 0) throw new Error(`import run ${k + 1} failed: ${r.stderr}`);
+      const what = finished
+        ? `finished before its kill at ${Math.round(share * total)} s`
+        : `SIGKILL after ${Math.round(share * total)} s`;
+      rows.push({ run: `run ${k + 1}: ${what}`, seconds: Math.round(r.seconds), ...stateOf(killed) });
+      if (finished) break;
+    }
+    if (!finished) {
+      const last = await runCli(importInto(killed));
+      if (last.code !== 0) throw new Error(`the resumed import failed: ${last.stderr}`);
+      rows.push({ run: 'resumed to the end', seconds: Math.round(last.seconds), ...stateOf(killed) });
+    }
+
+    const [a, b] = [contentOf(clean), contentOf(killed)];
+    const same = a.hash === b.hash && a.counters === b.counters && a.schema === b.schema;
+    rows.push({
+      run: 'content: killed and resumed against uninterrupted',
+      content_hash: `${b.hash.slice(0, 16)}… / ${a.hash.slice(0, 16)}…`,
+      counters_and_indexes: a.counters === b.counters && a.schema === b.schema ? 'equal' : 'DIFFER',
+      meets: same ? 'yes' : 'NO',
+    });
+    notes.push(
+      `${size.edges} edges; kills after ${KILL_AFTER.join(', ')} × the uninterrupted import's wall time, each run timed from its own start; content = SHA-256 of every node and edge (graph/sqlite/sqlite-content-hash.ts), the count.* counters and the schema's tables and indexes by name`,
+      `load average at the end ${loadavg()[0]!.toFixed(2)}`,
+    );
+    if (!same) throw new Error(`the resumed store differs from the uninterrupted one: ${JSON.stringify({ a, b })}`);
+  } finally {
+    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+  }
+  return { name: 'Import killed with SIGKILL and resumed', rows, notes };
+}
+
+await runAlone(import.meta.url, 'import-kill-resume', run);
