@@ -22,11 +22,11 @@
 // SHA-256; reuse checks the source, the file's identity and the SHA-256 of the bytes read, so that a
 // damaged or stale file is rebuilt and never yields other vectors. A cache folder that cannot be
 // written costs the speed, never the result.
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { openTemporaryOutput, writeFileAtomic } from '../core/atomic.js';
 import { removeStaleTemporaryFiles } from '../core/temporary-files.js';
-import { checksumOf, readChecksummedJson, sha256OfJson, withJsonChecksum } from '../core/checksum.js';
+import { checksumOf, checksumOfFile, readChecksummedJson, sha256OfJson, withJsonChecksum } from '../core/checksum.js';
 import { makeDirs } from '../core/make-dirs.js';
 import { fileIdentity, type FileIdentity } from './model-fingerprint.js';
 import { cpuClass } from './kernel-class.js';
@@ -201,7 +201,7 @@ async function buildWhileOpening(
   const keep = async (): Promise<string | undefined> => {
     if (JSON.stringify(await fileIdentity(paths.source)) !== JSON.stringify(sourceIdentity))
       return 'the source model changed while it was opened';
-    const { sha256 } = checksumOf(await readFile(output.tmp));
+    const { sha256 } = await checksumOfFile(output.tmp);
     await output.commit();
     const fields = {
       format: FORMAT_VERSION,
