@@ -154,7 +154,12 @@ describe('bulk load into an empty store (fast path)', () => {
     expect(dump(path)).toEqual(first);
   });
 
-  it('resumes after a crash mid-load: readers refuse the store until a writer finishes it, and the result is the general path’s', async () => {
+  /**
+   * An import (batches of 250) whose writer "crashed" at its 4th batch: nothing closed it, and its
+   * lock is stale (removed here, as the next process would take it over). `expected`: the store the
+   * general path builds from the same edges.
+   */
+  async function crashedLoad() {
     const edges = randomEdges(6);
     const file = writeJsonl(edges);
     const expected = dump(await generalPathStore([edges]));
@@ -163,9 +168,12 @@ describe('bulk load into an empty store (fast path)', () => {
     await expect(importJsonlEdges(crashingAfter(crashed, 4), file, { batchSize: 250 })).rejects.toThrow(
       'simulated crash',
     );
-    // The process "died" here: nothing closed the writer, and its lock is stale (removed here, as the
-    // next process would take it over).
     rmSync(lockPathFor(path, 'file'));
+    return { file, expected, path, crashed };
+  }
+
+  it('resumes after a crash mid-load: readers refuse the store until a writer finishes it, and the result is the general path’s', async () => {
+    const { file, expected, path, crashed } = await crashedLoad();
     expect(indexNames(path)).not.toContain('nodes_by_text');
     expect(() => SqliteGraphStore.open(path, { mode: 'read' })).toThrow(/an import into this store has not finished/);
 
@@ -187,15 +195,7 @@ describe('bulk load into an empty store (fast path)', () => {
   });
 
   it('resumes a crashed load the general way when its nodes have reached the limit of the writer that takes over', async () => {
-    const edges = randomEdges(6);
-    const file = writeJsonl(edges);
-    const expected = dump(await generalPathStore([edges]));
-    const path = fresh('sqlite');
-    const crashed = SqliteGraphStore.open(path, { mode: 'write' });
-    await expect(importJsonlEdges(crashingAfter(crashed, 4), file, { batchSize: 250 })).rejects.toThrow(
-      'simulated crash',
-    );
-    rmSync(lockPathFor(path, 'file'));
+    const { file, expected, path, crashed } = await crashedLoad();
     const nodes = (dump(path).nodes as unknown[]).length;
     const resumed = SqliteGraphStore.open(path, { mode: 'write', deferredNodeLimit: nodes });
     expect(indexNames(path)).toContain('nodes_by_text');
