@@ -8,14 +8,15 @@
 // 1. `intentsim graph import` of the edge list into a fresh store, uninterrupted: its wall time T.
 // 2. The same import into a second store, killed with SIGKILL after KILL_AFTER[k] × T of its own
 //    running time, k = 1, 2, …; after each kill the store's state is read (lines committed, nodes,
-//    whether the node-text and by-tail indexes exist, whether the bulk load is still open), then the
-//    import is run again (it skips what was committed, after filling its text table again from the
-//    committed nodes). The default shares aim at the load, its end and the index builds; where each
-//    kill fell depends on how long a rerun takes to take the load over, and the table says it.
+//    whether the staged edges were merged, whether the node-text and by-tail indexes exist, whether
+//    the bulk load is still open), then the import is run again (it skips what was committed; with
+//    lines left, it first fills its text table again from the committed nodes). The default shares
+//    aim at the load, its end and the index builds; where each kill fell depends on how long a rerun
+//    takes to take the load over, and the table says it.
 // 3. The last run goes to the end. Both stores' content hashes (sqlite-content-hash.ts: every node
 //    and edge), counters and index lists must be equal.
 //
-// INTENTSIM_BENCH_KILL_AFTER=0.85,0.5 sets the shares; INTENTSIM_BENCH_KILL_REFERENCE=SECONDS:HASH (an
+// INTENTSIM_BENCH_KILL_AFTER=0.85,0.5 sets the shares (or merge+S, index+S: see KILL_AFTER); INTENTSIM_BENCH_KILL_REFERENCE=SECONDS:HASH (an
 // earlier run's uninterrupted import of the same edge list: its wall seconds and content hash, or the
 // hash's first 16 hex digits or more, as the table shows them) skips the uninterrupted import, so that
 // another kill point costs one import, not two; the counters and indexes are then not compared.
@@ -25,20 +26,82 @@
 // unless INTENTSIM_BENCH_KILL_EDGES names one already made (generation takes minutes at 52M).
 // Run: node dist/bench/import-kill-resume.js [--quick | --large]
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { projectRoot, sharedEventualitiesFile } from '../core/shared-files.js';
 import { sqliteContentHash } from '../graph/sqlite/sqlite-content-hash.js';
 import type { BenchOptions, BenchResult, BenchRow } from './bench-types.js';
 import { runAlone } from './support/run-alone.js';
 
-/** When each killed run is killed, as a share of the uninterrupted import's wall time. */
-const KILL_AFTER = (process.env.INTENTSIM_BENCH_KILL_AFTER ?? '0.35,0.45,0.3').split(',').map((share) => {
-  if (!(Number(share) > 0)) throw new Error(`INTENTSIM_BENCH_KILL_AFTER: ${share} is not a positive share`);
-  return Number(share);
+/**
+ * When each killed run is killed: after a share of the uninterrupted import's wall time (`0.35`), or
+ * S seconds into a phase of the load's end (`merge+30`, `index+30`), which a time share hits only by
+ * luck. The phases are read from the process's open files (Linux /proc): `merge` starts when the edge
+ * list has been closed for PHASE_SETTLE_MS (after the last batch, the writer's close merges the
+ * staged edges), `index` when SQLite's sorter first opens a temporary file (`etilqs_…`, only index
+ * builds sort on disk: sqlite-schema.ts withSortOnDisk), which is the node-text index's build when the
+ * load deferred it.
+ */
+type KillPoint = { share: number } | { phase: 'merge' | 'index'; seconds: number };
+const KILL_AFTER: KillPoint[] = (process.env.INTENTSIM_BENCH_KILL_AFTER ?? '0.35,0.45,0.3').split(',').map((entry) => {
+  const phase = /^(merge|index)\+(\d+(?:\.\d+)?)$/.exec(entry);
+  if (phase) return { phase: phase[1] as 'merge' | 'index', seconds: Number(phase[2]) };
+  if (!(Number(entry) > 0))
+    throw new Error(`INTENTSIM_BENCH_KILL_AFTER: ${entry} is neither a positive share nor merge+S or index+S`);
+  return { share: Number(entry) };
 });
+const PHASE_SETTLE_MS = 2_000;
+const PHASE_POLL_MS = 250;
+
+const describeKill = (kill: KillPoint, total: number) =>
+  'share' in kill ? `${Math.round(kill.share * total)} s` : `${kill.seconds} s into the ${kill.phase} phase`;
+
+/** Files a process has open (the targets of /proc/PID/fd), or [] once it has gone. */
+function openFiles(pid: number): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+      try {
+        return [readlinkSync(`/proc/${pid}/fd/${fd}`)];
+      } catch {
+        return [];
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Calls `reached` once the import process `pid` is in `phase` (see KILL_AFTER); polls until `done()`.
+ * The edge list is read twice per run (its checksum, then the records), closed for a moment between.
+ */
+function watchPhase(pid: number, phase: 'merge' | 'index', edgeList: string, reached: () => void): () => void {
+  let closedSince: number | undefined;
+  let seenOpen = false;
+  const timer = setInterval(() => {
+    const files = openFiles(pid);
+    const hit =
+      phase === 'index'
+        ? files.some((f) => basename(f).startsWith('etilqs_'))
+        : (() => {
+            if (files.includes(edgeList)) {
+              seenOpen = true;
+              closedSince = undefined;
+              return false;
+            }
+            if (!seenOpen) return false;
+            closedSince ??= Date.now();
+            return Date.now() - closedSince >= PHASE_SETTLE_MS;
+          })();
+    if (hit) {
+      clearInterval(timer);
+      reached();
+    }
+  }, PHASE_POLL_MS);
+  return () => clearInterval(timer);
+}
 
 /** An earlier uninterrupted import of the same edge list: its wall seconds and content hash (or its start). */
 function reference(): { seconds: number; hash: string } | undefined {
@@ -63,21 +126,26 @@ function sizeFor(o: BenchOptions): Size {
   return o.large ? { edges: 52_000_000, nodes: 83_200_000 } : { edges: 2_000_000, nodes: 3_200_000 };
 }
 
-/** A CLI run: its exit (code or signal) and wall seconds; killed with SIGKILL after `killAfter` s if given. */
+/** A CLI run: its exit (code or signal) and wall seconds; killed with SIGKILL at `kill` if given. */
 async function runCli(
   args: readonly string[],
-  killAfter?: number,
+  kill?: { afterSeconds: number } | { phase: 'merge' | 'index'; seconds: number; edgeList: string },
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; seconds: number; stderr: string }> {
   const started = performance.now();
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const timer = killAfter === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfter * 1000);
+  const timers: NodeJS.Timeout[] = [];
+  const killLater = (seconds: number) => timers.push(setTimeout(() => child.kill('SIGKILL'), seconds * 1000));
+  let stopWatching = () => {};
+  if (kill && 'afterSeconds' in kill) killLater(kill.afterSeconds);
+  else if (kill) stopWatching = watchPhase(child.pid!, kill.phase, kill.edgeList, () => killLater(kill.seconds));
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (c, s) => resolve([c, s]));
   });
-  clearTimeout(timer);
+  for (const t of timers) clearTimeout(t);
+  stopWatching();
   return { code, signal, seconds: (performance.now() - started) / 1000, stderr };
 }
 
@@ -90,6 +158,9 @@ function stateOf(store: string): Record<string, string | number> {
     return {
       lines_committed: Number(one("SELECT json_extract(value, '$.done') FROM meta WHERE key LIKE 'import:%'") ?? 0),
       nodes: Number(one('SELECT count(*) FROM nodes')),
+      // The load's end merges the staged edges first (one transaction), then builds the two indexes.
+      staged_edges_merged:
+        has('staged_edge_runs') === 'yes' && one('SELECT 1 FROM staged_edge_runs LIMIT 1') ? 'no' : 'yes',
       nodes_by_text: has('nodes_by_text'),
       edges_by_tail: has('edges_by_tail'),
       bulk_load_open: one("SELECT 1 FROM meta WHERE key = 'bulk_load'") ? 'yes' : 'no',
@@ -154,13 +225,16 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
 
     const killed = join(dir, 'killed.sqlite');
     let finished = false;
-    for (const [k, share] of KILL_AFTER.entries()) {
-      const r = await runCli(importInto(killed), share * total);
+    for (const [k, kill] of KILL_AFTER.entries()) {
+      const r = await runCli(
+        importInto(killed),
+        'share' in kill ? { afterSeconds: kill.share * total } : { ...kill, edgeList: resolve(edges) },
+      );
       finished = r.signal !== 'SIGKILL';
       if (finished && r.code !== 0) throw new Error(`import run ${k + 1} failed: ${r.stderr}`);
       const what = finished
-        ? `finished before its kill at ${Math.round(share * total)} s`
-        : `SIGKILL after ${Math.round(share * total)} s`;
+        ? `finished before its kill at ${describeKill(kill, total)}`
+        : `SIGKILL after ${describeKill(kill, total)}`;
       rows.push({ run: `run ${k + 1}: ${what}`, seconds: Math.round(r.seconds), ...stateOf(killed) });
       if (finished) break;
     }
@@ -185,7 +259,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     });
     notes.push(`content sha256: resumed ${b.hash}, uninterrupted ${a.hash}`);
     notes.push(
-      `${size.edges} edges; kills after ${KILL_AFTER.join(', ')} × the uninterrupted import's wall time, each run timed from its own start; content = SHA-256 of every node and edge (graph/sqlite/sqlite-content-hash.ts), the count.* counters and the schema's tables and indexes by name`,
+      `${size.edges} edges; kills after ${KILL_AFTER.map((k) => ('share' in k ? `${k.share} ×` : `${k.phase}+${k.seconds} s`)).join(', ')} (a share of the uninterrupted import's wall time, or seconds into a phase of the load's end), each run timed from its own start; content = SHA-256 of every node and edge (graph/sqlite/sqlite-content-hash.ts), the count.* counters and the schema's tables and indexes by name`,
       `load average at the end ${loadavg()[0]!.toFixed(2)}`,
     );
     if (!same) throw new Error(`the resumed store differs from the uninterrupted one: ${JSON.stringify({ a, b })}`);

@@ -4,8 +4,9 @@
 // (the rerun fills one again from the committed nodes and goes on deferring), one killed past it has
 // the index and goes on the general way: every kill point must resume (`intentsim graph import`, the
 // default limit) to the store an uninterrupted import builds. The killed run is a child process that opens the store with a limit of
-// 3,000 nodes (the CLI has no such option) and kills itself with SIGKILL after its k-th committed
-// batch, or after its last batch before the load ends (merge and index builds not done).
+// 3,000 nodes (the CLI has no such option; or a limit above the graph's nodes) and kills itself with
+// SIGKILL after its k-th committed batch, or after its last batch before the load ends (merge and
+// index builds not done). A rerun fills its text table again only when it has lines left to import.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -27,13 +28,14 @@ const killer = join(dir, 'import-and-kill.mjs');
 beforeAll(async () => {
   await writeScaleGraph(edges, { nodes: 6_000, edges: EDGES, seed: 5, progress: false });
   const dist = (p: string) => JSON.stringify(new URL(`dist/${p}`, `file://${ROOT}/`).href);
-  // argv: store, edge list, kill after this many committed batches (0: after the last one, before the load ends).
+  // argv: store, edge list, kill after this many committed batches (0: after the last one, before the
+  // load ends), deferred node limit.
   writeFileSync(
     killer,
     `import { SqliteGraphStore } from ${dist('graph/sqlite/sqlite-store.js')};
 import { importJsonlEdges } from ${dist('graph/import/import-jsonl.js')};
-const [store, file, after] = process.argv.slice(2);
-const writer = SqliteGraphStore.open(store, { mode: 'write', deferredNodeLimit: ${LIMIT} });
+const [store, file, after, limit] = process.argv.slice(2);
+const writer = SqliteGraphStore.open(store, { mode: 'write', deferredNodeLimit: Number(limit) });
 let batches = 0;
 const killing = new Proxy(writer, {
   get(target, prop) {
@@ -105,19 +107,26 @@ describe('graph import killed with SIGKILL before and past the deferred node lim
     reference = dump(join(dir, 'ref.sqlite'));
   });
 
+  const REFILL = /note: resuming an interrupted import: reading its [\d,]+ committed nodes back into its text table/;
+
   it.each([
-    // after 2 batches: under the limit, the index deferred (the table dies with the process)
-    { after: 2, pastLimit: false },
+    // after 2 batches: under the limit, the index deferred (the table dies with the process; the rerun
+    // fills one again)
+    { after: 2, limit: LIMIT, pastLimit: false, refill: true },
     // after 14 and 20 batches: the limit passed, the index built mid-load, the rest the general way
-    { after: 14, pastLimit: true },
-    { after: 20, pastLimit: true },
+    { after: 14, limit: LIMIT, pastLimit: true, refill: false },
+    { after: 20, limit: LIMIT, pastLimit: true, refill: false },
     // every batch committed, the load not ended: the staged edges not merged, the indexes not built
-    { after: 0, pastLimit: true },
+    { after: 0, limit: LIMIT, pastLimit: true, refill: false },
+    // the same under the limit: the rerun merges and builds the index without filling a text table
+    { after: 0, limit: 10 * LIMIT, pastLimit: false, refill: false },
   ])(
-    'killed after batch $after (past the limit: $pastLimit): the rerun finishes the store of an uninterrupted import',
-    ({ after, pastLimit }) => {
-      const store = join(dir, `killed-${after}.sqlite`);
-      const killed = spawnSync(process.execPath, [killer, store, edges, String(after)], { encoding: 'utf8' });
+    'killed after batch $after (limit $limit, past it: $pastLimit): the rerun finishes the store of an uninterrupted import',
+    ({ after, limit, pastLimit, refill }) => {
+      const store = join(dir, `killed-${after}-${limit}.sqlite`);
+      const killed = spawnSync(process.execPath, [killer, store, edges, String(after), String(limit)], {
+        encoding: 'utf8',
+      });
       expect(killed.signal, killed.stderr).toBe('SIGKILL');
       const state = stateOf(store);
       // The import's checkpoint names the lines of the batches before the last committed one at least.
@@ -125,12 +134,13 @@ describe('graph import killed with SIGKILL before and past the deferred node lim
       expect(lines).toBeGreaterThanOrEqual(after === 0 ? EDGES - BATCH : (after - 1) * BATCH);
       expect(lines).toBeLessThanOrEqual(after === 0 ? EDGES : after * BATCH);
       expect(state).toMatchObject({ nodeTextIndex: pastLimit, loading: true });
-      expect(state.nodes >= LIMIT).toBe(pastLimit);
+      expect(state.nodes >= limit).toBe(pastLimit);
 
       const r = runCli(importArgs(store));
       expect([r.status, r.signal], r.stderr).toEqual([0, null]);
       expect(r.stderr).toMatch(/note: took over the lock .*no longer runs/);
-      expect(leftovers(dir).filter((name) => name.includes(`killed-${after}.`))).toEqual([]);
+      expect(REFILL.test(r.stderr), r.stderr).toBe(refill);
+      expect(leftovers(dir).filter((name) => name.includes(`killed-${after}-${limit}.`))).toEqual([]);
       const summary = (JSON.parse(r.stdout) as { imports: ImportSummary[] }).imports[0]!;
       expect([summary.alreadyImported, summary.edgesWritten]).toEqual([lines, EDGES - lines]);
       expect(existsSync(`${store}-journal`)).toBe(false);
