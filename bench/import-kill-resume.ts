@@ -151,7 +151,9 @@ async function runCli(
 
 /** What a store holds after a kill: where the import stood. */
 function stateOf(store: string): Record<string, string | number> {
-  const db = new Database(store, { readonly: true });
+  // Not read-only: a kill inside a transaction (the merge, an index build) leaves a hot journal, which
+  // only a connection that may write can roll back (the rerun would do the same first).
+  const db = new Database(store);
   try {
     const one = (sql: string) => db.prepare(sql).pluck().get() as number | string | undefined;
     const has = (name: string) => (one(`SELECT 1 FROM sqlite_master WHERE name = '${name}'`) ? 'yes' : 'no');
