@@ -16,10 +16,11 @@
 // 3. The last run goes to the end. Both stores' content hashes (sqlite-content-hash.ts: every node
 //    and edge), counters and index lists must be equal.
 //
-// INTENTSIM_BENCH_KILL_AFTER=0.85,0.5 sets the shares (or merge+S, index+S: see KILL_AFTER); INTENTSIM_BENCH_KILL_REFERENCE=SECONDS:HASH (an
-// earlier run's uninterrupted import of the same edge list: its wall seconds and content hash, or the
-// hash's first 16 hex digits or more, as the table shows them) skips the uninterrupted import, so that
-// another kill point costs one import, not two; the counters and indexes are then not compared.
+// INTENTSIM_BENCH_KILL_AFTER=0.85,0.5 sets the shares (or merge+S, index+S: see KILL_AFTER);
+// INTENTSIM_BENCH_KILL_REFERENCE=SECONDS:HASH (an earlier run's uninterrupted import of the same edge
+// list: its wall seconds and content hash, or the hash's first 16 hex digits or more, as the table
+// shows them) skips the uninterrupted import, so that another kill point costs one import, not two;
+// the counters and indexes are then not compared.
 //
 // Sizes: --quick 200k edges; default 2M; --large 52M edges (83.2M nodes generated, 52.9M stored: ASER
 // 2.0's core size, as bench/scale.ts --large). The edge list is generated as bench/scale.ts does,
@@ -42,7 +43,9 @@ import { runAlone } from './support/run-alone.js';
  * list has been closed for PHASE_SETTLE_MS (after the last batch, the writer's close merges the
  * staged edges), `index` when SQLite's sorter first opens a temporary file (`etilqs_…`, only index
  * builds sort on disk: sqlite-schema.ts withSortOnDisk), which is the node-text index's build when the
- * load deferred it.
+ * load deferred it. In a rerun after a kill mid-load, `merge` can fire before the load's end: such a
+ * rerun merges what the dead writer staged when it opens the store (its first read of the revision,
+ * sqlite-writer.ts), with the edge list closed; the table's columns say where each kill fell.
  */
 type KillPoint = { share: number } | { phase: 'merge' | 'index'; seconds: number };
 const KILL_AFTER: KillPoint[] = (process.env.INTENTSIM_BENCH_KILL_AFTER ?? '0.35,0.45,0.3').split(',').map((entry) => {
@@ -74,31 +77,28 @@ function openFiles(pid: number): string[] {
 }
 
 /**
- * Calls `reached` once the import process `pid` is in `phase` (see KILL_AFTER); polls until `done()`.
- * The edge list is read twice per run (its checksum, then the records), closed for a moment between.
+ * Calls `reached` once the import process `pid` is in `phase` (see KILL_AFTER); returns a function
+ * that stops watching. The edge list is read twice per run (its checksum, then the records), closed
+ * for a moment between: hence the settling time.
  */
 function watchPhase(pid: number, phase: 'merge' | 'index', edgeList: string, reached: () => void): () => void {
-  let closedSince: number | undefined;
   let seenOpen = false;
-  const timer = setInterval(() => {
-    const files = openFiles(pid);
-    const hit =
-      phase === 'index'
-        ? files.some((f) => basename(f).startsWith('etilqs_'))
-        : (() => {
-            if (files.includes(edgeList)) {
-              seenOpen = true;
-              closedSince = undefined;
-              return false;
-            }
-            if (!seenOpen) return false;
-            closedSince ??= Date.now();
-            return Date.now() - closedSince >= PHASE_SETTLE_MS;
-          })();
-    if (hit) {
-      clearInterval(timer);
-      reached();
+  let closedSince: number | undefined;
+  const inPhase = (files: string[]): boolean => {
+    if (phase === 'index') return files.some((f) => basename(f).startsWith('etilqs_'));
+    if (files.includes(edgeList)) {
+      seenOpen = true;
+      closedSince = undefined;
+      return false;
     }
+    if (!seenOpen) return false;
+    closedSince ??= Date.now();
+    return Date.now() - closedSince >= PHASE_SETTLE_MS;
+  };
+  const timer = setInterval(() => {
+    if (!inPhase(openFiles(pid))) return;
+    clearInterval(timer);
+    reached();
   }, PHASE_POLL_MS);
   return () => clearInterval(timer);
 }
@@ -135,8 +135,8 @@ async function runCli(
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const timers: NodeJS.Timeout[] = [];
-  const killLater = (seconds: number) => timers.push(setTimeout(() => child.kill('SIGKILL'), seconds * 1000));
+  let timer: NodeJS.Timeout | undefined;
+  const killLater = (seconds: number) => (timer = setTimeout(() => child.kill('SIGKILL'), seconds * 1000));
   let stopWatching = () => {};
   if (kill && 'afterSeconds' in kill) killLater(kill.afterSeconds);
   else if (kill) stopWatching = watchPhase(child.pid!, kill.phase, kill.edgeList, () => killLater(kill.seconds));
@@ -144,7 +144,7 @@ async function runCli(
     child.on('error', reject);
     child.on('close', (c, s) => resolve([c, s]));
   });
-  for (const t of timers) clearTimeout(t);
+  clearTimeout(timer);
   stopWatching();
   return { code, signal, seconds: (performance.now() - started) / 1000, stderr };
 }
