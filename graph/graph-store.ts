@@ -102,6 +102,12 @@ export interface GraphStore {
   purchaseEvents(batchSize?: number): AsyncIterable<PurchaseEventNode[]>;
   counts(): Promise<GraphCounts>;
   /**
+   * The node count alone, where a store can give it without the work `counts` may do first (a SQLite
+   * store in the middle of a bulk load merges its staged edges to count them: an importer resuming a
+   * killed load would merge what it had staged, then merge the rest into a non-empty table).
+   */
+  nodeCount?(): Promise<number>;
+  /**
    * A number that changes with every committed write (the SQLite store counts its write
    * transactions). Caches of derived data (node embeddings) key on it; a store that cannot tell
    * (Neo4j, written by other clients too) leaves it out, and such caches key on the counts only.

@@ -194,6 +194,33 @@ describe('bulk load into an empty store (fast path)', () => {
     expect(dump(path)).toEqual(expected);
   });
 
+  it('goes on staging when it resumes: what the crashed run staged is merged once, at the end, with the rest', async () => {
+    const { file, expected, path, crashed } = await crashedLoad();
+    const committedNodes = (dump(path).nodes as unknown[]).length;
+    const resumed = SqliteGraphStore.open(path, { mode: 'write' });
+    // At the resumed import's first batch: nothing merged yet (a merge there would fill `edges` and
+    // leave the rest to be merged into a non-empty table, as a node count through counts() once did).
+    let atFirstBatch: { edges: number; stagedRuns: number } | undefined;
+    const watched = withUpsertEdges(resumed, async (edges) => {
+      if (atFirstBatch === undefined) {
+        const db = new Database(path, { readonly: true });
+        atFirstBatch = {
+          edges: db.prepare('SELECT count(*) FROM edges').pluck().get() as number,
+          stagedRuns: db.prepare('SELECT count(DISTINCT run) FROM staged_edge_runs').pluck().get() as number,
+        };
+        db.close();
+      }
+      await resumed.upsertEdges(edges);
+    });
+    const summary = await importJsonlEdges(watched, file, { batchSize: 250 });
+    expect(atFirstBatch).toEqual({ edges: 0, stagedRuns: 3 });
+    expect(summary.nodesWritten).toBe((dump(path).nodes as unknown[]).length - committedNodes);
+    expect(summary.nodesWritten).toBeGreaterThan(0);
+    await resumed.close();
+    expect(dump(path)).toEqual(expected);
+    await crashed.close();
+  });
+
   it('resumes a crashed load the general way when its nodes have reached the limit of the writer that takes over', async () => {
     const { file, expected, path, crashed } = await crashedLoad();
     const nodes = (dump(path).nodes as unknown[]).length;

@@ -286,6 +286,7 @@ export function runGraphStoreContract(name: string, makeStore: StoreFactory): vo
         const store = await build(HAND_GRAPH);
         const counts = await store.counts();
         expect({ nodes: counts.nodes, edges: counts.edges }).toEqual({ nodes: 7, edges: 8 });
+        if (store.nodeCount) expect(await store.nodeCount()).toBe(7);
       });
 
       it('keeps texts byte-exact: quotes, unicode, JSON-looking and number-looking texts', async () => {
@@ -370,6 +371,7 @@ export function runGraphStoreContract(name: string, makeStore: StoreFactory): vo
           const ids = await store.lookupIds(texts);
           expect(ids.size).toBe(ref.nodes.size);
           expect(await store.counts()).toMatchObject({ nodes: ref.nodes.size, edges: ref.edges.size });
+          if (store.nodeCount) expect(await store.nodeCount()).toBe(ref.nodes.size);
           const allIds = [...ids.values()];
           for (const mode of ['incident', 'induced'] as const) {
             const got = await store.neighbourhoods(allIds, mode);

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteGraphStore } from '../graph/sqlite/sqlite-store.js';
-import { SCHEMA_VERSION, StalePurchaseIndexError } from '../graph/sqlite/sqlite-schema.js';
+import { SCHEMA_VERSION, StalePurchaseIndexError, withSortOnDisk } from '../graph/sqlite/sqlite-schema.js';
 import { openGraphStore, openGraphWriter } from '../graph/open-store.js';
 import { parsePurchaseEvent } from '../graph/purchase-events.js';
 import {
@@ -288,6 +288,25 @@ describe('SQLite store specifics', () => {
       );
     }
     await r.close();
+  });
+
+  it('builds whole indexes with the sort on disk and helper threads, and puts both settings back after, even on an error', () => {
+    const db = new Database(':memory:');
+    const settings = () => ({
+      tempStore: db.pragma('temp_store', { simple: true }) as number,
+      threads: db.pragma('threads', { simple: true }) as number,
+    });
+    db.pragma('temp_store = MEMORY');
+    const helpers = Math.min(4, availableParallelism() - 1);
+    expect(withSortOnDisk(db, settings)).toEqual({ tempStore: 1, threads: helpers }); // 1 = FILE
+    expect(settings()).toEqual({ tempStore: 2, threads: 0 }); // 2 = MEMORY
+    expect(() =>
+      withSortOnDisk(db, () => {
+        throw new Error('build failed');
+      }),
+    ).toThrow('build failed');
+    expect(settings()).toEqual({ tempStore: 2, threads: 0 });
+    db.close();
   });
 
   it('uses the indexes for batched reads (no full scans)', async () => {

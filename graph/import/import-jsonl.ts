@@ -166,8 +166,13 @@ export async function importJsonlEdges(
   return summary;
 }
 
-/** How many nodes the store holds, where the writer can say (both stores' writers are GraphStores). */
+/**
+ * How many nodes the store holds, where the writer can say (both stores' writers are GraphStores):
+ * `nodeCount` where the store has it, so that a resumed bulk load does not merge its staged edges
+ * before it goes on (see GraphStore.nodeCount).
+ */
 async function nodeCount(writer: GraphWriter): Promise<number | undefined> {
-  const store = writer as GraphWriter & Partial<Pick<GraphStore, 'counts'>>;
+  const store = writer as GraphWriter & Partial<Pick<GraphStore, 'counts' | 'nodeCount'>>;
+  if (typeof store.nodeCount === 'function') return store.nodeCount();
   return typeof store.counts === 'function' ? (await store.counts()).nodes : undefined;
 }

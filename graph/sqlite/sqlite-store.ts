@@ -147,6 +147,11 @@ export class SqliteGraphStore implements GraphStore, GraphWriter {
     return this.guard(() => this.reads.counts());
   }
 
+  /** The committed nodes (and this writer's), from the counters: no merge of staged edges (see GraphStore.nodeCount). */
+  async nodeCount(): Promise<number> {
+    return this.guard(() => this.meta.counts().nodes);
+  }
+
   /** Committed write transactions so far (0 for a store never written, or written before revisions were kept). */
   async revision(): Promise<number> {
     return this.guard(() => this.writer.revision());
