@@ -43,9 +43,9 @@ import { runAlone } from './support/run-alone.js';
  * list has been closed for PHASE_SETTLE_MS (after the last batch, the writer's close merges the
  * staged edges), `index` when SQLite's sorter first opens a temporary file (`etilqs_…`, only index
  * builds sort on disk: sqlite-schema.ts withSortOnDisk), which is the node-text index's build when the
- * load deferred it. In a rerun after a kill mid-load, `merge` can fire before the load's end: such a
- * rerun merges what the dead writer staged when it opens the store (its first read of the revision,
- * sqlite-writer.ts), with the edge list closed; the table's columns say where each kill fell.
+ * load deferred it. The table's columns say where each kill fell. (Until 2026-11-29 a rerun after a
+ * kill mid-load merged what the dead writer had staged before it went on, and `merge` could fire
+ * there: the importer counted the store's nodes through counts(), which merges staged edges.)
  */
 type KillPoint = { share: number } | { phase: 'merge' | 'index'; seconds: number };
 const KILL_AFTER: KillPoint[] = (process.env.INTENTSIM_BENCH_KILL_AFTER ?? '0.35,0.45,0.3').split(',').map((entry) => {
@@ -261,7 +261,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     });
     notes.push(`content sha256: resumed ${b.hash}, uninterrupted ${a.hash}`);
     notes.push(
-      `${size.edges} edges; kills after ${KILL_AFTER.map((k) => ('share' in k ? `${k.share} ×` : `${k.phase}+${k.seconds} s`)).join(', ')} (a share of the uninterrupted import's wall time, or seconds into a phase of the load's end), each run timed from its own start; content = SHA-256 of every node and edge (graph/sqlite/sqlite-content-hash.ts), the count.* counters and the schema's tables and indexes by name`,
+      `${process.env.INTENTSIM_BENCH_KILL_EDGES ? 'the given edge list' : `${size.edges} edges`}; kills after ${KILL_AFTER.map((k) => ('share' in k ? `${k.share} ×` : `${k.phase}+${k.seconds} s`)).join(', ')} (a share of the uninterrupted import's wall time, or seconds into a phase of the load's end), each run timed from its own start; content = SHA-256 of every node and edge (graph/sqlite/sqlite-content-hash.ts), the count.* counters and the schema's tables and indexes by name`,
       `load average at the end ${loadavg()[0]!.toFixed(2)}`,
     );
     if (!same) throw new Error(`the resumed store differs from the uninterrupted one: ${JSON.stringify({ a, b })}`);

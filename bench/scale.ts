@@ -18,7 +18,7 @@
 //   node dist/bench/scale.js --large --sizes 2000000 --no-worker-comparison   (the stages only)
 //   INTENTSIM_BENCH_SCALE_REUSE=1 npm run bench -- --large --only scale
 //   (INTENTSIM_BENCH_SCALE_SIZES=2000000,52000000 for a report of some sizes only)
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -59,6 +59,8 @@ export interface SizeFigures {
   seed: number;
   measuredAt: string;
   machine: string;
+  /** The code measured: the checkout's commit when the size began (`git rev-parse --short HEAD`, "+ changes" when its tracked files differed), where git could say. */
+  commit?: string;
   stages: StageFigures[];
   /** Nodes the import wrote: those of the generated nodes that have an edge (see LARGE_NODES_PER_EDGE). */
   storedNodes?: number;
@@ -205,6 +207,18 @@ interface PipelineManifestCounts {
   timings: Record<string, number>;
 }
 
+/** The checkout's commit, so that sizes measured at different times say which code they measured; undefined without git. */
+function commitMeasured(): string | undefined {
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: projectRoot(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const head = git('rev-parse', '--short', 'HEAD');
+    return git('status', '--porcelain', '--untracked-files=no') === '' ? head : `${head} + changes`;
+  } catch {
+    return undefined;
+  }
+}
+
 function machine(): string {
   return `${availableParallelism()} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
@@ -216,6 +230,7 @@ export async function measureSize(
   modelDir: string,
   compareWorkers: boolean,
 ): Promise<SizeFigures> {
+  const commit = commitMeasured(); // at the start: the code the stages ran
   const dir = await mkdtemp(join(tmpdir(), `intentsim-bench-scale-${size.edges}-`));
   const f = (name: string) => join(dir, name);
   const stages: StageFigures[] = [];
@@ -427,6 +442,7 @@ export async function measureSize(
       workers,
       measuredAt: new Date().toISOString(),
       machine: machine(),
+      commit,
       stages,
       sbert: {
         sampleProducts: SBERT_SAMPLE_PRODUCTS,
@@ -608,7 +624,7 @@ export function scaleReport(figures: ReadonlyArray<SizeFigures & { reused?: bool
   ];
   for (const fig of figures) {
     const parts = [
-      `${fig.size.edges} edges: measured ${fig.measuredAt} on ${fig.machine}${fig.reused ? ' (read back from bench/results/scale by the report run)' : ''}`,
+      `${fig.size.edges} edges: measured ${fig.measuredAt} on ${fig.machine}${fig.commit ? `, code at ${fig.commit}` : ''}${fig.reused ? ' (read back from bench/results/scale by the report run)' : ''}`,
     ];
     if (fig.incomplete) parts.push(`INCOMPLETE: ${fig.incomplete}`);
     if (fig.contentHash) parts.push(`imported store's content hash (nodes and edges) sha256:${fig.contentHash}`);

@@ -76,6 +76,14 @@ describe('scale bench', () => {
     expect(r.scaling!.filter((p) => p.series === 'import').map((p) => p.size)).toEqual([2_000_000, 20_000_000]);
   });
 
+  it('notes name the code each size measured, where it is known', () => {
+    const small = { ...figures(2_000_000, [stage('import', 10, 8, 500)], 1000, 50), commit: 'addaa29' };
+    const large = figures(20_000_000, [stage('import', 100, 80, 600)], 1000, 50);
+    const notes = scaleReport([small, large], 1).notes;
+    expect(notes.filter((n) => n.startsWith('2000000 edges: measured'))[0]).toContain('on test, code at addaa29');
+    expect(notes.filter((n) => n.startsWith('20000000 edges: measured'))[0]).not.toContain('code at');
+  });
+
   it('an incomplete size: slopes for the stages it finished only, no projection, and the note says what is missing', () => {
     const small = figures(2_000_000, [stage('import', 10, 8, 500), stage('embed (glove-100d)', 20, 10, 900)], 1000, 50);
     const {
