@@ -194,7 +194,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const rows: BenchRow[] = [];
   const notes: string[] = [`load average at the start ${loadavg()[0]!.toFixed(2)}`];
   try {
-    let edges = process.env.INTENTSIM_BENCH_KILL_EDGES;
+    const givenEdges = process.env.INTENTSIM_BENCH_KILL_EDGES;
+    let edges = givenEdges;
     if (edges) notes.push(`edge list: ${edges} (INTENTSIM_BENCH_KILL_EDGES, made beforehand)`);
     else {
       edges = join(dir, 'graph.jsonl');
@@ -261,7 +262,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     });
     notes.push(`content sha256: resumed ${b.hash}, uninterrupted ${a.hash}`);
     notes.push(
-      `${process.env.INTENTSIM_BENCH_KILL_EDGES ? 'the given edge list' : `${size.edges} edges`}; kills after ${KILL_AFTER.map((k) => ('share' in k ? `${k.share} ×` : `${k.phase}+${k.seconds} s`)).join(', ')} (a share of the uninterrupted import's wall time, or seconds into a phase of the load's end), each run timed from its own start; content = SHA-256 of every node and edge (graph/sqlite/sqlite-content-hash.ts), the count.* counters and the schema's tables and indexes by name`,
+      `${givenEdges ? 'the given edge list' : `${size.edges} edges`}; kills after ${KILL_AFTER.map((k) => ('share' in k ? `${k.share} ×` : `${k.phase}+${k.seconds} s`)).join(', ')} (a share of the uninterrupted import's wall time, or seconds into a phase of the load's end), each run timed from its own start; content = SHA-256 of every node and edge (graph/sqlite/sqlite-content-hash.ts), the count.* counters and the schema's tables and indexes by name`,
       `load average at the end ${loadavg()[0]!.toFixed(2)}`,
     );
     if (!same) throw new Error(`the resumed store differs from the uninterrupted one: ${JSON.stringify({ a, b })}`);
