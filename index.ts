@@ -384,6 +384,7 @@ export {
   type ValidityIndexData,
   type ValidityRules,
   type Task1Pair,
+  type Task2Pair,
   type ValiditySettings,
   type ValidityExtras,
   type GoldRefusal,

@@ -201,9 +201,9 @@ describe('the rules through the validity index', () => {
   it('fits-as-well refuses a Task-2 distractor the gold intention fits within the margin, and not one it does not', () => {
     const on = rules({ excludeFitsAsWell: true });
     // "tell time" fits c1 (a clock-like title) as well as the gold w2; s1 not.
-    expect(index.task2Refusal(0, row('w1'), row('w2'), row('c1'), on)).toBe('fits-as-well');
-    expect(index.task2Refusal(0, row('w1'), row('w2'), row('s1'), on)).toBeUndefined();
-    expect(index.task2Refusal(0, row('w1'), row('w2'), row('c1'), rules({}))).toBeUndefined();
+    expect(index.task2Refusal(index.task2Pair(0, row('w1'), row('w2')), row('c1'), on)).toBe('fits-as-well');
+    expect(index.task2Refusal(index.task2Pair(0, row('w1'), row('w2')), row('s1'), on)).toBeUndefined();
+    expect(index.task2Refusal(index.task2Pair(0, row('w1'), row('w2')), row('c1'), rules({}))).toBeUndefined();
   });
 
   it('unexplained drops a gold that fits neither of its products, vacuous refuses a distractor unexplained for its own pair', () => {
@@ -224,8 +224,8 @@ describe('the rules through the validity index', () => {
     expect(index.fit!.pairFit(0, row('w1'), row('w2'))).toBeCloseTo(pairFit, 12);
     // c1 fits "tell time" better than the pair's mean: refused at margin 0; s1 fits it less: kept.
     expect(f('c1')).toBeGreaterThan(pairFit);
-    expect(index.task2Refusal(0, row('w1'), row('w2'), row('c1'), on)).toBe('fits-as-well');
-    expect(index.task2Refusal(0, row('w1'), row('w2'), row('s1'), on)).toBeUndefined();
+    expect(index.task2Refusal(index.task2Pair(0, row('w1'), row('w2')), row('c1'), on)).toBe('fits-as-well');
+    expect(index.task2Refusal(index.task2Pair(0, row('w1'), row('w2')), row('s1'), on)).toBeUndefined();
   });
 
   it("unanchored refuses a Task-1 distractor that fits the item's pair within the margin of its own pair", () => {
@@ -263,11 +263,11 @@ describe('the rules through the validity index', () => {
     it('Task 2: refuses a candidate sharing a word with the gold or the given product, by lemma', () => {
       const index = build(false);
       // Given s1, gold s2 ("scarves" = "scarf"): w1 shares nothing, c1 nothing.
-      expect(index.task2Refusal(1, row('s1'), row('w1'), row('w2'), on)).toBe('title-words'); // watch / watches
-      expect(index.task2Refusal(1, row('s1'), row('w1'), row('c1'), on)).toBeUndefined();
-      expect(index.task2Refusal(1, row('w1'), row('c1'), row('s2'), on)).toBeUndefined();
-      expect(index.task2Refusal(1, row('w1'), row('c1'), row('w2'), on)).toBe('title-words'); // shares with the given w1
-      expect(index.task2Refusal(1, row('s1'), row('w1'), row('w2'), rules({}))).toBeUndefined();
+      expect(index.task2Refusal(index.task2Pair(1, row('s1'), row('w1')), row('w2'), on)).toBe('title-words'); // watch / watches
+      expect(index.task2Refusal(index.task2Pair(1, row('s1'), row('w1')), row('c1'), on)).toBeUndefined();
+      expect(index.task2Refusal(index.task2Pair(1, row('w1'), row('c1')), row('s2'), on)).toBeUndefined();
+      expect(index.task2Refusal(index.task2Pair(1, row('w1'), row('c1')), row('w2'), on)).toBe('title-words'); // shares with the given w1
+      expect(index.task2Refusal(index.task2Pair(1, row('s1'), row('w1')), row('w2'), rules({}))).toBeUndefined();
     });
 
     it("Task 1: refuses a distractor asserted for a pair sharing a title word with the item's pair, only with title-cluster kinds", () => {

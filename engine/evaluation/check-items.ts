@@ -400,12 +400,12 @@ function flagsOf(
   const ids = Array.isArray(json.distractors_id) ? json.distractors_id : [];
   const titles = Array.isArray(json.distractors_product) ? json.distractors_product : [];
   const idOfTitle = new Map<unknown, unknown>(titles.map((t, k) => [t, ids[k]]));
+  const pair = index.task2Pair(goldKey, given, gold);
   for (const [letter, text] of distractors) {
     const id = idOfTitle.get(text);
     if (typeof id !== 'string') continue;
     const candidate = index.productIndex(id);
-    for (const rule of rulesOf((rules) => index.task2Refusal(goldKey, given, gold, candidate, rules), cut))
-      flag(rule, letter, text);
+    for (const rule of rulesOf((rules) => index.task2Refusal(pair, candidate, rules), cut)) flag(rule, letter, text);
   }
   flag(index.goldRefusal(goldKey, given, gold, all), q.gold, intention ?? '');
   return out;

@@ -49,19 +49,13 @@ export function emptiedBy(r: Pick<DrawResult, 'chosen' | 'dropped'>): ValidityFi
 }
 
 /** The drop record for a window that gave fewer than three valid distractors. */
-export function shortWindow(
-  id: string,
-  task: 1 | 2,
-  r: DrawResult,
-  windowText: string,
-  refusedIds: string[],
-): DroppedAssertion {
+export function shortWindow(id: string, task: 1 | 2, r: DrawResult, windowText: string): DroppedAssertion {
   const refused = countReasons(r.dropped);
   const found = r.chosen.length;
   const reason = emptiedBy(r) ?? (found === 0 && r.dropped.length === 0 ? 'window-empty' : 'too-few-distractors');
   const parts = [`${found} valid distractor${found === 1 ? '' : 's'} in ${windowText}`];
   if (r.members !== undefined) parts.push(`${r.members} eligible member${r.members === 1 ? '' : 's'}`);
-  if (refusedIds.length > 0)
+  if (r.dropped.length > 0)
     parts.push(
       `refused: ${Object.entries(refused)
         .map(([k, v]) => `${v} ${k}`)

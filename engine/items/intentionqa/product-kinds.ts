@@ -129,9 +129,14 @@ export function phrasesOfProduct(k: ProductKinds, p: number): Int32Array {
 
 /** Whether two ascending id lists share an id. */
 export function intersects(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  let i = 0;
+  return intersectsRange(a, 0, a.length, b);
+}
+
+/** Whether the ascending a[from ..< to] and the ascending list b share an id (no view of a is made). */
+export function intersectsRange(a: ArrayLike<number>, from: number, to: number, b: ArrayLike<number>): boolean {
+  let i = from;
   let j = 0;
-  while (i < a.length && j < b.length) {
+  while (i < to && j < b.length) {
     const x = a[i]!;
     const y = b[j]!;
     if (x === y) return true;
@@ -139,6 +144,38 @@ export function intersects(a: ArrayLike<number>, b: ArrayLike<number>): boolean 
     else j++;
   }
   return false;
+}
+
+/**
+ * intersects(kindOf(k, p), ids) and intersects(phrasesOfProduct(k, p), ids) without the views: the
+ * Task-2 rules ask them of every window member (task2Refusal).
+ */
+export function kindsMeet(k: ProductKinds, p: number, ids: ArrayLike<number>): boolean {
+  return p >= 0 && p + 1 < k.firstKind.length && intersectsRange(k.kindIds, k.firstKind[p]!, k.firstKind[p + 1]!, ids);
+}
+
+export function phrasesMeet(k: ProductKinds, p: number, ids: ArrayLike<number>): boolean {
+  return (
+    p >= 0 &&
+    p + 1 < k.firstPhrase.length &&
+    intersectsRange(k.phraseIds, k.firstPhrase[p]!, k.firstPhrase[p + 1]!, ids)
+  );
+}
+
+/** The ids of two ascending id lists, ascending, each once. */
+export function sortedUnion(a: ArrayLike<number>, b: ArrayLike<number>): Int32Array {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? a[i]! : Infinity;
+    const y = j < b.length ? b[j]! : Infinity;
+    const z = x <= y ? x : y;
+    if (out.length === 0 || out[out.length - 1] !== z) out.push(z);
+    if (x === z) i++;
+    if (y === z) j++;
+  }
+  return Int32Array.from(out);
 }
 
 const NO_IDS = new Int32Array(0);

@@ -15,7 +15,7 @@
 // vectors: second-answer is on) and it is a number (no vector for a text, nothing asserted): never
 // under `--preset released`, whose items stay the released shape. Numbers are written as computed,
 // as `score` is (JSON keeps a double exactly, so the same seed gives the same bytes).
-import type { Task1Pair, ValidityIndex } from './validity-filters.js';
+import type { Task1Pair, Task2Pair, ValidityIndex } from './validity-filters.js';
 
 /** The readings of a Task-1 distractor (each present only when known). */
 export interface Task1Readings {
@@ -53,19 +53,14 @@ export function task1Readings(
   });
 }
 
-/** Task 2: product index `candidate` offered with `given` for the gold `gold` of intention key id `goldKey`. */
-export function task2Readings(
-  index: ValidityIndex,
-  goldKey: number,
-  given: number,
-  gold: number,
-  candidate: number,
-): Task2Readings {
+/** Task 2: product index `candidate` offered for `pair` (task2Pair). */
+export function task2Readings(index: ValidityIndex, pair: Task2Pair, candidate: number): Task2Readings {
   const fit = index.fit;
+  const { goldKey, given } = pair;
   const known2 = goldKey >= 0;
   return known({
     fit: fit && known2 ? fit.fit(goldKey, candidate) : NaN,
-    pair_fit: fit && known2 ? fit.pairFit(goldKey, given, gold) : NaN,
+    pair_fit: fit && known2 ? pair.goldFit : NaN,
     asserted_cosine: index.vectors && known2 ? index.largestCosine(goldKey, index.assertedIds(given, candidate)) : NaN,
   });
 }

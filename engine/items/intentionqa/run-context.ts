@@ -78,9 +78,8 @@ export interface PivotCandidates {
 
 export class IntentionQaContext {
   readonly vectors: UnitVectors;
-  /** Title and normalised title per vector row ('' / undefined when the catalogue lacks the product). */
+  /** Title per vector row (undefined when the catalogue lacks the product). */
   readonly titleOfRow: Array<string | undefined>;
-  readonly normTitleOfRow: Array<string | undefined>;
   readonly wordsOfRow: WordSet[];
   /** The same words as integers, with one marker per task (the overlap test on every window member). */
   readonly task1Words: WordMarker;
@@ -141,7 +140,6 @@ export class IntentionQaContext {
   private constructor(input: IntentionQaInput, options: IntentionQaOptions, vectors: UnitVectors) {
     this.vectors = vectors;
     this.titleOfRow = vectors.ids.map((id) => input.products.get(id));
-    this.normTitleOfRow = this.titleOfRow.map((t) => (t === undefined ? undefined : normalizeOptionText(t)));
     this.wordsOfRow = vectors.ids.map((id) => wordsOf([input.phrases.get(id)]));
     const wordIds = new RowWordIds(this.wordsOfRow);
     this.task1Words = wordIds.marker();
@@ -210,8 +208,9 @@ export class IntentionQaContext {
       if (rb !== ra) this.assertionsOfRow[fill[rb]!++] = i;
     }
     const titleIds = new Map<string, number>();
-    this.titleIdOfRow = Int32Array.from(this.normTitleOfRow, (t) => {
-      if (t === undefined) return -1;
+    this.titleIdOfRow = Int32Array.from(this.titleOfRow, (title) => {
+      if (title === undefined) return -1;
+      const t = normalizeOptionText(title);
       let id = titleIds.get(t);
       if (id === undefined) titleIds.set(t, (id = titleIds.size));
       return id;

@@ -62,7 +62,6 @@ export function draftTask1(
       return true;
     },
   });
-  const refused = r.dropped.map((d) => ({ id: ctx.assertions[d.key]!.id, score: d.score, reason: d.reason }));
   const enumerated = r.members !== undefined;
   if (r.chosen.length < DISTRACTORS_PER_ITEM) {
     return {
@@ -73,7 +72,6 @@ export function draftTask1(
         1,
         r,
         `Sim_i ${formatWindow(w)}${sameRelation ? ` within relation "${a.relation}"` : ''}`,
-        refused.map((x) => x.id),
       ),
     };
   }
@@ -99,7 +97,8 @@ export function draftTask1(
         members: r.members ?? null,
         ...(options.sampling === 'lowest' ? { lowest_pool_end: r.lowestPoolEnd ?? null } : {}),
         seed: rngLabel,
-        refused,
+        // Listed for an item only: a short window's record just counts its refusals.
+        refused: r.dropped.map((d) => ({ id: ctx.assertions[d.key]!.id, score: d.score, reason: d.reason })),
       },
       ...(pair ? goldFitField(validity, ctx.intentionIds[i]!, pair.a, pair.b) : {}),
     },

@@ -35,12 +35,19 @@ export function draftTask2(
   const wordsA = ctx.task2Words;
   wordsA.mark([given]);
   const givenTitle = ctx.titleIdOfRow[given]!;
-  const goldTitle = ctx.normTitleOfRow[answer];
-  const taken = new Set<string>();
+  const goldTitle = ctx.titleIdOfRow[answer]!;
+  const taken = new Set<number>();
   const validity = ctx.validity;
   const goldKey = validity ? ctx.intentionIds[i]! : -1;
   const givenProduct = validity ? validity.productIndex(a.itemA) : -1;
   const goldProduct = validity ? validity.productIndex(a.itemB) : -1;
+  // A row is its product's index.
+  const pair = validity?.task2Pair(
+    goldKey,
+    givenProduct,
+    goldProduct,
+    (row) => ctx.vectors.cosine(row, answer) >= options.substituteCosine,
+  );
   const universe = productUniverse(
     ctx.vectors.vector(anchor),
     ctx.search,
@@ -69,18 +76,12 @@ export function draftTask2(
         ctx.titleIdOfRow[row]! >= 0 &&
         ctx.titleIdOfRow[row] !== givenTitle &&
         (!options.requireOverlap || wordsA.overlaps(row)),
+      // Titles compared by id (equal ids, equal normalised titles; eligible rows have a title): a
+      // window's members are a thousand rows scattered over the catalogue.
       accept: (row) => {
-        const title = ctx.normTitleOfRow[row]!;
+        const title = ctx.titleIdOfRow[row]!;
         if (row === answer || title === goldTitle) return 'false-negative';
-        // A row is its product's index.
-        const refusal = validity?.task2Refusal(
-          goldKey,
-          givenProduct,
-          goldProduct,
-          row,
-          options,
-          () => ctx.vectors.cosine(row, answer) >= options.substituteCosine,
-        );
+        const refusal = pair && validity!.task2Refusal(pair, row, options);
         if (refusal !== undefined) return refusal;
         if (taken.has(title)) return 'duplicate-option';
         taken.add(title);
@@ -88,7 +89,6 @@ export function draftTask2(
       },
     },
   );
-  const refused = r.dropped.map((d) => ({ id: ctx.vectors.ids[d.key]!, score: d.score, reason: d.reason }));
   const enumerated = r.members !== undefined;
   if (r.chosen.length < DISTRACTORS_PER_ITEM) {
     return {
@@ -99,7 +99,6 @@ export function draftTask2(
         2,
         r,
         `Sim_p ${formatWindow(w)} around ${options.anchor === 'answer' ? 'p_B' : 'p_A'}${options.task2Universe === 'assertions' ? " among the kept assertions' products" : ''}`,
-        refused.map((x) => x.id),
       ),
     };
   }
@@ -113,7 +112,7 @@ export function draftTask2(
         score: c.score,
         overlap: wordsA.overlaps(c.key) ? 1 : 0,
         method: c.via,
-        ...(validity ? task2Readings(validity, goldKey, givenProduct, goldProduct, c.key) : {}),
+        ...(pair ? task2Readings(validity!, pair, c.key) : {}),
       })),
       hadFalseNegative: r.dropped.some((d) => d.reason === 'false-negative'),
       selection: {
@@ -124,7 +123,8 @@ export function draftTask2(
         exact: r.exact,
         members: r.members ?? null,
         seed: rngLabel,
-        refused,
+        // Listed for an item only: a short window's record just counts its refusals.
+        refused: r.dropped.map((d) => ({ id: ctx.vectors.ids[d.key]!, score: d.score, reason: d.reason })),
       },
       ...goldFitField(validity, goldKey, givenProduct, goldProduct),
     },

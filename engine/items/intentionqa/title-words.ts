@@ -19,6 +19,7 @@
 // product's title hold 9 of them (3.4%, against 13.4%).
 import { contentWords } from '../content-words.js';
 import { lemmatizeNoun } from '../../products/wordnet-morphy.js';
+import { intersects, intersectsRange } from './product-kinds.js';
 
 /** The content words (lemmas) of each product index, as sorted word ids (compressed rows; plain data for the workers). */
 export interface TitleWordsData {
@@ -77,20 +78,19 @@ export function titleWordsData(
   return { first, words: Int32Array.from(words), task1 };
 }
 
-/** Whether the titles of product indices p and q share a word (a merge of two sorted rows); false for an index out of range. */
-export function shareTitleWord(d: TitleWordsData, p: number, q: number): boolean {
-  const n = d.first.length - 1;
-  if (p < 0 || q < 0 || p >= n || q >= n) return false;
-  let i = d.first[p]!;
-  let j = d.first[q]!;
-  const iEnd = d.first[p + 1]!;
-  const jEnd = d.first[q + 1]!;
-  while (i < iEnd && j < jEnd) {
-    const x = d.words[i]!;
-    const y = d.words[j]!;
-    if (x === y) return true;
-    if (x < y) i++;
-    else j++;
-  }
-  return false;
+/** The word ids of product index p's title, ascending; empty for an index out of range. */
+export function titleWordsOf(d: TitleWordsData, p: number): Int32Array {
+  return p >= 0 && p < d.first.length - 1 ? d.words.subarray(d.first[p]!, d.first[p + 1]!) : NO_WORDS;
 }
+
+/** intersects(titleWordsOf(d, p), ids) without the view: the Task-2 rules ask it of every window member. */
+export function titleWordsMeet(d: TitleWordsData, p: number, ids: ArrayLike<number>): boolean {
+  return p >= 0 && p < d.first.length - 1 && intersectsRange(d.words, d.first[p]!, d.first[p + 1]!, ids);
+}
+
+/** Whether the titles of product indices p and q share a word; false for an index out of range. */
+export function shareTitleWord(d: TitleWordsData, p: number, q: number): boolean {
+  return intersects(titleWordsOf(d, p), titleWordsOf(d, q));
+}
+
+const NO_WORDS = new Int32Array(0);

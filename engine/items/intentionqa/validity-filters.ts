@@ -18,10 +18,10 @@
 import type { SentenceEncoder, VectorSet } from '../../../embeddings/sentence-encoder.js';
 import type { UnitVectors } from '../../search/unit-vectors.js';
 import type { Assertion } from './assertions.js';
-import { intersects, kindOf, phrasesOfProduct } from './product-kinds.js';
+import { intersects, kindOf, kindsMeet, phrasesMeet, phrasesOfProduct, sortedUnion } from './product-kinds.js';
 import { IntentionFit, type IntentionFitVectors } from './intention-fit.js';
 import { kindUsesWordsOf } from './kind-words.js';
-import { shareTitleWord } from './title-words.js';
+import { shareTitleWord, titleWordsMeet, titleWordsOf } from './title-words.js';
 import type { WordAndFitRules } from './intentionqa-options.js';
 import {
   buildValidityIndexData,
@@ -103,6 +103,30 @@ export interface Task1Pair {
   asserted: ArrayLike<number>;
   /** The gold intention's fit to the pair (intention-fit.ts); NaN when unknown (no fit vectors). */
   goldFit: number;
+}
+
+/**
+ * What the Task-2 rules consult about an item (ValidityIndex.task2Pair): computed once per item, so
+ * that each of a window's candidates (often a thousand, nearly all refused) costs the rules only what
+ * depends on the candidate.
+ */
+export interface Task2Pair {
+  /** The gold's intention key id (-1: a text no assertion has); the given product's and the gold's indices. */
+  goldKey: number;
+  given: number;
+  gold: number;
+  /** The gold intention's fit to the item's pair (given, gold): what fits-as-well compares with; NaN when unknown. */
+  goldFit: number;
+  /** The kind phrase ids of the given product and the gold, ascending: a candidate of one is a substitute. */
+  kinds: Int32Array;
+  /** The shared phrases of the given product within which the gold's intention is generic (group-generic). */
+  genericPhrases: Int32Array;
+  /** The title word ids of the given product and the gold, ascending (title-words). */
+  titleWords: Int32Array;
+  /** Whether the candidate's vector is within the substitute cosine of the gold's (absent: only kinds make a substitute). */
+  nearGold: ((candidate: number) => boolean) | undefined;
+  /** kind-asserted's answer for a candidate's kind phrase id, filled as the draw asks. */
+  kindAsserted: Map<number, boolean>;
 }
 
 /** What a run's manifest and report record about the validity filters. */
@@ -329,43 +353,90 @@ export class ValidityIndex {
   }
 
   /**
-   * Task 2: the rule that refuses product index `candidate` as a distractor for the given product
-   * index `given`, the gold product index `gold` and the gold's intention key id `goldKey`; undefined
-   * when none does. `nearGold` answers whether the candidate's vector is within the substitute cosine
-   * of the gold's (absent: no vectors, only kinds make a substitute).
+   * What the Task-2 rules consult about the item of the gold's intention key id `goldKey`, the given
+   * product index `given` and the gold product index `gold`: computed once per item. `nearGold`
+   * answers whether a candidate's vector is within the substitute cosine of the gold's (absent: no
+   * vectors, only kinds make a substitute).
    */
-  task2Refusal(
-    goldKey: number,
-    given: number,
-    gold: number,
-    candidate: number,
-    rules: ValidityRules,
-    nearGold?: () => boolean,
-  ): ValidityFilter | undefined {
+  task2Pair(goldKey: number, given: number, gold: number, nearGold?: (candidate: number) => boolean): Task2Pair {
+    const d = this.data;
+    const known = goldKey >= 0;
+    const genericPhrases: number[] = [];
+    if (known && d.groupGenericCode.length > 0)
+      for (const x of phrasesOfProduct(d.kinds, given))
+        if (d.kinds.sharedPhrase[x] === 1 && search(d.groupGenericCode, x * this.keys + goldKey) >= 0)
+          genericPhrases.push(x);
+    const words = d.titleWords;
+    return {
+      goldKey,
+      given,
+      gold,
+      goldFit: known && this.fit ? this.fit.pairFit(goldKey, given, gold) : NaN,
+      kinds: sortedUnion(kindOf(d.kinds, given), kindOf(d.kinds, gold)),
+      genericPhrases: Int32Array.from(genericPhrases),
+      titleWords: words ? sortedUnion(titleWordsOf(words, given), titleWordsOf(words, gold)) : NONE,
+      nearGold,
+      kindAsserted: new Map(),
+    };
+  }
+
+  /**
+   * Task 2: the rule that refuses product index `candidate` as a distractor of `pair` (task2Pair);
+   * undefined when none does.
+   */
+  task2Refusal(pair: Task2Pair, candidate: number, rules: ValidityRules): ValidityFilter | undefined {
+    const { goldKey, given } = pair;
     const known = goldKey >= 0;
     const asserted = known ? this.assertedIds(given, candidate) : NONE;
     if (rules.excludePairAsserted && known && includesId(asserted, goldKey)) return 'pair-asserted';
     if (rules.excludeSecondAnswers && known && this.closeToAnyId(goldKey, asserted)) return 'second-answer';
+    // Of the given product's kind or the gold's (sameKind with either), or near the gold.
     if (
       rules.excludeSubstitutes &&
-      (this.sameKind(candidate, gold) || this.sameKind(candidate, given) || nearGold?.() === true)
+      (kindsMeet(this.data.kinds, candidate, pair.kinds) || pair.nearGold?.(candidate) === true)
     )
       return 'substitute';
-    if (rules.excludeKindAsserted && known && this.kindAssertedCloseTo(goldKey, given, candidate))
-      return 'kind-asserted';
-    if (rules.excludeGroupGeneric && known && this.groupGenericFor(goldKey, given, candidate)) return 'group-generic';
+    if (rules.excludeKindAsserted && known && this.kindAssertedForPair(pair, candidate)) return 'kind-asserted';
+    // groupGenericFor(goldKey, given, candidate), the given product's side read once per pair.
+    if (rules.excludeGroupGeneric && known && phrasesMeet(this.data.kinds, candidate, pair.genericPhrases))
+      return 'group-generic';
     // The gold's fit is its intention's fit to the item's pair (the given product and the gold), as in Task 1.
     if (
       rules.excludeFitsAsWell &&
       known &&
       this.fit &&
-      this.fit.fit(goldKey, candidate) >= this.fit.pairFit(goldKey, given, gold) - rules.fitMargin
+      this.fit.fit(goldKey, candidate) >= pair.goldFit - rules.fitMargin
     )
       return 'fits-as-well';
     if (rules.excludeKindWords && known && this.kindUsesWordsOf(goldKey, candidate)) return 'kind-words';
-    if (rules.excludeTitleWords && (this.shareTitleWord(candidate, gold) || this.shareTitleWord(candidate, given)))
-      return 'title-words';
+    // shareTitleWord with the gold or with the given product: one merge with both titles' words.
+    const words = this.data.titleWords;
+    if (rules.excludeTitleWords && words && titleWordsMeet(words, candidate, pair.titleWords)) return 'title-words';
     return undefined;
+  }
+
+  /**
+   * kindAssertedCloseTo(pair.goldKey, pair.given, candidate), each of the candidate's kinds answered
+   * once per item: a window's candidates share few kinds.
+   */
+  private kindAssertedForPair(pair: Task2Pair, candidate: number): boolean {
+    const d = this.data;
+    const ka = kindOf(d.kinds, pair.given);
+    if (ka.length === 0) return false;
+    const k = d.kinds;
+    if (candidate < 0 || candidate + 1 >= k.firstKind.length) return false;
+    // The candidate's kinds (kindOf) read in place: this runs for nearly every window member.
+    for (let at = k.firstKind[candidate]!; at < k.firstKind[candidate + 1]!; at++) {
+      const y = k.kindIds[at]!;
+      let answer = pair.kindAsserted.get(y);
+      if (answer === undefined) {
+        answer = false;
+        for (const x of ka) if ((answer = this.kindPairCloseTo(pair.goldKey, x, y))) break;
+        pair.kindAsserted.set(y, answer);
+      }
+      if (answer) return true;
+    }
+    return false;
   }
 
   /** Whether a title of one pair shares a content word with a title of the other (title-words.ts). */
@@ -444,24 +515,22 @@ export class ValidityIndex {
    */
   kindAssertedCloseTo(id: number, a: number, b: number): boolean {
     const d = this.data;
-    const ka = kindOf(d.kinds, a);
     const kb = kindOf(d.kinds, b);
-    if (ka.length === 0 || kb.length === 0) return false;
+    for (const x of kindOf(d.kinds, a)) for (const y of kb) if (this.kindPairCloseTo(id, x, y)) return true;
+    return false;
+  }
+
+  /** Whether key id `id`, or a key close to it, is asserted for a pair of kind phrase ids x and y (kindAssertedCloseTo). */
+  private kindPairCloseTo(id: number, x: number, y: number): boolean {
+    const d = this.data;
     const n = d.kinds.phraseOfId.length;
-    let close: Int32Array | undefined;
-    for (const x of ka)
-      for (const y of kb) {
-        const c = search(d.kindPairCode, x <= y ? x * n + y : y * n + x);
-        if (c < 0) continue;
-        const from = d.firstKindPairKey[c]!;
-        const to = d.firstKindPairKey[c + 1]!;
-        if (to - from <= KIND_LIST_SCAN) {
-          for (let j = from; j < to; j++) if (this.closeIds(id, d.kindPairKeys[j]!)) return true;
-        } else {
-          close ??= this.closeKeysOf(id);
-          for (const k of close) if (bisect(d.kindPairKeys, from, to, k)) return true;
-        }
-      }
+    const c = search(d.kindPairCode, x <= y ? x * n + y : y * n + x);
+    if (c < 0) return false;
+    const from = d.firstKindPairKey[c]!;
+    const to = d.firstKindPairKey[c + 1]!;
+    if (to - from <= KIND_LIST_SCAN) {
+      for (let j = from; j < to; j++) if (this.closeIds(id, d.kindPairKeys[j]!)) return true;
+    } else for (const k of this.closeKeysOf(id)) if (bisect(d.kindPairKeys, from, to, k)) return true;
     return false;
   }
 
