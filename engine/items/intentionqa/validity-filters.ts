@@ -361,11 +361,9 @@ export class ValidityIndex {
   task2Pair(goldKey: number, given: number, gold: number, nearGold?: (candidate: number) => boolean): Task2Pair {
     const d = this.data;
     const known = goldKey >= 0;
-    const genericPhrases: number[] = [];
-    if (known && d.groupGenericCode.length > 0)
-      for (const x of phrasesOfProduct(d.kinds, given))
-        if (d.kinds.sharedPhrase[x] === 1 && search(d.groupGenericCode, x * this.keys + goldKey) >= 0)
-          genericPhrases.push(x);
+    const genericPhrases = known
+      ? phrasesOfProduct(d.kinds, given).filter((x) => this.genericInGroup(goldKey, x))
+      : NONE;
     const words = d.titleWords;
     return {
       goldKey,
@@ -373,7 +371,7 @@ export class ValidityIndex {
       gold,
       goldFit: known && this.fit ? this.fit.pairFit(goldKey, given, gold) : NaN,
       kinds: sortedUnion(kindOf(d.kinds, given), kindOf(d.kinds, gold)),
-      genericPhrases: Int32Array.from(genericPhrases),
+      genericPhrases,
       titleWords: words ? sortedUnion(titleWordsOf(words, given), titleWordsOf(words, gold)) : NONE,
       nearGold,
       kindAsserted: new Map(),
@@ -420,18 +418,16 @@ export class ValidityIndex {
    * once per item: a window's candidates share few kinds.
    */
   private kindAssertedForPair(pair: Task2Pair, candidate: number): boolean {
-    const d = this.data;
-    const ka = kindOf(d.kinds, pair.given);
-    if (ka.length === 0) return false;
-    const k = d.kinds;
+    const k = this.data.kinds;
     if (candidate < 0 || candidate + 1 >= k.firstKind.length) return false;
-    // The candidate's kinds (kindOf) read in place: this runs for nearly every window member.
+    // The candidate's kinds (kindOf) read in place, and the given product's only for a kind not yet
+    // answered: this runs for nearly every window member.
     for (let at = k.firstKind[candidate]!; at < k.firstKind[candidate + 1]!; at++) {
       const y = k.kindIds[at]!;
       let answer = pair.kindAsserted.get(y);
       if (answer === undefined) {
         answer = false;
-        for (const x of ka) if ((answer = this.kindPairCloseTo(pair.goldKey, x, y))) break;
+        for (const x of kindOf(k, pair.given)) if ((answer = this.kindPairCloseTo(pair.goldKey, x, y))) break;
         pair.kindAsserted.set(y, answer);
       }
       if (answer) return true;
@@ -548,14 +544,19 @@ export class ValidityIndex {
 
   /** Whether key id `id` is generic within a group (a shared phrase) that products a and b both hold. */
   groupGenericFor(id: number, a: number, b: number): boolean {
-    const d = this.data;
-    if (d.groupGenericCode.length === 0) return false;
-    const pa = phrasesOfProduct(d.kinds, a);
-    const pb = phrasesOfProduct(d.kinds, b);
-    for (const x of pa)
-      if (d.kinds.sharedPhrase[x] === 1 && pb.includes(x) && search(d.groupGenericCode, x * this.keys + id) >= 0)
-        return true;
+    const pb = phrasesOfProduct(this.data.kinds, b);
+    for (const x of phrasesOfProduct(this.data.kinds, a)) if (pb.includes(x) && this.genericInGroup(id, x)) return true;
     return false;
+  }
+
+  /** Whether key id `id` is generic within the group of phrase id x (a shared phrase). */
+  private genericInGroup(id: number, x: number): boolean {
+    const d = this.data;
+    return (
+      d.kinds.sharedPhrase[x] === 1 &&
+      d.groupGenericCode.length > 0 &&
+      search(d.groupGenericCode, x * this.keys + id) >= 0
+    );
   }
 
   /** Whether products a and b are the same kind: their kinds share a kind phrase. */
