@@ -245,27 +245,52 @@ function referenceTask1Candidates(
 
 describe('Task 1 windows against an O(n²) reference', () => {
   const world = intentionQaWorld({ products: 400, assertions: 900, dim: 16, clusters: 8, seed: 3 });
-  it('enumeration through the product range finds exactly the true window members', async () => {
+  it('enumeration through the product range finds exactly the true window members and scores', async () => {
     const ctx = await IntentionQaContext.create(world, resolveOptionsForTest({}));
     let total = 0;
     for (const i of Array.from(ctx.validAssertions).slice(0, 120)) {
-      const eligibleRef = new Set(referenceTask1Candidates(ctx, i, true).map((c) => c.j));
-      const ref = referenceTask1Candidates(ctx, i, true)
+      const reference = referenceTask1Candidates(ctx, i, true);
+      const eligibleRef = new Set(reference.map((c) => c.j));
+      const ref = reference
         .filter((c) => inWindow(c.s, TASK1_WINDOW_UNIFORM))
-        .map((c) => c.j)
-        .sort((a, b) => a - b);
-      const r = drawFromWindow(intentionUniverse(ctx, i, ctx.rowB[i]!, TASK1_WINDOW_UNIFORM), {
-        ...TASK1_WINDOW_UNIFORM,
-        k: 100_000,
-        sampling: 'uniform',
-        rng: new Rng(1),
-        strategy: 'enumerate',
-        eligible: (j) => eligibleRef.has(j),
-      });
-      expect(r.chosen.map((c) => c.key).sort((a, b) => a - b)).toEqual(ref);
+        .map((c) => [c.j, c.s])
+        .sort((a, b) => a[0]! - b[0]!);
+      // Either product as the pivot (anchor 'answer' pivots on the second): the same members.
+      for (const pivot of [ctx.rowB[i]!, ctx.rowA[i]!]) {
+        const r = drawFromWindow(intentionUniverse(ctx, i, pivot, TASK1_WINDOW_UNIFORM), {
+          ...TASK1_WINDOW_UNIFORM,
+          k: 100_000,
+          sampling: 'uniform',
+          rng: new Rng(1),
+          strategy: 'enumerate',
+          eligible: (j) => eligibleRef.has(j),
+        });
+        expect(r.chosen.map((c) => [c.key, c.score]).sort((a, b) => a[0]! - b[0]!)).toEqual(ref);
+      }
       total += ref.length;
     }
     expect(total).toBeGreaterThan(500);
+  });
+
+  it("a pivot's candidates are exactly the assertions with both products in its range, ascending", async () => {
+    const ctx = await IntentionQaContext.create(world, resolveOptionsForTest({}));
+    const v = ctx.vectors;
+    let found = 0;
+    for (const pivot of [0, 1, 2, 50, 123, 399]) {
+      for (const lo of [0.6, 0.8]) {
+        const near = ctx.ranges.aroundRow(pivot, lo, true);
+        const candidates = ctx.pivotCandidates(pivot, near, lo, true);
+        const expected = Array.from(ctx.validAssertions).filter(
+          (j) => v.cosine(pivot, ctx.rowA[j]!) >= lo && v.cosine(pivot, ctx.rowB[j]!) >= lo,
+        );
+        expect(Array.from(candidates.keys)).toEqual(expected);
+        expect(Array.from(candidates.pivotMin)).toEqual(
+          expected.map((j) => Math.min(v.cosine(pivot, ctx.rowA[j]!), v.cosine(pivot, ctx.rowB[j]!))),
+        );
+        found += expected.length;
+      }
+    }
+    expect(found).toBeGreaterThan(100);
   });
 
   it('lowest mode draws only from the released pool computed by brute force', async () => {

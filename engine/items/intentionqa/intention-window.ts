@@ -7,9 +7,9 @@
 // contain every member of the window; each is then scored exactly. The cost is one range query
 // (shared with Task 2 through the row cache, since the pivot is the Task-2 anchor), one visit of the
 // assertions mentioning a product in that range (IntentionQaContext.pivotCandidates, kept for the
-// pivot's next assertion), and for each candidate its two similarities to the other product — or,
-// when candidates outnumber half the range (dense assertions: 1M over 200k products), one similarity
-// per product of the range and two look-ups per candidate. Whether R itself is complete is the range
+// pivot's next assertion), and for each candidate its two similarities to the other product, each
+// product's computed once however many candidates share it (dense assertions: 1M over 200k products
+// put ~6,400 candidates on ~4,800 products of a ~7,600-product range). Whether R itself is complete is the range
 // search's business: the exact scan is; the HNSW index is up to its recall (then items say exact: false).
 import { passesLo } from '../../search/range-search.js';
 import type { CosineWindow, WindowUniverse } from '../../search/windows.js';
@@ -63,44 +63,29 @@ export function intentionUniverse(
       const around = ctx.pivotCandidates(pivotRow, near, w.lo, w.loInclusive);
       const other = ctx.rowA[query] === pivotRow ? ctx.rowB[query]! : ctx.rowA[query]!;
       const v = ctx.vectors;
+      // Each product's similarity to the other product, computed the first time a candidate needs
+      // it: a product shared by several candidates costs one dot product, and the second product of
+      // a candidate whose first already fails lo costs none.
+      const stamp = ctx.nextRowStamp();
+      const known = ctx.rowStamps;
+      const otherScore = ctx.rowScratch;
+      const toOther = (row: number): number => {
+        if (known[row] !== stamp) {
+          known[row] = stamp;
+          otherScore[row] = v.cosine(other, row);
+        }
+        return otherScore[row]!;
+      };
       const keys: number[] = [];
       const scores: number[] = [];
-      const n = around.keys.length;
-      if (2 * n <= near.rows.length) {
-        // Few candidates: their own two similarities to the other product.
-        for (let k = 0; k < n; k++) {
-          const j = around.keys[k]!;
-          const s3 = v.cosine(other, ctx.rowA[j]!);
-          if (!passesLo(s3, w.lo, w.loInclusive)) continue;
-          const s = Math.min(around.pivotMin[k]!, s3, v.cosine(other, ctx.rowB[j]!));
-          if (passesLo(s, w.lo, w.loInclusive)) {
-            keys.push(j);
-            scores.push(s);
-          }
-        }
-      } else {
-        // Many candidates (dense assertions): one similarity per product of the pivot's range, then
-        // each candidate is two look-ups. The same scores as above (the same dot products).
-        const stamp = ctx.nextVisitStamp();
-        const near2 = ctx.rowStamps;
-        const otherScore = ctx.rowScratch;
-        for (const row of near.rows) {
-          const s = v.cosine(other, row);
-          if (passesLo(s, w.lo, w.loInclusive)) {
-            near2[row] = stamp;
-            otherScore[row] = s;
-          }
-        }
-        for (let k = 0; k < n; k++) {
-          const j = around.keys[k]!;
-          const c = ctx.rowA[j]!;
-          const d = ctx.rowB[j]!;
-          if (near2[c] !== stamp || near2[d] !== stamp) continue;
-          const s = Math.min(around.pivotMin[k]!, otherScore[c]!, otherScore[d]!);
-          if (passesLo(s, w.lo, w.loInclusive)) {
-            keys.push(j);
-            scores.push(s);
-          }
+      for (let k = 0; k < around.keys.length; k++) {
+        const j = around.keys[k]!;
+        const sc = toOther(ctx.rowA[j]!);
+        if (!passesLo(sc, w.lo, w.loInclusive)) continue;
+        const s = Math.min(around.pivotMin[k]!, sc, toOther(ctx.rowB[j]!));
+        if (passesLo(s, w.lo, w.loInclusive)) {
+          keys.push(j);
+          scores.push(s);
         }
       }
       return { keys, scores, method: near.method, exact: near.exact };

@@ -94,12 +94,15 @@ export class IntentionQaContext {
   /** The valid assertion indices of each relation, ascending: the Task-1 universe with relationScope `same`. */
   readonly validAssertionsOfRelation: Map<string, Int32Array>;
   /**
-   * Product row → indices of valid assertions that mention it, ascending: those of row r are
-   * assertionsOfRow[assertionsOfRowStart[r] .. assertionsOfRowStart[r + 1]) (compressed rows: a Map
-   * of lists cost more than the visits themselves at 1M assertions).
+   * Product row → the valid assertions whose first product it is, ascending, and their second
+   * product's row: those of row r sit at [assertionsOfRowAStart[r], assertionsOfRowAStart[r + 1]) of
+   * assertionsOfRowA and secondRowOfRowA (compressed rows: a Map of lists cost more than the visits
+   * themselves at 1M assertions). Each valid assertion is listed once, so a pass over the rows of a
+   * range meets it at most once, and its second product is read next to it rather than from rowB.
    */
-  readonly assertionsOfRowStart: Int32Array;
-  readonly assertionsOfRow: Int32Array;
+  readonly assertionsOfRowAStart: Int32Array;
+  readonly assertionsOfRowA: Int32Array;
+  readonly secondRowOfRowA: Int32Array;
   /** An id per distinct normalised title (-1: no title), for the comparisons made on every window member. */
   readonly titleIdOfRow: Int32Array;
   /** The rows Task-2 distractors come from, ascending (task2Universe), and a 1 at each of them. */
@@ -114,9 +117,11 @@ export class IntentionQaContext {
   readonly intentionIds: Int32Array;
   /** Assertions removed by the filters, in input order, with why. */
   readonly filtered: Array<{ assertion: Assertion; drop: FilterDrop }>;
-  /** Scratch for enumerations: visitStamps[j] === current stamp means "assertion j already seen". */
-  readonly visitStamps: Uint32Array;
-  /** Scratch per product row for enumerations: membership stamp and the pivot's score. */
+  /**
+   * Scratch per product row for enumerations: rowStamps[r] === the current stamp (nextRowStamp) says
+   * row r holds a value of this enumeration in rowScratch (the pivot's score in pivotCandidates, the
+   * other product's in a Task-1 listing). No clearing between enumerations.
+   */
   readonly rowStamps: Uint32Array;
   readonly rowScratch: Float64Array;
   private stamp = 0;
@@ -185,7 +190,7 @@ export class IntentionQaContext {
     const ofInput = this.validity?.intentionIds;
     this.intentionIds = ofInput ? Int32Array.from(kept, (k) => ofInput[k]!) : new Int32Array(0);
     const valid: number[] = [];
-    this.assertionsOfRowStart = new Int32Array(vectors.size + 1);
+    this.assertionsOfRowAStart = new Int32Array(vectors.size + 1);
     for (let i = 0; i < n; i++) {
       const a = this.assertions[i]!;
       const ra = vectors.row(a.itemA) ?? -1;
@@ -194,18 +199,17 @@ export class IntentionQaContext {
       this.rowB[i] = rb;
       if (ra >= 0 && rb >= 0 && vectors.isValid(ra) && vectors.isValid(rb)) {
         valid.push(i);
-        this.assertionsOfRowStart[ra + 1]! += 1;
-        if (rb !== ra) this.assertionsOfRowStart[rb + 1]! += 1;
+        this.assertionsOfRowAStart[ra + 1]! += 1;
       }
     }
-    for (let r = 0; r < vectors.size; r++) this.assertionsOfRowStart[r + 1]! += this.assertionsOfRowStart[r]!;
-    this.assertionsOfRow = new Int32Array(this.assertionsOfRowStart[vectors.size]!);
-    const fill = this.assertionsOfRowStart.slice(0, vectors.size);
+    for (let r = 0; r < vectors.size; r++) this.assertionsOfRowAStart[r + 1]! += this.assertionsOfRowAStart[r]!;
+    this.assertionsOfRowA = new Int32Array(valid.length);
+    this.secondRowOfRowA = new Int32Array(valid.length);
+    const fill = this.assertionsOfRowAStart.slice(0, vectors.size);
     for (const i of valid) {
-      const ra = this.rowA[i]!;
-      const rb = this.rowB[i]!;
-      this.assertionsOfRow[fill[ra]!++] = i;
-      if (rb !== ra) this.assertionsOfRow[fill[rb]!++] = i;
+      const at = fill[this.rowA[i]!]!++;
+      this.assertionsOfRowA[at] = i;
+      this.secondRowOfRowA[at] = this.rowB[i]!;
     }
     const titleIds = new Map<string, number>();
     this.titleIdOfRow = Int32Array.from(this.titleOfRow, (title) => {
@@ -234,16 +238,14 @@ export class IntentionQaContext {
         for (const r of [this.rowA[i]!, this.rowB[i]!]) if (r >= 0 && vectors.isValid(r)) this.inTask2Universe[r] = 1;
       this.task2Rows = Int32Array.from(vectors.validRows.filter((r) => this.inTask2Universe[r] === 1));
     }
-    this.visitStamps = new Uint32Array(n);
     this.rowStamps = new Uint32Array(vectors.size);
     this.rowScratch = new Float64Array(vectors.size);
   }
 
   /** A fresh stamp for one enumeration (a Set per query would dominate the cost on dense windows). */
-  nextVisitStamp(): number {
+  nextRowStamp(): number {
     this.stamp += 1;
     if (this.stamp === 0xffffffff) {
-      this.visitStamps.fill(0);
       this.rowStamps.fill(0);
       this.stamp = 1;
     }
@@ -305,23 +307,21 @@ export class IntentionQaContext {
     const last = this.lastPivot;
     if (last && last.pivot === pivot && last.lo === lo && last.loInclusive === loInclusive) return last.candidates;
     // Mark the range: an assertion with a product outside it has Sim_i < lo without any arithmetic.
-    const stamp = this.nextVisitStamp();
+    const stamp = this.nextRowStamp();
     const inRange = this.rowStamps;
     const pivotScore = this.rowScratch;
     for (let k = 0; k < near.rows.length; k++) {
       inRange[near.rows[k]!] = stamp;
       pivotScore[near.rows[k]!] = near.scores[k]!;
     }
-    const visited = this.visitStamps;
+    // Every assertion with both products in the range is listed under its first product, once.
     const found: number[] = [];
-    const starts = this.assertionsOfRowStart;
-    const list = this.assertionsOfRow;
+    const starts = this.assertionsOfRowAStart;
+    const list = this.assertionsOfRowA;
+    const second = this.secondRowOfRowA;
     for (const row of near.rows) {
       for (let at = starts[row]!; at < starts[row + 1]!; at++) {
-        const j = list[at]!;
-        if (visited[j] === stamp) continue;
-        visited[j] = stamp;
-        if (inRange[this.rowA[j]!] === stamp && inRange[this.rowB[j]!] === stamp) found.push(j);
+        if (inRange[second[at]!] === stamp) found.push(list[at]!);
       }
     }
     // Ascending (a native sort, once per pivot), so that every window drawn from them is listed in
