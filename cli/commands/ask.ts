@@ -1,5 +1,6 @@
 // `intentsim ask`: items in, responses out, from an OpenAI-compatible model (engine/evaluation/ask.ts)
 // or from the no-LLM embedding solver (engine/evaluation/embedding-solver.ts).
+import { progressWanted } from '../../core/progress.js';
 import { join } from 'node:path';
 import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
@@ -142,7 +143,7 @@ export function registerAskCommand(program: Command): void {
       style: o.style,
       out: o.out,
       onError: o.onError,
-      progress: process.stderr.isTTY,
+      progress: progressWanted(),
     });
     const lines = [
       `${r.benchmark === 'sib' ? 'SessionIntentBench' : 'IntentionQA'} items: ${r.items}; already answered ${r.alreadyAnswered}; asked ${r.asked} (${r.cacheHits} completions from the cache, ${r.requestsSent} requests sent)`,

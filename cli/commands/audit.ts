@@ -1,5 +1,6 @@
 // `intentsim audit`: a judge model asked which options of every IntentionQA item are right
 // (engine/evaluation/audit.ts); verdicts, their counts, and with --drop-flagged the items kept.
+import { progressWanted } from '../../core/progress.js';
 import type { Command } from '@commander-js/extra-typings';
 import { AUDIT_FILES, DEFAULT_JUDGE_SETTINGS } from '../../engine/evaluation/audit-files.js';
 import { declarePaths } from '../declared-paths.js';
@@ -91,7 +92,7 @@ export function registerAuditCommand(program: Command): void {
       dropFlagged: o.dropFlagged === true,
       onError: o.onError,
       limits: inputLimits(o),
-      progress: process.stderr.isTTY,
+      progress: progressWanted(),
     });
     const s = r.summary;
     const lines = [

@@ -4,6 +4,7 @@
 // The flags a preset sets have no default here: a flag the user did not give stays undefined, so
 // the library resolves it from --preset (engine/items/intentionqa/intentionqa-options.ts), and a
 // flag the user gave overrides the preset.
+import { progressWanted } from '../../core/progress.js';
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { SAMPLINGS } from '../../engine/search/windows.js';
 import {
@@ -383,7 +384,7 @@ export function pipelineStageOptions(
     },
     onError: o.onError,
     limits: inputLimits(o),
-    progress: process.stderr.isTTY,
+    progress: progressWanted(),
     ...(settings ? { settingsFile: { file: settings.file, sha256: settings.sha256 } } : {}),
   };
 }
