@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { undoAllForInterrupt } from '../core/interrupt.js';
 import { DraftSpill } from '../engine/items/intentionqa/draft-spill.js';
 import type { AssertionDraft } from '../engine/items/intentionqa/draft.js';
 import { RowWordIds, overlaps, wordsOf } from '../engine/items/intentionqa/concept-overlap.js';
@@ -59,6 +61,19 @@ describe('DraftSpill (drafts made out of order, read back in order)', () => {
     } finally {
       spill.close();
     }
+  });
+
+  it('its folder goes on close, and on Ctrl-C or SIGTERM before that (the interrupt handler undoes it)', () => {
+    const closed = new DraftSpill(2);
+    closed.put(draft(0));
+    closed.close();
+    expect(existsSync(closed.dir)).toBe(false);
+    expect(undoAllForInterrupt()).toBe(0); // close() also forgot it
+    const interrupted = new DraftSpill(2);
+    interrupted.put(draft(1));
+    expect(existsSync(interrupted.dir)).toBe(true);
+    expect(undoAllForInterrupt()).toBe(1); // as the CLI's SIGINT / SIGTERM handler does
+    expect(existsSync(interrupted.dir)).toBe(false);
   });
 
   it('refuses a draft put twice, one outside its range, and a get of one never put', () => {

@@ -3,18 +3,22 @@
 // Drafting in pivot blocks (pivot-blocks.ts) makes an assertion's draft when its pivot's block comes,
 // not in assertion order, while gold placement needs the drafts in order. At 1M assertions the drafts
 // are gigabytes as objects, so each is written as one JSON line to a temporary file (numbers survive
-// JSON exactly) and read back by its byte offset when its turn comes. The file is removed on close.
+// JSON exactly) and read back by its byte offset when its turn comes. The file is removed on close,
+// and by Ctrl-C or SIGTERM (core/interrupt.ts): at 1M assertions it passes a gigabyte.
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeOnInterrupt } from '../../../core/temporary-files.js';
 import type { AssertionDraft } from './draft.js';
 
 /** Bytes gathered before one write (fewer system calls than one per draft). */
 const WRITE_BUFFER = 4 * 1024 * 1024;
 
 export class DraftSpill {
-  private readonly dir: string;
+  /** The temporary folder of the spill file (gone after close or an interrupt). */
+  readonly dir: string;
   private readonly fd: number;
+  private readonly forgetOnInterrupt: () => void;
   private readonly offsets: Float64Array;
   private readonly lengths: Int32Array;
   private written = 0;
@@ -25,6 +29,7 @@ export class DraftSpill {
   /** A spill for drafts of assertion indices 0..size-1, in a new temporary directory. */
   constructor(readonly size: number) {
     this.dir = mkdtempSync(join(tmpdir(), 'intentsim-drafts-'));
+    this.forgetOnInterrupt = removeOnInterrupt(this.dir);
     this.fd = openSync(join(this.dir, 'drafts.jsonl'), 'w+');
     this.offsets = new Float64Array(size);
     this.lengths = new Int32Array(size).fill(-1);
@@ -76,5 +81,6 @@ export class DraftSpill {
   close(): void {
     closeSync(this.fd);
     rmSync(this.dir, { recursive: true, force: true });
+    this.forgetOnInterrupt();
   }
 }

@@ -6,10 +6,10 @@
 // product of i). So the assertions mentioning a product of R(pivot, lo) = {p : Sim_p(pivot, p) ≥ lo}
 // contain every member of the window; each is then scored exactly. The cost is one range query
 // (shared with Task 2 through the row cache, since the pivot is the Task-2 anchor), one visit of the
-// assertions mentioning a product in that range (IntentionQaContext.pivotCandidates, kept for the
+// assertions whose first product is in that range (IntentionQaContext.pivotCandidates, kept for the
 // pivot's next assertion), and for each candidate its two similarities to the other product, each
-// product's computed once however many candidates share it (dense assertions: 1M over 200k products
-// put ~6,400 candidates on ~4,800 products of a ~7,600-product range). Whether R itself is complete is the range
+// product's computed once however many candidates share it (1M assertions over 200k products: ~6,400
+// candidates on ~4,800 products of a ~7,600-product range). Whether R itself is complete is the range
 // search's business: the exact scan is; the HNSW index is up to its recall (then items say exact: false).
 import { passesLo } from '../../search/range-search.js';
 import type { CosineWindow, WindowUniverse } from '../../search/windows.js';
