@@ -19,6 +19,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeBenchModel } from '../embeddings/model-generator.js';
 import { meanPoolBatch } from '../embeddings/pooling.js';
+import { ORT_TELEMETRY_VARIABLE } from '../embeddings/ort-telemetry.js';
 import { sharedMiniLmTokenizerDir } from '../core/shared-files.js';
 import { readNpyFloat32 } from '../core/npy.js';
 import { Rng } from '../core/rng.js';
@@ -47,7 +48,10 @@ function timeProcess(command: string, args: string[], scratch: string): ProcessT
   const withTime = existsSync(GNU_TIME);
   const [file, argv] = withTime ? [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, command, ...args]] : [command, args];
   const started = performance.now();
-  const result = spawnSync(file, argv, { encoding: 'utf8', cwd: ROOT });
+  // ONNX Runtime's telemetry off in both processes, so that they do the same work: intentsim sets the
+  // variable itself (embeddings/ort-telemetry.ts); a Python user would have to.
+  const env = { ...process.env, [ORT_TELEMETRY_VARIABLE]: '1' };
+  const result = spawnSync(file, argv, { encoding: 'utf8', cwd: ROOT, env });
   const wall = (performance.now() - started) / 1000;
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr || result.error}`);
   if (!withTime) return { wall };
@@ -287,7 +291,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     notes.push(
       `16 ASER-like sentences (seed ${seed}; ${source}); q8 MiniLM-L6-shaped model (random weights), CPU, ` +
         `${threads} threads, batch 64; median of ${rounds} alternated runs of each process, timed from spawn to exit ` +
-        `(node ${process.version}; the Python peer is bench/support/python_encode.py)` +
+        `(node ${process.version}; the Python peer is bench/support/python_encode.py; ONNX Runtime's ` +
+        `telemetry off in both, ${ORT_TELEMETRY_VARIABLE}=1)` +
         (existsSync(GNU_TIME) ? '; CPU = user + system seconds of the process (GNU time)' : ''),
     );
     notes.push(`load average ${loadNow()} after the processes were timed`);

@@ -4,7 +4,9 @@
 // The types are the package's own: `Ort` in type positions, `ort` for values.
 import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
+import { keepOrtTelemetryOff } from './ort-telemetry.js';
 
+keepOrtTelemetryOff(); // before ORT's environment exists: it reads the variable once
 export const ort = createRequire(import.meta.url)('onnxruntime-node') as typeof Ort;
 
 /**

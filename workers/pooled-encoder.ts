@@ -9,6 +9,7 @@ import type { OnnxEncoderOptions } from '../embeddings/onnx-encoder.js';
 import { compiledWorkerFile } from './worker-file.js';
 import type { EncodeTask, EncodeWorkerInfo, WorkerModelOptions } from './encode-worker.js';
 import { ConfigError } from '../core/errors.js';
+import { keepOrtTelemetryOff } from '../embeddings/ort-telemetry.js';
 
 /** The data fields of `options`, picked one by one (a spread would carry any function along). */
 export function workerModelOptions(options: OnnxEncoderOptions): WorkerModelOptions {
@@ -54,6 +55,7 @@ export class PooledSentenceEncoder implements DescribedEncoder {
       ...workerModelOptions(model),
       intraOpThreads: pooling.threadsPerWorker,
     };
+    keepOrtTelemetryOff(); // the workers open ORT sessions; only this thread can set the process's variable
     const pool = new Piscina<EncodeTask, Float32Array | EncodeWorkerInfo>({
       filename: compiledWorkerFile(new URL('./encode-worker.js', import.meta.url)),
       minThreads: pooling.workers,

@@ -9,7 +9,8 @@
 //     core are not in /proc/cpuinfo: 2 is assumed on CPUs with FMA (Intel since Haswell, AMD since
 //     Zen 2, and the AVX-512 Xeons; some low-end Xeons have one 512-bit unit), 1 otherwise.
 import { readFileSync } from 'node:fs';
-import * as ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-node';
+import { ort } from '../../embeddings/onnxruntime.js';
 import { buildMatMulOnnx, matMulFlops, seededMatrix, type MatMulShape } from './matmul-model.js';
 
 export interface TheoreticalPeak {
@@ -83,8 +84,8 @@ export class GemmPeakMeter {
   private runs = 0;
 
   private constructor(
-    private readonly session: ort.InferenceSession,
-    private readonly x: ort.Tensor,
+    private readonly session: Ort.InferenceSession,
+    private readonly x: Ort.Tensor,
     readonly shape: MatMulShape,
     readonly threads: number,
   ) {}

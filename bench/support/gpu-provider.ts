@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-node';
+import { ort } from '../../embeddings/onnxruntime.js';
 import {
   DeviceUnavailableError,
   firstLine,
@@ -53,7 +54,7 @@ export async function probeGpuProvider(device: DeviceRequest, factory?: SessionF
     const modelPath = join(dir, 'matmul.onnx');
     writeFileSync(modelPath, buildMatMulOnnx(shape, seededMatrix(shape.k, shape.n, 'gpu-probe')));
     const x = new ort.Tensor('float32', seededMatrix(shape.m, shape.k, 'gpu-probe/x'), [shape.m, shape.k]);
-    const probe = async (session: ort.InferenceSession) => {
+    const probe = async (session: Ort.InferenceSession) => {
       const out = await session.run({ x });
       for (const v of Object.values(out)) v.dispose();
     };
