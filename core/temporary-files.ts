@@ -1,6 +1,8 @@
-// The temporary files that outputs are written to before they are renamed into place: their names,
-// their removal when the process is interrupted, and the removal of those a killed run left behind.
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+// The temporary files that outputs are written to before they are renamed into place, and the scratch
+// data a run keeps in the system's temporary folder: their names, their removal when the process is
+// interrupted, and the removal of those a killed run left behind.
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { undoOnInterrupt } from './interrupt.js';
 import { isProcessAlive } from './process-alive.js';
@@ -64,4 +66,52 @@ export function removeStaleTemporaryFiles(target: string, kind: 'folder' | 'file
   if (kind === 'folder') visit(target, 0, () => true);
   else visit(dirname(target), MAX_DEPTH, (output) => output.startsWith(basename(target)));
   return removed;
+}
+
+/**
+ * The name of a scratch entry in the system's temporary folder: `PREFIX-PID-…`, the process id telling
+ * a later run which entries a killed process left.
+ */
+export function scratchPathFor(prefix: string, unique: string = String(Date.now())): string {
+  return join(tmpdir(), `${prefix}-${process.pid}-${unique}`);
+}
+
+/**
+ * Removes the entries (files or folders) `PREFIX-PID-…` of the system's temporary folder whose process
+ * is gone: scratch data of a run killed by `kill -9` or a power cut, which no interrupt handler could
+ * remove (a spill at 1M assertions passes a gigabyte). Entries of running processes, this one's
+ * included, and every other name are left alone. Returns the paths removed.
+ */
+export function removeStaleScratch(prefix: string): string[] {
+  const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-(\\d+)-`);
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return removed; // no temporary folder to tidy: nothing to do
+  }
+  for (const name of names) {
+    const m = pattern.exec(name);
+    if (!m || isProcessAlive(Number(m[1]))) continue;
+    const path = join(tmpdir(), name);
+    try {
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // another user's, or already gone: not ours to insist on
+    }
+  }
+  return removed;
+}
+
+/**
+ * A new folder in the system's temporary folder for this process's scratch data (`PREFIX-PID-…`),
+ * removed if the process is interrupted until `forget` is called (after the caller removed it).
+ * The folders and files that killed processes left under the same prefix are removed first.
+ */
+export function makeScratchFolder(prefix: string): { dir: string; forget: () => void } {
+  removeStaleScratch(prefix);
+  const dir = mkdtempSync(scratchPathFor(prefix, ''));
+  return { dir, forget: removeOnInterrupt(dir) };
 }

@@ -1,5 +1,6 @@
 // Atomic outputs: a temporary file beside the target, renamed on commit, removed on abort, on a
-// failed commit and on an interrupt; and the clean-up of those a killed run left.
+// failed commit and on an interrupt; and the clean-up of those (and of scratch data in the temporary
+// folder) a killed run left.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -8,7 +9,13 @@ import { rmSync } from 'node:fs';
 import { openAtomicWriter, openTemporaryOutput, writeAtomically, writeFileAtomic } from '../core/atomic.js';
 import { undoAllForInterrupt } from '../core/interrupt.js';
 import { NpyRowWriter } from '../core/npy.js';
-import { parseTemporaryName, removeStaleTemporaryFiles, temporaryPathFor } from '../core/temporary-files.js';
+import {
+  makeScratchFolder,
+  parseTemporaryName,
+  removeStaleScratch,
+  removeStaleTemporaryFiles,
+  temporaryPathFor,
+} from '../core/temporary-files.js';
 import { deadPid } from './support/faults.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'intentsim-atomic-'));
@@ -109,6 +116,33 @@ describe('temporary files', () => {
     for (const f of [mine, namesake, otherOutput]) writeFileSync(f, 'x');
     expect(removeStaleTemporaryFiles(join(beside, 'g.sqlite'), 'file').sort()).toEqual([mine, namesake].sort());
     expect(existsSync(otherOutput)).toBe(true);
+  });
+
+  it('scratch in the temporary folder: a new folder names its process; those of dead processes go, under its prefix only', () => {
+    const dead = deadPid();
+    const entries = {
+      deadFolder: join(tmpdir(), `intentsim-t.x-${dead}-abc123`),
+      deadFile: join(tmpdir(), `intentsim-t.x-${dead}-17.hnsw`),
+      alive: join(tmpdir(), `intentsim-t.x-${process.pid}-def456`),
+      otherPrefix: join(tmpdir(), `intentsim-tax-${dead}-1`), // '.' is not a wildcard
+      notAPid: join(tmpdir(), 'intentsim-t.x-notes'),
+    };
+    mkdirSync(entries.deadFolder);
+    writeFileSync(join(entries.deadFolder, 'drafts.jsonl'), 'x');
+    for (const f of [entries.deadFile, entries.alive, entries.otherPrefix, entries.notAPid]) writeFileSync(f, 'x');
+    const scratch = makeScratchFolder('intentsim-t.x');
+    try {
+      expect(basename(scratch.dir)).toMatch(new RegExp(`^intentsim-t\\.x-${process.pid}-\\w{6}$`));
+      for (const gone of [entries.deadFolder, entries.deadFile]) expect(existsSync(gone)).toBe(false);
+      for (const kept of [entries.alive, entries.otherPrefix, entries.notAPid]) expect(existsSync(kept)).toBe(true);
+      expect(removeStaleScratch('intentsim-t.x')).toEqual([]); // its own folder and the live one stay
+      expect(existsSync(scratch.dir)).toBe(true);
+      expect(undoAllForInterrupt()).toBe(1); // registered for an interrupt until forgotten
+      expect(existsSync(scratch.dir)).toBe(false);
+    } finally {
+      scratch.forget();
+      for (const f of Object.values(entries)) rmSync(f, { recursive: true, force: true });
+    }
   });
 });
 

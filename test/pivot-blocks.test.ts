@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { undoAllForInterrupt } from '../core/interrupt.js';
-import { DraftSpill } from '../engine/items/intentionqa/draft-spill.js';
+import { DRAFTS_PREFIX, DraftSpill } from '../engine/items/intentionqa/draft-spill.js';
 import type { AssertionDraft } from '../engine/items/intentionqa/draft.js';
 import { RowWordIds, overlaps, wordsOf } from '../engine/items/intentionqa/concept-overlap.js';
 import { Rng } from '../core/rng.js';
@@ -65,6 +66,7 @@ describe('DraftSpill (drafts made out of order, read back in order)', () => {
 
   it('its folder goes on close, and on Ctrl-C or SIGTERM before that (the interrupt handler undoes it)', () => {
     const closed = new DraftSpill(2);
+    expect(basename(closed.dir).startsWith(`${DRAFTS_PREFIX}-${process.pid}-`)).toBe(true); // a later run tells a killed one's
     closed.put(draft(0));
     closed.close();
     expect(existsSync(closed.dir)).toBe(false);

@@ -16,10 +16,9 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type * as Hnsw from 'hnswlib-node';
-import { removeOnInterrupt } from '../../core/temporary-files.js';
+import { removeOnInterrupt, removeStaleScratch, scratchPathFor } from '../../core/temporary-files.js';
 import { writeAtomically } from '../../core/atomic.js';
 import { checksumOfFile } from '../../core/checksum.js';
 import { notice } from '../../core/notice.js';
@@ -32,6 +31,9 @@ import { DEFAULT_HNSW_PARAMS, ExactScanRange, passesLo } from './range-search.js
 const SCAN_INSTEAD_OF_KNN = 8;
 import type { UnitVectors } from './unit-vectors.js';
 import { makeDirs } from '../../core/make-dirs.js';
+
+/** The names of in-memory indexes' temporary copies in the temporary folder: `intentsim-hnsw-PID-…`. */
+const HNSW_SCRATCH_PREFIX = 'intentsim-hnsw';
 
 // hnswlib-node is a CommonJS native add-on, loaded when an index is first built or read: modules
 // that import this one for its constants (the item options, `--help`) do not load it (issue 50).
@@ -141,8 +143,10 @@ export class VectorIndex {
   async file(): Promise<{ path: string; release(): Promise<void> }> {
     if (this.path !== undefined) return { path: this.path, release: async () => {} };
     // An index built in memory has no output to sit beside: a temporary file in the system temp
-    // folder, removed by release() or, when the run is interrupted before, on the interrupt.
-    const path = join(tmpdir(), `intentsim-hnsw-${process.pid}-${Date.now()}.hnsw`);
+    // folder, removed by release() or, when the run is interrupted before, on the interrupt; one a
+    // killed run left is removed here.
+    removeStaleScratch(HNSW_SCRATCH_PREFIX);
+    const path = scratchPathFor(HNSW_SCRATCH_PREFIX, `${Date.now()}.hnsw`);
     const forget = [removeOnInterrupt(path), removeOnInterrupt(sidecarPath(path))];
     const release = async () => {
       await rm(path, { force: true });

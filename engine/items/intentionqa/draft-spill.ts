@@ -4,12 +4,15 @@
 // not in assertion order, while gold placement needs the drafts in order. At 1M assertions the drafts
 // are gigabytes as objects, so each is written as one JSON line to a temporary file (numbers survive
 // JSON exactly) and read back by its byte offset when its turn comes. The file is removed on close,
-// and by Ctrl-C or SIGTERM (core/interrupt.ts): at 1M assertions it passes a gigabyte.
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// by Ctrl-C or SIGTERM (core/interrupt.ts), and, when a run was killed outright, by the next spill
+// of any run (its folder names the process): at 1M assertions it passes a gigabyte.
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeOnInterrupt } from '../../../core/temporary-files.js';
+import { makeScratchFolder } from '../../../core/temporary-files.js';
 import type { AssertionDraft } from './draft.js';
+
+/** The spill folders' names in the temporary folder: `intentsim-drafts-PID-…`. */
+export const DRAFTS_PREFIX = 'intentsim-drafts';
 
 /** Bytes gathered before one write (fewer system calls than one per draft). */
 const WRITE_BUFFER = 4 * 1024 * 1024;
@@ -28,8 +31,7 @@ export class DraftSpill {
 
   /** A spill for drafts of assertion indices 0..size-1, in a new temporary directory. */
   constructor(readonly size: number) {
-    this.dir = mkdtempSync(join(tmpdir(), 'intentsim-drafts-'));
-    this.forgetOnInterrupt = removeOnInterrupt(this.dir);
+    ({ dir: this.dir, forget: this.forgetOnInterrupt } = makeScratchFolder(DRAFTS_PREFIX));
     this.fd = openSync(join(this.dir, 'drafts.jsonl'), 'w+');
     this.offsets = new Float64Array(size);
     this.lengths = new Int32Array(size).fill(-1);
