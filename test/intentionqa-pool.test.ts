@@ -50,6 +50,17 @@ describe('draftInParallel (IntentionQA items in a Piscina pool)', () => {
     expect(await serialise(draftInParallel(again, { workers: 2, blocksAhead: 1, minAssertions: 0 }))).toEqual(expected);
   });
 
+  it('lets the event loop turn every DRAFT_BLOCK assertions on this thread, so that Ctrl-C is handled', async () => {
+    const run = await IntentionQaRun.prepare({ ...world, options: { seed: 6, exactness: 'exact' as const } });
+    expect(run.context.rangeBlocks).toBeUndefined(); // the path without pivot blocks
+    let seen = 0;
+    let seenAtTurn = -1;
+    setImmediate(() => (seenAtTurn = seen)); // as a signal's handler waits for a turn
+    for await (const _record of run.records()) seen++;
+    expect(seenAtTurn).toBeGreaterThan(0);
+    expect(seenAtTurn).toBeLessThan(seen);
+  });
+
   it('gives byte-identical records in pivot blocks, on this thread and in workers (issue 38: ranges past the entry budget)', async () => {
     const vectors = UnitVectors.fromVectorSet(world.embeddings);
     const options = { seed: 6, exactness: 'exact' as const };

@@ -9,6 +9,7 @@
 // Invariants of every emitted item (checked here, not just hoped for): exactly four options with
 // pairwise distinct normalised texts, exactly one of them the gold. An assertion that cannot get
 // three valid distractors is emitted as a `dropped` record with the reason instead.
+import { setImmediate as eventLoopTurn } from 'node:timers/promises';
 import { Rng } from '../../../core/rng.js';
 import { createProgress } from '../../../core/progress.js';
 import { formatWindow } from '../../search/windows.js';
@@ -290,6 +291,7 @@ export class IntentionQaRun {
       for (let i = 0; i < this.size; i++) {
         yield* finish(this.draftAssertion(i));
         progress.increment();
+        if (i % DRAFT_BLOCK === DRAFT_BLOCK - 1) await eventLoopTurn(); // for Ctrl-C, as recordsInPivotBlocks
       }
     } finally {
       progress.stop();

@@ -3,6 +3,7 @@
 // time, each block's ranges computed together; the drafts wait in a spill (draft-spill.ts) and are
 // finished in assertion order at the end. Drafts are pure functions of (inputs, seed, index) and
 // the ranges are exact either way, so the records are the same as in assertion order, byte for byte.
+import { setImmediate as eventLoopTurn } from 'node:timers/promises';
 import type { AssertionDraft } from './draft.js';
 import type { IntentionQaContext } from './run-context.js';
 import type { IntentionQaOptions } from './intentionqa-options.js';
@@ -109,6 +110,10 @@ export async function* recordsInPivotBlocks(
       const drafts = await running.shift()!;
       for (const d of drafts) spill.put(d);
       progress.increment(drafts.length);
+      // A task drafted on this thread resolves at once, and awaiting it never lets the event loop
+      // turn: at 1M assertions the tasks ran back to back for 80 s at a time, and Ctrl-C or SIGTERM
+      // waited that long. One turn per task (a few seconds at most) lets their handlers run.
+      await eventLoopTurn();
     }
     if (spill.count !== run.size) throw new Error(`internal: ${spill.count} drafts for ${run.size} assertions`);
     const finish = run.finisher();
