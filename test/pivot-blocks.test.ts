@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { undoAllForInterrupt } from '../core/interrupt.js';
 import { DRAFTS_PREFIX, DraftSpill } from '../engine/items/intentionqa/draft-spill.js';
 import type { AssertionDraft } from '../engine/items/intentionqa/draft.js';
-import { recordsInPivotBlocks, type DraftTask, type DraftingRun } from '../engine/items/intentionqa/pivot-blocks.js';
-import { createProgress } from '../core/progress.js';
+import { DRAFT_BLOCK, draftTask, type DraftingRun } from '../engine/items/intentionqa/pivot-blocks.js';
 import { RowWordIds, overlaps, wordsOf } from '../engine/items/intentionqa/concept-overlap.js';
 import { Rng } from '../core/rng.js';
 
@@ -93,21 +92,23 @@ describe('DraftSpill (drafts made out of order, read back in order)', () => {
   });
 });
 
-describe('recordsInPivotBlocks', () => {
-  it('lets the event loop turn after each task, so that Ctrl-C and SIGTERM are handled while drafting on one thread', async () => {
-    // Tasks drafted on this thread resolve at once: without a turn of the event loop between them, a
-    // callback queued before the first one (as a signal's handler is) would run after the last.
-    const order: string[] = [];
-    const run = { size: 3, filterDrops: () => [], finisher: () => () => [] } as unknown as DraftingRun;
-    const tasks = [0, 1, 2].map((i) => ({ indices: Int32Array.of(i) }));
-    const draftNow = async (task: DraftTask): Promise<AssertionDraft[]> => {
-      order.push(`task ${task.indices[0]}`);
-      return [{ index: task.indices[0]!, tasks: [] }];
-    };
-    setImmediate(() => order.push('turn'));
-    const records = recordsInPivotBlocks(run, tasks, draftNow, 1, createProgress({ label: 'test', enabled: false }));
-    for await (const record of records) throw new Error(`no record expected, got ${JSON.stringify(record)}`);
-    expect(order).toEqual(['task 0', 'turn', 'task 1', 'task 2']);
+describe('draftTask', () => {
+  it('lets the event loop turn every DRAFT_BLOCK drafts, so that Ctrl-C and SIGTERM are handled while drafting on one thread', async () => {
+    // Drafting is synchronous: without a turn, a callback queued before the task (as a signal's
+    // handler is) would run only after its last draft.
+    const drafted: number[] = [];
+    let draftedAtTurn = -1;
+    const run = {
+      draftAssertion: (index: number): AssertionDraft => {
+        drafted.push(index);
+        return { index, tasks: [] };
+      },
+    } as unknown as DraftingRun;
+    const task = { indices: Int32Array.from({ length: DRAFT_BLOCK + 2 }, (_, k) => 1000 + k) };
+    setImmediate(() => (draftedAtTurn = drafted.length));
+    const drafts = await draftTask(run, task);
+    expect(drafts.map((d) => d.index)).toEqual([...task.indices]);
+    expect(draftedAtTurn).toBe(DRAFT_BLOCK);
   });
 });
 

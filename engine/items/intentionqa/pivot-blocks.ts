@@ -82,7 +82,14 @@ export async function draftTask(run: DraftingRun, task: DraftTask): Promise<Asse
     if (!blocks) throw new Error('internal: a pivot block for a run whose ranges are not in blocks');
     await blocks.load(task.anchors);
   }
-  return Array.from(task.indices, (i) => run.draftAssertion(i));
+  // Drafting is synchronous: on the main thread, without a turn of the event loop now and then, a
+  // block of thousands of assertions (45 s at 1M) would keep Ctrl-C and SIGTERM waiting to the end.
+  const drafts: AssertionDraft[] = [];
+  for (let k = 0; k < task.indices.length; k++) {
+    drafts.push(run.draftAssertion(task.indices[k]!));
+    if (k % DRAFT_BLOCK === DRAFT_BLOCK - 1) await eventLoopTurn();
+  }
+  return drafts;
 }
 
 /**
@@ -110,10 +117,6 @@ export async function* recordsInPivotBlocks(
       const drafts = await running.shift()!;
       for (const d of drafts) spill.put(d);
       progress.increment(drafts.length);
-      // A task drafted on this thread resolves at once, and awaiting it never lets the event loop
-      // turn: at 1M assertions the tasks ran back to back for 80 s at a time, and Ctrl-C or SIGTERM
-      // waited that long. One turn per task (a few seconds at most) lets their handlers run.
-      await eventLoopTurn();
     }
     if (spill.count !== run.size) throw new Error(`internal: ${spill.count} drafts for ${run.size} assertions`);
     const finish = run.finisher();
