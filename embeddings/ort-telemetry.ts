@@ -1,8 +1,8 @@
 // ONNX Runtime's usage telemetry, kept off. From 1.29 on, its Linux and macOS builds report to
 // Microsoft as its Windows builds do (1DS: a process-information event, then session, model, provider
-// and error events), keep a device identifier in /tmp/.ses and leave an empty /tmp/mat-debug-PID.log
-// behind every process that creates ORT's environment: a thousand files in /tmp after a day of test
-// runs here. intentsim computes embeddings of its users' data on their machines and says nothing
+// and error events), keep a device identifier (.ses) in the temporary folder ($TMPDIR or /tmp) and
+// leave an empty mat-debug-PID.log there behind every process that creates ORT's environment: a
+// thousand of them in /tmp after a day of test runs here. It keeps quiet where it sees a CI variable. intentsim computes embeddings of its users' data on their machines and says nothing
 // about them to anyone, so it sets ORT_DISABLE_TELEMETRY=1, ORT's documented opt-out, unless the
 // user has set the variable to something else (then theirs stands).
 //

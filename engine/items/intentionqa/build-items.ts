@@ -291,7 +291,7 @@ export class IntentionQaRun {
       for (let i = 0; i < this.size; i++) {
         yield* finish(this.draftAssertion(i));
         progress.increment();
-        if (i % DRAFT_BLOCK === DRAFT_BLOCK - 1) await eventLoopTurn(); // for Ctrl-C, as recordsInPivotBlocks
+        if (i % DRAFT_BLOCK === DRAFT_BLOCK - 1) await eventLoopTurn(); // for Ctrl-C, as draftTask does
       }
     } finally {
       progress.stop();
