@@ -54,6 +54,7 @@ import { vectorsChecksum } from './vector-index.js';
 import { ThresholdProducts, type CandidatePairs, type ThresholdProductsInput } from './threshold-products.js';
 import type { ProductTask } from './threshold-products-worker.js';
 import { compiledWorkerFile } from '../../workers/worker-file.js';
+import { keepOrtTelemetryOff } from '../../embeddings/ort-telemetry.js';
 
 /** Default bound on stored (row, score) entries: 16M ≈ 200 MB (12 bytes each), like the range cache. */
 export const DEFAULT_MAX_ENTRIES = 1 << 24;
@@ -352,6 +353,7 @@ async function openCandidateSource(input: ThresholdProductsInput, pipelined: boo
   }
   const threads = input.threads && input.threads > 0 ? input.threads : availableParallelism();
   const lanes = PIPELINE_LANES;
+  keepOrtTelemetryOff(); // the workers open ORT sessions; only this thread can set the variable
   const pool = new Piscina<ProductTask, CandidatePairs>({
     filename: compiledWorkerFile(new URL('./threshold-products-worker.js', import.meta.url)),
     minThreads: lanes,

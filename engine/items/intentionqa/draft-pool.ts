@@ -22,6 +22,7 @@ import type { RangeSearchSpec } from '../../search/range-search.js';
 import type { UnitVectors } from '../../search/unit-vectors.js';
 import { compiledWorkerFile } from '../../../workers/worker-file.js';
 import { DRAFT_BLOCK, pivotBlockTasks, recordsInPivotBlocks, type DraftTask } from './pivot-blocks.js';
+import { keepOrtTelemetryOff } from '../../../embeddings/ort-telemetry.js';
 
 /** Unit rows as a worker receives them (UnitVectors' fields; the data is shared memory). */
 export interface UnitRows {
@@ -111,6 +112,7 @@ export async function* draftInParallel(
   };
   // Loaded here, not at the top: `pipeline --help` and a run on the main thread need no worker pool.
   const { Piscina: Pool } = await import('piscina');
+  keepOrtTelemetryOff(); // the workers may compute range blocks with ORT; only this thread can set the variable
   const pool: Piscina<DraftTask, AssertionDraft[]> = new Pool<DraftTask, AssertionDraft[]>({
     filename: compiledWorkerFile(new URL('./draft-worker.js', import.meta.url)),
     minThreads: opts.workers,
