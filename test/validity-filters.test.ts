@@ -10,6 +10,9 @@ import type { IntentionQaSettings } from '../engine/items/intentionqa/intentionq
 import { resolveOptions } from '../engine/items/intentionqa/intentionqa-options.js';
 import type { Task1Item, Task2Item } from '../engine/items/intentionqa/item-types.js';
 import { ValidityIndex, conceptGroups, intentionKey } from '../engine/items/intentionqa/validity-filters.js';
+import { ConceptGroupCounter } from '../engine/items/intentionqa/concept-groups.js';
+import { vacuousIntentions } from '../engine/items/intentionqa/vacuous-intentions.js';
+import { Rng } from '../core/rng.js';
 import { wordsOf } from '../engine/items/intentionqa/concept-overlap.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
 import { collectRecords } from './support/intentionqa-records.js';
@@ -67,6 +70,60 @@ describe('concept groups', () => {
       );
       expect(conceptGroups(sets)).toBe(slowGroups(sets));
     }
+  });
+
+  it('one ConceptGroupCounter serves many overlapping sets of pairs: each count equals the slow search', () => {
+    const rng = new Rng(5);
+    const productWords = Array.from({ length: 60 }, () =>
+      w(...Array.from({ length: rng.int(4) }, () => `w${rng.int(40)}`)),
+    );
+    const pairs = Array.from({ length: 200 }, () => [rng.int(60), rng.int(60)] as const);
+    const wordsOfSlot = (s: number) => [productWords[pairs[s]![0]]!, productWords[pairs[s]![1]]!];
+    const counter = new ConceptGroupCounter(wordsOfSlot);
+    for (let trial = 0; trial < 300; trial++) {
+      const slots = Array.from({ length: rng.int(40) }, () => rng.int(200)); // repeats included
+      const sets = slots.map((s) => new Set(wordsOfSlot(s).flatMap((words) => [...words])));
+      expect(counter.groups(slots)).toBe(slowGroups(sets));
+    }
+  });
+
+  it('vacuousIntentions: a word is generic when its pairs span minGroups groups (the slow search on random keys)', () => {
+    const rng = new Rng(9);
+    const productWords = Array.from({ length: 40 }, () =>
+      w(...Array.from({ length: rng.int(3) }, () => `c${rng.int(25)}`)),
+    );
+    const pairs = Array.from({ length: 150 }, () => [rng.int(40), rng.int(40)] as const);
+    const wordsOfSlot = (s: number) => [productWords[pairs[s]![0]]!, productWords[pairs[s]![1]]!];
+    const keys = Array.from({ length: 60 }, () =>
+      Array.from({ length: rng.int(4) }, () => `i${rng.int(12)}`).join(' '),
+    );
+    const slotsOfId = keys.map(() => Array.from({ length: rng.int(12) }, () => rng.int(150)));
+    let decisive = 0;
+    for (const minGroups of [2, 4, 6]) {
+      const got = vacuousIntentions(keys, slotsOfId, wordsOfSlot, minGroups);
+      const groupsOf = new Map<string, number>();
+      for (const word of new Set(keys.flatMap((k) => k.split(' ')).filter((x) => x !== ''))) {
+        const slots = new Set(keys.flatMap((k, id) => (k.split(' ').includes(word) ? slotsOfId[id]! : [])));
+        if (slots.size < minGroups) continue;
+        groupsOf.set(word, slowGroups([...slots].map((s) => new Set(wordsOfSlot(s).flatMap((x) => [...x])))));
+      }
+      const generic = [...groupsOf].filter(([, g]) => g >= minGroups);
+      expect(got.genericWords).toEqual(
+        generic
+          .map(([word, groups]) => ({ word, groups }))
+          .sort((x, y) => y.groups - x.groups || (x.word < y.word ? -1 : 1)),
+      );
+      const genericSet = new Set(generic.map(([word]) => word));
+      expect([...got.vacuousId]).toEqual(
+        keys.map((k) => {
+          const words = k.split(' ').filter((x) => x !== '');
+          return words.length > 0 && words.every((x) => genericSet.has(x)) ? 1 : 0;
+        }),
+      );
+      // the data must decide both ways somewhere: some words generic and some not, some keys vacuous and some not
+      if (generic.length > 0 && generic.length < groupsOf.size && new Set(got.vacuousId).size === 2) decisive += 1;
+    }
+    expect(decisive).toBeGreaterThan(0);
   });
 });
 

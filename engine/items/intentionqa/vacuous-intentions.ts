@@ -7,7 +7,7 @@
 // intention is vacuous when every word of its key is generic. On the released assertions at the
 // default cut-off (6 groups) that is 503 of 2,315 assertions (341 at 8); the generic filter (whole
 // texts) finds a subset of them.
-import { groupsOfPairs } from './concept-groups.js';
+import { ConceptGroupCounter } from './concept-groups.js';
 
 /** The default cut-off: a word used for pairs of this many unrelated concept groups is generic. */
 export const DEFAULT_VACUOUS_WORD_GROUPS = 6;
@@ -21,7 +21,7 @@ export interface VacuousIntentions {
 
 /**
  * Which keys are vacuous. `slotsOfId[id]`: the pair slots key id is asserted for; `wordsOfSlot(s)`:
- * the concept words of both products of slot s (as groupsOfPairs takes them).
+ * the concept words of both products of slot s (as ConceptGroupCounter takes them).
  */
 export function vacuousIntentions(
   keyOfId: readonly string[],
@@ -30,23 +30,34 @@ export function vacuousIntentions(
   minGroups: number,
 ): VacuousIntentions {
   const wordsOfKey = keyOfId.map((key) => [...new Set(key.split(' ').filter((w) => w !== ''))]);
-  const slotsOfWord = new Map<string, Set<number>>();
+  const idsOfWord = new Map<string, number[]>();
   wordsOfKey.forEach((words, id) => {
     for (const w of words) {
-      let slots = slotsOfWord.get(w);
-      if (!slots) slotsOfWord.set(w, (slots = new Set()));
-      for (const s of slotsOfId[id]!) slots.add(s);
+      let ids = idsOfWord.get(w);
+      if (!ids) idsOfWord.set(w, (ids = []));
+      ids.push(id);
     }
   });
+  let slotCount = 0;
+  for (const slots of slotsOfId) for (const s of slots) slotCount = Math.max(slotCount, s + 1);
+  // A word's pairs: the slots of its keys, each once (a stamp per word marks the slots taken).
+  const stampOfSlot = new Int32Array(slotCount);
+  const slotsOfWord: number[] = [];
+  const counter = new ConceptGroupCounter(wordsOfSlot);
   const groupsOfWord = new Map<string, number>();
-  for (const [w, set] of slotsOfWord) {
+  let stamp = 0;
+  for (const [w, ids] of idsOfWord) {
+    stamp += 1;
+    slotsOfWord.length = 0;
+    for (const id of ids)
+      for (const s of slotsOfId[id]!)
+        if (stampOfSlot[s] !== stamp) {
+          stampOfSlot[s] = stamp;
+          slotsOfWord.push(s);
+        }
     // Fewer pairs than the cut-off cannot span enough groups.
-    if (set.size < minGroups) continue;
-    const slots = [...set];
-    groupsOfWord.set(
-      w,
-      groupsOfPairs(slots.length, (k) => wordsOfSlot(slots[k]!)),
-    );
+    if (slotsOfWord.length < minGroups) continue;
+    groupsOfWord.set(w, counter.groups(slotsOfWord));
   }
   const generic = (w: string) => (groupsOfWord.get(w) ?? 0) >= minGroups;
   const vacuousId = Uint8Array.from(wordsOfKey, (words) => (words.length > 0 && words.every(generic) ? 1 : 0));

@@ -8,7 +8,7 @@ import type { UnitVectors } from '../../search/unit-vectors.js';
 import type { Assertion } from './assertions.js';
 import { wordsOf, type WordSet } from './concept-overlap.js';
 import { intersects, kindOf, phrasesOfProduct, productKinds, type ProductKinds } from './product-kinds.js';
-import { groupsOfPairs } from './concept-groups.js';
+import { ConceptGroupCounter } from './concept-groups.js';
 import { DEFAULT_GROUP_GENERIC_SHARE } from './intentionqa-options.js';
 import { vacuousIntentions } from './vacuous-intentions.js';
 import { kindWordsData, type KindWordsData } from './kind-words.js';
@@ -223,9 +223,11 @@ export function buildValidityIndexData(
     p < rows ? products!.wordsOfRow[p]! : (wordsOfUnrowed[p - rows] ??= wordsOf([phrases.get(unrowedIds[p - rows]!)]));
   const genericId = new Uint8Array(keys);
   const generic: Array<[string, GenericIntention]> = [];
+  const wordsOfSlot = (s: number) => [words(pairLo[s]!), words(partner[s]!)];
+  const counter = new ConceptGroupCounter(wordsOfSlot);
   slotsOfId.forEach((slots, id) => {
     if (slots.length < genericMinGroups) return; // fewer pairs than the cut-off cannot span enough groups
-    const groups = groupsOfPairs(slots.length, (k) => [words(pairLo[slots[k]!]!), words(partner[slots[k]!]!)]);
+    const groups = counter.groups(slots);
     if (groups >= genericMinGroups) {
       generic.push([keyOfId[id]!, { text: textOfId[id]!, groups, pairs: slots.length }]);
       genericId[id] = 1;
@@ -235,7 +237,7 @@ export function buildValidityIndexData(
 
   const vacuous =
     vacuousWordGroups > 0
-      ? vacuousIntentions(keyOfId, slotsOfId, (s) => [words(pairLo[s]!), words(partner[s]!)], vacuousWordGroups)
+      ? vacuousIntentions(keyOfId, slotsOfId, wordsOfSlot, vacuousWordGroups)
       : { vacuousId: new Uint8Array(keys), genericWords: [] };
 
   const idOf = (p: number) => (p < rows ? products!.vectors.ids[p]! : unrowedIds[p - rows]!);
