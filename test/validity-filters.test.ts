@@ -79,7 +79,10 @@ describe('concept groups', () => {
     );
     const pairs = Array.from({ length: 200 }, () => [rng.int(60), rng.int(60)] as const);
     const wordsOfSlot = (s: number) => [productWords[pairs[s]![0]]!, productWords[pairs[s]![1]]!];
-    const counter = new ConceptGroupCounter(wordsOfSlot);
+    const counter = new ConceptGroupCounter(
+      (p: number) => productWords[p]!,
+      (s) => pairs[s]!,
+    );
     for (let trial = 0; trial < 300; trial++) {
       const slots = Array.from({ length: rng.int(40) }, () => rng.int(200)); // repeats included
       const sets = slots.map((s) => new Set(wordsOfSlot(s).flatMap((words) => [...words])));
@@ -100,7 +103,11 @@ describe('concept groups', () => {
     const slotsOfId = keys.map(() => Array.from({ length: rng.int(12) }, () => rng.int(150)));
     let decisive = 0;
     for (const minGroups of [2, 4, 6]) {
-      const got = vacuousIntentions(keys, slotsOfId, wordsOfSlot, minGroups);
+      const counter = new ConceptGroupCounter(
+        (p: number) => productWords[p]!,
+        (s) => pairs[s]!,
+      );
+      const got = vacuousIntentions(keys, slotsOfId, counter, minGroups);
       const groupsOf = new Map<string, number>();
       for (const word of new Set(keys.flatMap((k) => k.split(' ')).filter((x) => x !== ''))) {
         const slots = new Set(keys.flatMap((k, id) => (k.split(' ').includes(word) ? slotsOfId[id]! : [])));

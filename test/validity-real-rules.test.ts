@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { sphericalKMeans } from '../engine/search/kmeans.js';
 import { UnitVectors } from '../engine/search/unit-vectors.js';
 import { vacuousIntentions } from '../engine/items/intentionqa/vacuous-intentions.js';
+import { ConceptGroupCounter } from '../engine/items/intentionqa/concept-groups.js';
 import { IntentionFit } from '../engine/items/intentionqa/intention-fit.js';
 import { kindUsesWordsOf, kindWordsData } from '../engine/items/intentionqa/kind-words.js';
 import { productKinds } from '../engine/items/intentionqa/product-kinds.js';
@@ -21,7 +22,12 @@ describe('vacuous intentions', () => {
   const words = [['g1'], ['g2'], ['g3'], ['g4']];
   const keys = ['good quality', 'watch time', 'good watch'];
   const slotsOfId = [[0, 1, 2, 3], [0], [1]];
-  const run = (minGroups: number) => vacuousIntentions(keys, slotsOfId, (s) => [words[s]!], minGroups);
+  const slotCounter = (wordsOfSlot: string[][]) =>
+    new ConceptGroupCounter(
+      (s: number) => wordsOfSlot[s]!,
+      (s) => [s],
+    );
+  const run = (minGroups: number) => vacuousIntentions(keys, slotsOfId, slotCounter(words), minGroups);
 
   it('a key is vacuous when every word is used for pairs across the cut-off of groups', () => {
     // good: 4 groups, quality: 4, watch: 2 (pairs 0 and 1), time: 1.
@@ -38,7 +44,7 @@ describe('vacuous intentions', () => {
 
   it('pairs linked by a shared concept word are one group', () => {
     const linked = [['watch'], ['watch', 'band'], ['band'], ['g4']];
-    const r = vacuousIntentions(keys, slotsOfId, (s) => [linked[s]!], 3);
+    const r = vacuousIntentions(keys, slotsOfId, slotCounter(linked), 3);
     // good/quality: pairs 0–2 are one group, pair 3 another: 2 groups < 3.
     expect([...r.vacuousId]).toEqual([0, 0, 0]);
   });

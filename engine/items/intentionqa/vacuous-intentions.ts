@@ -7,7 +7,7 @@
 // intention is vacuous when every word of its key is generic. On the released assertions at the
 // default cut-off (6 groups) that is 503 of 2,315 assertions (341 at 8); the generic filter (whole
 // texts) finds a subset of them.
-import { ConceptGroupCounter } from './concept-groups.js';
+import type { ConceptGroupCounter } from './concept-groups.js';
 
 /** The default cut-off: a word used for pairs of this many unrelated concept groups is generic. */
 export const DEFAULT_VACUOUS_WORD_GROUPS = 6;
@@ -20,13 +20,13 @@ export interface VacuousIntentions {
 }
 
 /**
- * Which keys are vacuous. `slotsOfId[id]`: the pair slots key id is asserted for; `wordsOfSlot(s)`:
- * the concept words of both products of slot s (as ConceptGroupCounter takes them).
+ * Which keys are vacuous. `slotsOfId[id]`: the pair slots key id is asserted for; `counter` counts
+ * the concept groups of a set of slots (from the words of both products of each).
  */
 export function vacuousIntentions(
   keyOfId: readonly string[],
   slotsOfId: ReadonlyArray<readonly number[]>,
-  wordsOfSlot: (slot: number) => ReadonlyArray<Iterable<string>>,
+  counter: ConceptGroupCounter<string>,
   minGroups: number,
 ): VacuousIntentions {
   const wordsOfKey = keyOfId.map((key) => [...new Set(key.split(' ').filter((w) => w !== ''))]);
@@ -43,7 +43,6 @@ export function vacuousIntentions(
   // A word's pairs: the slots of its keys, each once (a stamp per word marks the slots taken).
   const stampOfSlot = new Int32Array(slotCount);
   const slotsOfWord: number[] = [];
-  const counter = new ConceptGroupCounter(wordsOfSlot);
   const groupsOfWord = new Map<string, number>();
   let stamp = 0;
   for (const [w, ids] of idsOfWord) {

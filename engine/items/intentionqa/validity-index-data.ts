@@ -223,8 +223,7 @@ export function buildValidityIndexData(
     p < rows ? products!.wordsOfRow[p]! : (wordsOfUnrowed[p - rows] ??= wordsOf([phrases.get(unrowedIds[p - rows]!)]));
   const genericId = new Uint8Array(keys);
   const generic: Array<[string, GenericIntention]> = [];
-  const wordsOfSlot = (s: number) => [words(pairLo[s]!), words(partner[s]!)];
-  const counter = new ConceptGroupCounter(wordsOfSlot);
+  const counter = new ConceptGroupCounter(words, (s: number) => [pairLo[s]!, partner[s]!]);
   slotsOfId.forEach((slots, id) => {
     if (slots.length < genericMinGroups) return; // fewer pairs than the cut-off cannot span enough groups
     const groups = counter.groups(slots);
@@ -237,7 +236,7 @@ export function buildValidityIndexData(
 
   const vacuous =
     vacuousWordGroups > 0
-      ? vacuousIntentions(keyOfId, slotsOfId, wordsOfSlot, vacuousWordGroups)
+      ? vacuousIntentions(keyOfId, slotsOfId, counter, vacuousWordGroups)
       : { vacuousId: new Uint8Array(keys), genericWords: [] };
 
   const idOf = (p: number) => (p < rows ? products!.vectors.ids[p]! : unrowedIds[p - rows]!);
