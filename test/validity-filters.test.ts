@@ -40,6 +40,21 @@ function slowGroups(sets: Array<Set<string>>): number {
   return groups;
 }
 
+/** Random products with up to `perProduct - 1` concept words each, and random pairs of them (the slots). */
+function randomPairs(rng: Rng, size: { products: number; words: number; perProduct: number; pairs: number }) {
+  const productWords = Array.from(
+    { length: size.products },
+    () => new Set(Array.from({ length: rng.int(size.perProduct) }, () => `c${rng.int(size.words)}`)),
+  );
+  const pairs = Array.from({ length: size.pairs }, () => [rng.int(size.products), rng.int(size.products)] as const);
+  const wordsOfSlot = (s: number) => [productWords[pairs[s]![0]]!, productWords[pairs[s]![1]]!];
+  const counter = new ConceptGroupCounter(
+    (p: number) => productWords[p]!,
+    (s) => pairs[s]!,
+  );
+  return { wordsOfSlot, counter };
+}
+
 describe('intention key (the released normalize_name)', () => {
   it('ignores case, punctuation, articles and spacing, and nothing else', () => {
     expect(intentionKey('Because they are both used for THE same purpose.')).toBe(
@@ -74,15 +89,7 @@ describe('concept groups', () => {
 
   it('one ConceptGroupCounter serves many overlapping sets of pairs: each count equals the slow search', () => {
     const rng = new Rng(5);
-    const productWords = Array.from({ length: 60 }, () =>
-      w(...Array.from({ length: rng.int(4) }, () => `w${rng.int(40)}`)),
-    );
-    const pairs = Array.from({ length: 200 }, () => [rng.int(60), rng.int(60)] as const);
-    const wordsOfSlot = (s: number) => [productWords[pairs[s]![0]]!, productWords[pairs[s]![1]]!];
-    const counter = new ConceptGroupCounter(
-      (p: number) => productWords[p]!,
-      (s) => pairs[s]!,
-    );
+    const { wordsOfSlot, counter } = randomPairs(rng, { products: 60, words: 40, perProduct: 4, pairs: 200 });
     for (let trial = 0; trial < 300; trial++) {
       const slots = Array.from({ length: rng.int(40) }, () => rng.int(200)); // repeats included
       const sets = slots.map((s) => new Set(wordsOfSlot(s).flatMap((words) => [...words])));
@@ -92,21 +99,13 @@ describe('concept groups', () => {
 
   it('vacuousIntentions: a word is generic when its pairs span minGroups groups (the slow search on random keys)', () => {
     const rng = new Rng(9);
-    const productWords = Array.from({ length: 40 }, () =>
-      w(...Array.from({ length: rng.int(3) }, () => `c${rng.int(25)}`)),
-    );
-    const pairs = Array.from({ length: 150 }, () => [rng.int(40), rng.int(40)] as const);
-    const wordsOfSlot = (s: number) => [productWords[pairs[s]![0]]!, productWords[pairs[s]![1]]!];
+    const { wordsOfSlot, counter } = randomPairs(rng, { products: 40, words: 25, perProduct: 3, pairs: 150 });
     const keys = Array.from({ length: 60 }, () =>
       Array.from({ length: rng.int(4) }, () => `i${rng.int(12)}`).join(' '),
     );
     const slotsOfId = keys.map(() => Array.from({ length: rng.int(12) }, () => rng.int(150)));
     let decisive = 0;
     for (const minGroups of [2, 4, 6]) {
-      const counter = new ConceptGroupCounter(
-        (p: number) => productWords[p]!,
-        (s) => pairs[s]!,
-      );
       const got = vacuousIntentions(keys, slotsOfId, counter, minGroups);
       const groupsOf = new Map<string, number>();
       for (const word of new Set(keys.flatMap((k) => k.split(' ')).filter((x) => x !== ''))) {
