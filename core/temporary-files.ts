@@ -72,7 +72,7 @@ export function removeStaleTemporaryFiles(target: string, kind: 'folder' | 'file
  * The name of a scratch entry in the system's temporary folder: `PREFIX-PID-…`, the process id telling
  * a later run which entries a killed process left.
  */
-export function scratchPathFor(prefix: string, unique: string = String(Date.now())): string {
+export function scratchPathFor(prefix: string, unique: string): string {
   return join(tmpdir(), `${prefix}-${process.pid}-${unique}`);
 }
 

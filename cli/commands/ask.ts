@@ -1,9 +1,9 @@
 // `intentsim ask`: items in, responses out, from an OpenAI-compatible model (engine/evaluation/ask.ts)
 // or from the no-LLM embedding solver (engine/evaluation/embedding-solver.ts).
-import { progressWanted } from '../../core/progress.js';
 import { join } from 'node:path';
 import { Option, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UserError } from '../../core/errors.js';
+import { progressWanted } from '../../core/progress.js';
 import { defaultCacheRoot } from '../../embeddings/cache-paths.js';
 import { EMBEDDING_SOLVER } from '../../engine/evaluation/solver-names.js';
 import { INTENTIONQA_STYLES, SIB_STYLES } from '../../engine/scoring/answer-styles.js';

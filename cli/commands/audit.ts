@@ -1,7 +1,7 @@
 // `intentsim audit`: a judge model asked which options of every IntentionQA item are right
 // (engine/evaluation/audit.ts); verdicts, their counts, and with --drop-flagged the items kept.
-import { progressWanted } from '../../core/progress.js';
 import type { Command } from '@commander-js/extra-typings';
+import { progressWanted } from '../../core/progress.js';
 import { AUDIT_FILES, DEFAULT_JUDGE_SETTINGS } from '../../engine/evaluation/audit-files.js';
 import { declarePaths } from '../declared-paths.js';
 import { JUDGE_PROMPT_FILE } from '../../engine/evaluation/judge-prompt.js';

@@ -4,7 +4,6 @@
 // The flags a preset sets have no default here: a flag the user did not give stays undefined, so
 // the library resolves it from --preset (engine/items/intentionqa/intentionqa-options.ts), and a
 // flag the user gave overrides the preset.
-import { progressWanted } from '../../core/progress.js';
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { SAMPLINGS } from '../../engine/search/windows.js';
 import {
@@ -22,6 +21,7 @@ import {
 import type { PipelineOptions } from '../../engine/pipeline/run-pipeline.js';
 import { readItemSettings, type ItemSettings } from '../../engine/items/intentionqa/item-settings-file.js';
 import { warning } from '../../core/notice.js';
+import { progressWanted } from '../../core/progress.js';
 import { addNeighbourhoodModeOption } from './graph-options.js';
 import { addEncodeWorkersOption, encoderExecution, encoderSpec, type ModelCliOptions } from './model-options.js';
 import type { EncoderExecution, EncoderSpec } from '../../workers/encoder-spec.js';
